@@ -1,0 +1,1 @@
+"""Card recognizers: label a card picture with a catalog landmark, behind one interface."""

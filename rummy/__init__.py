@@ -1,0 +1,43 @@
+"""Rummy Vision core: cards, rules, the referee's engine, gamestates, count-level state, tracker.
+
+Everything else in the project imports from here; this package imports nothing of theirs.
+"""
+
+from rummy.cards import Card, Deal, deal_round
+from rummy.catalog import DEFAULT_CATALOG
+from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.countstate import DECIDE, DRAW, OVER, CountMove, CountRules, CountState, count_rules, play_random_round
+from rummy.engine import Match, MoveOutcome, Round, Status
+from rummy.gamestate import GAMESTATE_KEYS, render_gamestate
+from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
+from rummy.tracker import Tracker
+
+__all__ = [
+    "Card",
+    "CountMove",
+    "CountRules",
+    "CountState",
+    "DECIDE",
+    "DEFAULT_CATALOG",
+    "DEFAULT_RULES",
+    "DRAW",
+    "Deal",
+    "GAMESTATE_KEYS",
+    "Give",
+    "Lay",
+    "MalformedMove",
+    "Match",
+    "Move",
+    "MoveOutcome",
+    "OVER",
+    "Round",
+    "RulesConfig",
+    "Status",
+    "Take",
+    "Tracker",
+    "count_rules",
+    "deal_round",
+    "parse_move",
+    "play_random_round",
+    "render_gamestate",
+]

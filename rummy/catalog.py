@@ -1,0 +1,38 @@
+"""The landmark catalog: the names a round's four card types are drawn from."""
+
+from __future__ import annotations
+
+DEFAULT_CATALOG: tuple[str, ...] = (
+    "brandenburg gate",
+    "jal mahal",
+    "sydney opera house",
+    "viking ship museum",
+    "pyramid of djoser",
+    "forbidden city",
+    "palais garnier",
+    "palace of westminster",
+    "freedom monument",
+    "trevi fountain",
+    "sunwapta falls",
+    "alamo mission in san antonio",
+    "mount vernon",
+    "slieve league",
+    "sheikh zayed mosque",
+    "haystack rock",
+    "giralda",
+    "big ben",
+    "marine corps war memorial",
+    "mount of olives",
+    "bryggen",
+    "chhatrapati shivaji terminus",
+    "hanauma bay",
+    "empire state building",
+    "phi phi islands",
+    "fitz roy",
+    "koutoubia mosque",
+    "milwaukee art museum",
+    "alcatraz island",
+    "saint joseph's oratory",
+    "city hall, london",
+    "westminster bridge",
+)

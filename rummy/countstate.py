@@ -1,0 +1,357 @@
+"""The count-level state that search works on.
+
+Cards of the same type are interchangeable for play, so search only needs, per type, how many
+cards each hand and the deck hold. Counts are packed four bits per type into one int ("a code"),
+which makes states cheap to copy, hash and compare. Moves are deduplicated by type and each
+distinct move has a dense integer id (`CountRules.moves[id]`).
+
+A state alternates between two phases: the mover chooses a move (DECIDE), then, unless a hand
+emptied, draws a card whose type is a chance outcome weighted by the deck (DRAW).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rummy.config import DEFAULT_RULES, RulesConfig
+
+BITS = 4
+NIBBLE = (1 << BITS) - 1
+
+DECIDE, DRAW, OVER = 0, 1, 2
+
+
+def pack(counts: Sequence[int]) -> int:
+    code = 0
+    for index, count in enumerate(counts):
+        code |= count << (BITS * index)
+    return code
+
+
+def unpack(code: int, n_types: int) -> tuple[int, ...]:
+    return tuple((code >> (BITS * index)) & NIBBLE for index in range(n_types))
+
+
+@dataclass(frozen=True)
+class CountMove:
+    """A move by card types: `kind` is lay, waste, take or give."""
+
+    id: int
+    kind: str
+    counts: tuple[int, ...] = ()  # lay: cards of each type
+    type: int = -1  # take / give: the card's type
+    points: int = 0
+
+    @property
+    def label(self) -> str:
+        if self.kind == "lay":
+            return "Lay " + "+".join(f"{count}x{chr(65 + t)}" for t, count in enumerate(self.counts) if count)
+        if self.kind == "waste":
+            return "Waste (invalid set)"
+        return f"{self.kind.title()} {chr(65 + self.type)}"
+
+
+class CountRules:
+    """The move tables for one RulesConfig, shared by every state of that configuration."""
+
+    def __init__(self, config: RulesConfig = DEFAULT_RULES) -> None:
+        self.config = config
+        self.n_types = config.types_per_round
+        n = self.n_types
+        moves: list[CountMove] = []
+        for size in range(config.min_lay, config.max_lay + 1):
+            for counts in _multisets(n, size):
+                points = config.set_points(counts)
+                if points:
+                    moves.append(CountMove(len(moves), "lay", counts, points=points))
+        self.waste_id = len(moves)
+        moves.append(CountMove(self.waste_id, "waste"))
+        self.take_ids = tuple(range(len(moves), len(moves) + n))
+        moves.extend(CountMove(len(moves) + t, "take", type=t) for t in range(n))
+        self.give_ids = tuple(range(len(moves), len(moves) + n))
+        moves.extend(CountMove(len(moves) + t, "give", type=t) for t in range(n))
+        self.moves: tuple[CountMove, ...] = tuple(moves)
+        self.lay_codes = tuple(pack(move.counts) if move.kind == "lay" else 0 for move in moves)
+        self.unit = tuple(1 << (BITS * t) for t in range(n))
+        self.full_code = pack([config.cards_per_type] * n)
+        self._own: dict[int, tuple[int, ...]] = {}
+        self._takes: dict[int, tuple[int, ...]] = {}
+        self._sizes: dict[int, int] = {}
+
+    def own_moves(self, hand: int) -> tuple[int, ...]:
+        """Lays, the wasted lay (when some 3-5 cards form no set) and gives: all need only the own hand."""
+        found = self._own.get(hand)
+        if found is None:
+            found = self._own[hand] = self._compute_own(hand)
+        return found
+
+    def take_moves(self, opponent_hand: int) -> tuple[int, ...]:
+        found = self._takes.get(opponent_hand)
+        if found is None:
+            counts = unpack(opponent_hand, self.n_types)
+            found = self._takes[opponent_hand] = tuple(self.take_ids[t] for t in range(self.n_types) if counts[t])
+        return found
+
+    def size(self, code: int) -> int:
+        found = self._sizes.get(code)
+        if found is None:
+            found = self._sizes[code] = sum(unpack(code, self.n_types))
+        return found
+
+    def _compute_own(self, hand: int) -> tuple[int, ...]:
+        counts = unpack(hand, self.n_types)
+        config = self.config
+        ids = [
+            move.id
+            for move in self.moves
+            if move.kind == "lay" and all(have >= need for have, need in zip(counts, move.counts))
+        ]
+        if any(
+            config.set_points(sub) == 0
+            for size in range(config.min_lay, config.max_lay + 1)
+            for sub in _multisets(self.n_types, size)
+            if all(have >= need for have, need in zip(counts, sub))
+        ):
+            ids.append(self.waste_id)
+        ids.extend(self.give_ids[t] for t in range(self.n_types) if counts[t])
+        return tuple(ids)
+
+
+def _multisets(n_types: int, size: int) -> Iterator[tuple[int, ...]]:
+    for combo in itertools.combinations_with_replacement(range(n_types), size):
+        yield tuple(combo.count(t) for t in range(n_types))
+
+
+@lru_cache(maxsize=32)
+def count_rules(config: RulesConfig = DEFAULT_RULES) -> CountRules:
+    return CountRules(config)
+
+
+class CountState:
+    """Both hands, the deck and the points by type count, with push/pop for search.
+
+    Players are 0 and 1; `second` is the player who moved second this round (wins ties).
+    """
+
+    __slots__ = ("rules", "hands", "deck", "points", "turns_left", "mover", "second", "phase", "_stack")
+
+    def __init__(
+        self,
+        rules: CountRules,
+        hands: tuple[int, int],
+        deck: int,
+        *,
+        points: tuple[int, int] = (0, 0),
+        turns_left: int | None = None,
+        mover: int = 0,
+        second: int = 1,
+        phase: int = DECIDE,
+    ) -> None:
+        self.rules = rules
+        self.hands = list(hands)
+        self.deck = deck
+        self.points = list(points)
+        self.turns_left = rules.size(deck) if turns_left is None else turns_left
+        self.mover = mover
+        self.second = second
+        self.phase = phase
+        self._stack: list[tuple[int, int, int, int, int, int, int, int]] = []
+        if phase == DECIDE and not (hands[0] and hands[1]) or self.turns_left <= 0:
+            self.phase = OVER
+
+    @classmethod
+    def from_counts(
+        cls,
+        my_hand: Sequence[int],
+        opp_hand: Sequence[int],
+        deck: Sequence[int],
+        *,
+        my_points: int = 0,
+        opp_points: int = 0,
+        turns_left: int | None = None,
+        i_moved_second: bool = True,
+        config: RulesConfig = DEFAULT_RULES,
+    ) -> CountState:
+        """A state where player 0 ("me") is to move."""
+        return cls(
+            count_rules(config),
+            (pack(my_hand), pack(opp_hand)),
+            pack(deck),
+            points=(my_points, opp_points),
+            turns_left=turns_left,
+            mover=0,
+            second=0 if i_moved_second else 1,
+        )
+
+    @classmethod
+    def random_deal(cls, rng: random.Random, config: RulesConfig = DEFAULT_RULES) -> CountState:
+        rules = count_rules(config)
+        cards = [t for t in range(rules.n_types) for _ in range(config.cards_per_type)]
+        rng.shuffle(cards)
+        size = config.hand_size
+        first = rng.randrange(2)
+        hands = (_code_of(rules, cards[:size]), _code_of(rules, cards[size : 2 * size]))
+        return cls(rules, hands, _code_of(rules, cards[2 * size :]), mover=first, second=1 - first)
+
+    def copy(self) -> CountState:
+        return CountState(
+            self.rules,
+            (self.hands[0], self.hands[1]),
+            self.deck,
+            points=(self.points[0], self.points[1]),
+            turns_left=self.turns_left,
+            mover=self.mover,
+            second=self.second,
+            phase=self.phase,
+        )
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def counts(self, player: int) -> tuple[int, ...]:
+        return unpack(self.hands[player], self.rules.n_types)
+
+    def deck_counts(self) -> tuple[int, ...]:
+        return unpack(self.deck, self.rules.n_types)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_moves(self) -> tuple[int, ...]:
+        if self.phase != DECIDE:
+            return ()
+        mover = self.mover
+        return self.rules.own_moves(self.hands[mover]) + self.rules.take_moves(self.hands[1 - mover])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The draw's outcomes as (type, probability), weighted by the deck."""
+        if self.phase != DRAW:
+            return []
+        counts = unpack(self.deck, self.rules.n_types)
+        total = sum(counts)
+        return [(t, count / total) for t, count in enumerate(counts) if count]
+
+    def score(self, player: int) -> int:
+        """The round score as it would stand if the round ended now (hand penalty applied)."""
+        return self.points[player] - self.rules.config.hand_penalty * self.rules.size(self.hands[player])
+
+    def margin(self, player: int) -> int:
+        return self.score(player) - self.score(1 - player)
+
+    def winner(self) -> int:
+        margin = self.margin(0)
+        if margin == 0:
+            return self.second
+        return 0 if margin > 0 else 1
+
+    def key(self) -> tuple[int, ...]:
+        """Equal for states that differ only by renaming types or swapping the players' seats."""
+        mover = self.mover
+        mine, theirs, deck = self.hands[mover], self.hands[1 - mover], self.deck
+        columns = sorted(
+            ((mine >> shift) & NIBBLE) | (((theirs >> shift) & NIBBLE) << 4) | (((deck >> shift) & NIBBLE) << 8)
+            for shift in range(0, BITS * self.rules.n_types, BITS)
+        )
+        return (
+            *columns,
+            self.points[mover] - self.points[1 - mover],
+            self.turns_left,
+            mover == self.second,
+            self.phase,
+        )
+
+    # --- make / unmake ------------------------------------------------------------------------
+
+    def _snapshot(self) -> tuple[int, int, int, int, int, int, int, int]:
+        hands, points = self.hands, self.points
+        return (hands[0], hands[1], self.deck, points[0], points[1], self.turns_left, self.mover, self.phase)
+
+    def push(self, move_id: int) -> None:
+        """Play a count-level move for the mover (no legality check: take ids from legal_moves)."""
+        rules = self.rules
+        mover = self.mover
+        hands = self.hands
+        self._stack.append(
+            (hands[0], hands[1], self.deck, self.points[0], self.points[1], self.turns_left, mover, self.phase)
+        )
+        move = rules.moves[move_id]
+        kind = move.kind
+        if kind == "lay":
+            hands[mover] -= rules.lay_codes[move_id]
+            self.points[mover] += move.points
+        elif kind == "take":
+            unit = rules.unit[move.type]
+            hands[mover] += unit
+            hands[1 - mover] -= unit
+        elif kind == "give":
+            unit = rules.unit[move.type]
+            hands[mover] -= unit
+            hands[1 - mover] += unit
+        self.phase = DRAW if hands[0] and hands[1] else OVER
+
+    def push_draw(self, draw_type: int) -> None:
+        """The mover draws a card of `draw_type`; the turn ends."""
+        mover = self.mover
+        self._stack.append(
+            (
+                self.hands[0],
+                self.hands[1],
+                self.deck,
+                self.points[0],
+                self.points[1],
+                self.turns_left,
+                mover,
+                self.phase,
+            )
+        )
+        unit = self.rules.unit[draw_type]
+        self.hands[mover] += unit
+        self.deck -= unit
+        self.turns_left -= 1
+        if self.turns_left <= 0:
+            self.phase = OVER
+        else:
+            self.mover = 1 - mover
+            self.phase = DECIDE
+
+    def sample_draw(self, rng: random.Random) -> int:
+        deck = self.deck
+        pick = int(rng.random() * self.rules.size(deck))
+        for t in range(self.rules.n_types):
+            pick -= (deck >> (BITS * t)) & NIBBLE
+            if pick < 0:
+                return t
+        raise RuntimeError("drawing from an empty deck")
+
+    def pop(self) -> None:
+        h0, h1, self.deck, p0, p1, self.turns_left, self.mover, self.phase = self._stack.pop()
+        self.hands[0], self.hands[1] = h0, h1
+        self.points[0], self.points[1] = p0, p1
+
+    def __repr__(self) -> str:
+        return (
+            f"CountState(hands={self.counts(0)}/{self.counts(1)}, deck={self.deck_counts()}, points={self.points}, "
+            f"turns_left={self.turns_left}, mover={self.mover}, second={self.second}, phase={self.phase})"
+        )
+
+
+def _code_of(rules: CountRules, types: Sequence[int]) -> int:
+    code = 0
+    for t in types:
+        code += rules.unit[t]
+    return code
+
+
+def play_random_round(state: CountState, rng: random.Random) -> CountState:
+    """Finish the round with uniformly random count-level moves and draws (mutates `state`)."""
+    choice = rng.choice
+    while state.phase != OVER:
+        if state.phase == DECIDE:
+            state.push(choice(state.legal_moves()))
+        else:
+            state.push_draw(state.sample_draw(rng))
+    return state

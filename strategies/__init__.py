@@ -1,0 +1,1 @@
+"""Strategies that choose Lay, Take or Give for a count-level state."""
