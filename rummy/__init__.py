@@ -9,11 +9,15 @@ from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.countstate import DECIDE, DRAW, OVER, CountMove, CountRules, CountState, count_rules, play_random_round
 from rummy.engine import Match, MoveOutcome, Round, Status
 from rummy.gamestate import GAMESTATE_KEYS, render_gamestate
+from rummy.labels import UNKNOWN, CardLabel, Recognizer
 from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
 from rummy.tracker import Tracker
 
 __all__ = [
     "Card",
+    "CardLabel",
+    "Recognizer",
+    "UNKNOWN",
     "CountMove",
     "CountRules",
     "CountState",
