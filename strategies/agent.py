@@ -1,0 +1,54 @@
+"""A strategy as an arena bot: `calculate_move(gamestate)` through a recognizer and the tracker."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rummy import DEFAULT_RULES, CardLabel, Recognizer, RulesConfig, Tracker
+from strategies.base import Strategy
+
+# Part of the time to the deadline a strategy may think; the rest covers labelling and the network.
+THINKING_SHARE = 0.6
+
+
+class ArenaAgent:
+    """Keeps the labels and the tracker of one match; call `calculate_move` with each gamestate."""
+
+    def __init__(self, strategy: Strategy, recognizer: Recognizer, rules: RulesConfig = DEFAULT_RULES) -> None:
+        self.strategy = strategy
+        self.recognizer = recognizer
+        self.rules = rules
+        self.tracker = Tracker(rules)
+        self._labels_by_url: dict[str, CardLabel] = {}
+        self.last_labels: dict[int, CardLabel] = {}
+
+    def observe(self, gamestate: dict[str, Any]) -> None:
+        """Label any new cards and feed the tracker (also useful for gamestates where we do not move)."""
+        cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
+        new_cards = [(card_id, url) for card_id, url in cards if url not in self._labels_by_url]
+        if new_cards:
+            found = self.recognizer.recognize(new_cards, gamestate["AllCardTypes"])
+            for card_id, url in new_cards:
+                self._labels_by_url[url] = found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer"))
+        self.last_labels = {card_id: self._labels_by_url[url] for card_id, url in cards}
+        rounds_before = self.tracker.rounds_seen
+        self.tracker.observe(gamestate, {card_id: label.landmark for card_id, label in self.last_labels.items()})
+        if self.tracker.rounds_seen != rounds_before:
+            # Ids and URLs are fresh each round: forget the old round's labels.
+            self._labels_by_url = {url: self._labels_by_url[url] for _card_id, url in cards}
+
+    def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
+        self.observe(gamestate)
+        state = self.tracker.count_state()
+        move_id = self.strategy.choose(state, self._deadline(gamestate))
+        confidence = {card_id: label.confidence for card_id, label in self.last_labels.items()}
+        return self.tracker.card_move(move_id, confidence).to_json()
+
+    @staticmethod
+    def _deadline(gamestate: dict[str, Any]) -> float | None:
+        response_deadline_ms = gamestate.get("ResponseDeadline") or 0
+        if response_deadline_ms <= 0:
+            return None
+        left_s = max(0.0, response_deadline_ms / 1000 - time.time())
+        return time.monotonic() + THINKING_SHARE * left_s
