@@ -6,6 +6,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from recognizers.commands import register as register_recognizers
+
 app = typer.Typer(
     name="rummy-vision",
     help="Referee, bot client, recognizers and strategies for Rummy Vision.",
@@ -17,6 +19,9 @@ app = typer.Typer(
 @app.callback()
 def root() -> None:
     """Referee, bot client, recognizers and strategies for Rummy Vision."""
+
+
+register_recognizers(app)
 
 
 @app.command()
@@ -46,6 +51,11 @@ def selfplay(
         f"Final scores (after -{match.rules.hand_penalty} per card in hand): "
         f"P0 {finished.points[0]}, P1 {finished.points[1]}; winner P{finished.winner()}"
     )
+
+
+from bot.commands import register as register_play  # noqa: E402 -- commands register after the app exists
+
+register_play(app)
 
 
 def main() -> None:

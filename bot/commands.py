@@ -1,0 +1,155 @@
+"""`rummy-vision play`: play matches on the local server or the online arena with a strategy or a bot file."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="play")(play)
+
+
+def play(
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Protocol base URL ending in /prod/ (default: config, else local).")
+    ] = None,
+    strategy: Annotated[str | None, typer.Option(help="Play one of our strategies (e.g. random, greedy).")] = None,
+    bot: Annotated[
+        Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
+    ] = None,
+    recognizer: Annotated[
+        str | None, typer.Option(help="Recognizer for --strategy: stub, oracle, noisy:P, azure, customvision.")
+    ] = None,
+    game_style: Annotated[int | None, typer.Option(help="GameStyleId (default: the first free style).")] = None,
+    game_type: Annotated[int | None, typer.Option(help=GAME_TYPE_HELP)] = None,
+    opponent: Annotated[str | None, typer.Option(help="Play this bot, e.g. housebot-practise.")] = None,
+    games: Annotated[int, typer.Option(min=1, help="Matches to play.")] = 1,
+    forever: Annotated[bool, typer.Option("--forever", help="Keep offering games until Ctrl-C.")] = False,
+    record: Annotated[Path | None, typer.Option(help="Replay directory (default: user data dir/replays).")] = None,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Do not write replay files.")] = False,
+    bot_id: Annotated[str | None, typer.Option(help="Bot name (env RUMMY_VISION_BOT_ID, or config file).")] = None,
+    password: Annotated[
+        str | None, typer.Option(help="Bot password (env RUMMY_VISION_BOT_PASSWORD, or config file).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No status line or table; warnings only.")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="JSON Lines on stdout: one per match, then a summary.")
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also log retries and protocol details.")] = False,
+) -> None:
+    """Offer games, play them with the bot under a deadline guard, record each match, show a summary."""
+    from rich.console import Console
+
+    from bot.config import ConfigError, redacting_filter, resolve_base_url, resolve_credentials
+    from bot.players import MatchBot, file_bot, strategy_bot
+    from bot.protocol_client import ArenaClient, ProtocolError
+    from bot.recording import default_record_dir
+    from bot.runner import PlayError, PlayOptions
+    from bot.styles import StyleError, choose_style
+    from bot.user_bot import UserBotError
+
+    err = Console(stderr=True)
+    if (strategy is None) == (bot is None):
+        raise typer.BadParameter("give exactly one of --strategy NAME or --bot FILE.py")
+    if bot is not None and recognizer is not None:
+        raise typer.BadParameter("--recognizer is for --strategy; a bot file reads the gamestate itself")
+    try:
+        credentials = resolve_credentials(bot_id, password)
+        url = resolve_base_url(base_url)
+    except ConfigError as error:
+        err.print(f"[red]{error}[/]")
+        raise typer.Exit(2) from None
+    _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
+    try:
+        match_bot: MatchBot = file_bot(bot) if bot is not None else strategy_bot(strategy, recognizer, base_url=url)
+    except (UserBotError, ValueError, ImportError) as error:
+        err.print(f"[red]{error}[/]")
+        raise typer.Exit(2) from None
+
+    with ArenaClient(url, credentials) as client:
+        try:
+            styles = client.game_styles(game_type)
+            if styles.result != "SUCCESS":
+                raise PlayError(f"could not list game styles: {styles.describe()}")
+            style = choose_style(styles, game_style)
+        except (ProtocolError, PlayError, StyleError) as error:
+            err.print(f"[red]{error}[/]")
+            raise typer.Exit(1) from None
+        options = PlayOptions(
+            game_style_id=style.style_id,
+            opponent_id=opponent,
+            games=None if forever else games,
+            record_dir=None if no_record else (record or default_record_dir()),
+            move_time_s=style.move_time_s,
+        )
+        _play(client, match_bot, options, err, quiet=quiet, json_output=json_output)
+
+
+def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, json_output: bool) -> None:
+    import signal
+    import threading
+
+    from rich.console import Console
+
+    from bot.output import JsonLines, LiveStatus, summary_table
+    from bot.protocol_client import ProtocolError
+    from bot.runner import PlayError, Runner, SilentObserver
+
+    out = Console()
+    stop = threading.Event()
+    json_lines = JsonLines() if json_output else None
+    live = LiveStatus(err) if not (quiet or json_output) else None
+    runner = Runner(client, match_bot, options, observer=json_lines or live or SilentObserver(), stop=stop)
+
+    def on_sigint(_signum: int, _frame: Any) -> None:
+        # In a match, the first Ctrl-C lets the match finish (leaving would lose it on time).
+        if runner.phase == "playing" and not stop.is_set():
+            stop.set()
+            err.print("[yellow]Ctrl-C: finishing this match, then stopping (Ctrl-C again to quit now)[/]")
+            return
+        raise KeyboardInterrupt
+
+    previous = (
+        signal.signal(signal.SIGINT, on_sigint) if threading.current_thread() is threading.main_thread() else None
+    )
+    summaries = []
+    code = 0
+    try:
+        if live:
+            with live:
+                summaries = runner.run()
+        else:
+            summaries = runner.run()
+    except KeyboardInterrupt:
+        err.print("[yellow]stopped (a waiting game offer was cancelled)[/]")
+        code = 130
+    except (PlayError, ProtocolError) as error:
+        err.print(f"[red]{error}[/]")
+        code = 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    summaries = summaries or runner.finished
+    if json_lines:
+        json_lines.summary(summaries)
+    elif not quiet and summaries:
+        out.print(summary_table(summaries))
+    if code:
+        raise typer.Exit(code)
+
+
+def _setup_logging(console: Any, *, verbose: bool, secret_filter: logging.Filter) -> None:
+    from rich.logging import RichHandler
+
+    handler = RichHandler(console=console, show_path=False, rich_tracebacks=False)
+    handler.addFilter(secret_filter)
+    logger = logging.getLogger("bot")
+    logger.handlers[:] = [handler]
+    logger.propagate = False
+    logger.setLevel(logging.INFO if verbose else logging.WARNING)

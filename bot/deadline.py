@@ -1,0 +1,165 @@
+"""Run a bot under a time budget and always have a legal move to send.
+
+The budget: the move must arrive by `ResponseDeadline` (server epoch ms). We keep back a safety
+margin for the network: room for the move's round trip plus one more (a fallback after an
+`INVALID_MOVE`), measured from recent round trips. When the game style's move time is known, the
+deadline is also capped at receipt time + move time, which guards against a local clock that
+runs behind the server's.
+
+The bot runs in a daemon thread: a bot that sleeps or hangs is abandoned when its budget ends
+(Python cannot kill a thread; an abandoned call keeps running in the background, and the bot is
+not called again until it returns, so module globals are never used by two calls at once).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
+
+log = logging.getLogger("bot.deadline")
+
+MIN_MARGIN_S = 0.12  # even on loopback: thread hand-over, JSON, scheduling hiccups
+MAX_MARGIN_SHARE = 0.6  # never keep back more than this share of the move time
+RTT_FACTOR = 2.5  # one round trip for the move, one for a possible fallback, and slack
+
+
+def safety_margin_s(round_trips: Iterable[float], move_time_s: float | None = None) -> float:
+    """Time to keep back for the network: RTT_FACTOR x the slowest recent round trip, at least MIN_MARGIN_S."""
+    samples = sorted(round_trips)
+    slow = samples[int(0.9 * (len(samples) - 1))] if samples else 0.25
+    margin = max(MIN_MARGIN_S, RTT_FACTOR * slow + 0.03)
+    if move_time_s:
+        margin = min(margin, max(MIN_MARGIN_S, MAX_MARGIN_SHARE * move_time_s))
+    return margin
+
+
+@dataclass(frozen=True)
+class Budget:
+    send_by: float  # time.monotonic() by which the move must be sent (deadline minus one round trip margin)
+    deadline: float  # time.monotonic() at which the server's deadline passes, as best we know
+    margin_s: float
+
+    def left(self) -> float:
+        return self.send_by - time.monotonic()
+
+
+def move_budget(
+    gamestate: Mapping[str, Any],
+    *,
+    received: float,
+    round_trips: Iterable[float],
+    move_time_s: float | None = None,
+) -> Budget:
+    """The budget for answering `gamestate`, received at time.monotonic() `received`."""
+    now_mono, now_epoch = time.monotonic(), time.time()
+    deadline_ms = gamestate.get("ResponseDeadline")
+    candidates = []
+    if isinstance(deadline_ms, int | float) and not isinstance(deadline_ms, bool) and deadline_ms > 0:
+        candidates.append(now_mono + (deadline_ms / 1000 - now_epoch))
+    if move_time_s:
+        candidates.append(received + move_time_s)
+    deadline = min(candidates) if candidates else received + 10.0
+    margin = safety_margin_s(round_trips, move_time_s)
+    return Budget(send_by=deadline - margin, deadline=deadline, margin_s=margin)
+
+
+# --- checking and replacing moves ---------------------------------------------------------------
+
+
+def hand_ids(gamestate: Mapping[str, Any], key: str) -> list[int]:
+    return [card[0] for card in gamestate.get(key) or [] if isinstance(card, list | tuple) and card]
+
+
+def check_move(raw: Any, gamestate: Mapping[str, Any]) -> Move:
+    """The bot's answer as a move that is well formed for this gamestate, or MalformedMove saying why."""
+    if raw is None:
+        raise MalformedMove("calculate_move returned None")
+    to_json = getattr(raw, "to_json", None)
+    move = parse_move(to_json() if callable(to_json) else raw)
+    mine, theirs = set(hand_ids(gamestate, "MyHand")), set(hand_ids(gamestate, "OppHand"))
+    if isinstance(move, Lay):
+        missing = [card_id for card_id in move.ids if card_id not in mine]
+        if missing:
+            raise MalformedMove(f"Lay names card(s) {missing} that are not in MyHand")
+    elif isinstance(move, Give) and move.id not in mine:
+        raise MalformedMove(f"Give names card {move.id}, which is not in MyHand")
+    elif isinstance(move, Take) and move.id not in theirs:
+        raise MalformedMove(f"Take names card {move.id}, which is not in OppHand")
+    return move
+
+
+def safe_moves(gamestate: Mapping[str, Any], rng: random.Random | None = None) -> list[Move]:
+    """Legal moves that need no labels, best first: Give a card of our own (it sheds a -3), else Take one.
+
+    A Lay is never used: without labels we cannot know it scores, and the caller must not waste a turn
+    by accident. Gives come first in random order, then Takes, so two fallbacks in a row differ.
+    """
+    chooser = rng or random.Random()
+    mine, theirs = hand_ids(gamestate, "MyHand"), hand_ids(gamestate, "OppHand")
+    chooser.shuffle(mine)
+    chooser.shuffle(theirs)
+    return [Give(card_id) for card_id in mine] + [Take(card_id) for card_id in theirs]
+
+
+# --- running the bot ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotOutcome:
+    move: Move | None  # None when the bot produced nothing usable; `problem` says why
+    problem: str  # "" when the bot answered a well-formed move in time
+    think_s: float
+    raw: Any = None  # what calculate_move returned (None when it raised or overran)
+
+
+class GuardedBot:
+    """Calls one match's calculate_move in a daemon thread, abandoning calls that overrun their budget."""
+
+    def __init__(self, calculate_move: Callable[[dict[str, Any]], Any]) -> None:
+        self._calculate_move = calculate_move
+        self._busy: threading.Thread | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._busy is not None and self._busy.is_alive()
+
+    def run(self, gamestate: dict[str, Any], budget: Budget) -> BotOutcome:
+        started = time.monotonic()
+        if self.busy:
+            return BotOutcome(None, "the bot is still busy with an earlier move it overran", 0.0)
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["raw"] = self._calculate_move(gamestate)
+            except BaseException as error:  # noqa: BLE001 -- any failure of user code becomes a fallback
+                box["error"] = error
+
+        thread = threading.Thread(target=work, name="calculate_move", daemon=True)
+        thread.start()
+        thread.join(max(0.0, budget.left()))
+        think = time.monotonic() - started
+        if thread.is_alive():
+            self._busy = thread
+            return BotOutcome(None, f"calculate_move overran its budget of {think * 1000:.0f} ms", think)
+        if "error" in box:
+            error = box["error"]
+            return BotOutcome(None, f"calculate_move raised {type(error).__name__}: {error}", think)
+        raw = box.get("raw")
+        try:
+            move = check_move(raw, gamestate)
+        except MalformedMove as error:
+            return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(raw)}", think, raw)
+        return BotOutcome(move, "", think, raw)
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,128 @@
+"""What `play` shows: a Rich live status line and a summary table, or JSON Lines for scripts, or nothing."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from bot.runner import MatchSummary
+from rummy.config import DEFAULT_RULES
+
+WINS = ("WON", "WON_BY_TIMEOUT")
+LOSSES = ("LOST", "LOST_BY_TIMEOUT")
+
+
+def tally(summaries: Sequence[MatchSummary]) -> dict[str, int]:
+    statuses = Counter(summary.status for summary in summaries)
+    return {
+        "matches": len(summaries),
+        "won": sum(statuses[status] for status in WINS),
+        "lost": sum(statuses[status] for status in LOSSES),
+        "drawn": statuses["DRAWN"],
+        "aborted": statuses["ABORTED"],
+        "fallbacks": sum(summary.fallbacks for summary in summaries),
+    }
+
+
+class LiveStatus:
+    """One status line kept up to date while matches run (match, opponent, round, turn, points)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.live = Live(Text("starting"), console=console, refresh_per_second=8, transient=True)
+        self.games_done = 0
+        self.last_move = ""
+
+    def __enter__(self) -> LiveStatus:
+        self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.live.__exit__(None, None, None)
+
+    def waiting(self, games_done: int) -> None:
+        self.games_done = games_done
+        self.live.update(Text(f"match {games_done + 1}: waiting for an opponent...", style="yellow"))
+
+    def gamestate(self, gamestate: dict[str, Any]) -> None:
+        turns = DEFAULT_RULES.max_turns
+        turn = min(turns, turns + 1 - int(gamestate.get("RemainingMoves") or 0))
+        line = Text.assemble(
+            (f"match {self.games_done + 1} ", "bold"),
+            f"game {gamestate.get('GameId')} vs {gamestate.get('OpponentId')} | ",
+            f"rounds won {gamestate.get('MyScore')}-{gamestate.get('OppScore')}, "
+            f"{gamestate.get('RemainingRounds')} to play | ",
+            f"turn {turn} | points {gamestate.get('MyPoints')}-{gamestate.get('OppPoints')} | ",
+            ("my move" if gamestate.get("IsMover") else "their move", "cyan"),
+            f" {self.last_move}",
+        )
+        self.live.update(line)
+
+    def moved(self, move: dict[str, Any], source: str, reason: str, result: str) -> None:
+        flag = " (fallback)" if source == "fallback" else ""
+        self.last_move = f"| sent {json.dumps(move)}{flag}: {result}"
+
+    def match_ended(self, summary: MatchSummary) -> None:
+        self.games_done += 1
+        self.console.print(
+            f"match {self.games_done}: game {summary.game_id} vs {summary.opponent_id}: [bold]{summary.status}[/] "
+            f"{summary.my_score}-{summary.opp_score} ({summary.moves} moves, {summary.fallbacks} fallbacks)"
+        )
+
+
+def summary_table(summaries: Sequence[MatchSummary]) -> Table:
+    table = Table(title="Matches played")
+    for column in ("#", "game", "opponent", "result", "rounds", "moves", "fallbacks", "seconds", "replay"):
+        table.add_column(column)
+    for index, summary in enumerate(summaries, start=1):
+        table.add_row(
+            str(index),
+            str(summary.game_id),
+            summary.opponent_id,
+            summary.status + (f" ({summary.error})" if summary.error else ""),
+            f"{summary.my_score}-{summary.opp_score}",
+            str(summary.moves),
+            str(summary.fallbacks),
+            f"{summary.duration_s:.1f}",
+            summary.record_path or "-",
+        )
+    totals = tally(summaries)
+    table.caption = (
+        f"won {totals['won']}, lost {totals['lost']}, drawn {totals['drawn']}, aborted {totals['aborted']}; "
+        f"{totals['fallbacks']} fallback moves"
+    )
+    return table
+
+
+class JsonLines:
+    """One JSON object per finished match on stdout, then a summary object."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+
+    def waiting(self, games_done: int) -> None:
+        pass
+
+    def gamestate(self, gamestate: dict[str, Any]) -> None:
+        pass
+
+    def moved(self, move: dict[str, Any], source: str, reason: str, result: str) -> None:
+        pass
+
+    def match_ended(self, summary: MatchSummary) -> None:
+        self._emit({"event": "match", **summary.to_json()})
+
+    def summary(self, summaries: Sequence[MatchSummary]) -> None:
+        self._emit({"event": "summary", **tally(summaries)})
+
+    def _emit(self, record: dict[str, Any]) -> None:
+        self.stream.write(json.dumps(record) + "\n")
+        self.stream.flush()

@@ -1,0 +1,230 @@
+"""The five arena calls over HTTP (httpx), retried with exponential backoff and jitter (tenacity).
+
+Retried: connection errors and timeouts, 5xx answers, answers that are not the protocol's JSON
+object, and `CALL_ALREADY_IN_PROCESS`. Every other `Result` is handed back as an `Answer` for the
+caller to act on. Request bodies (they carry the password) are never logged or kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, stop_after_delay
+from tenacity import wait_random_exponential as full_jitter
+
+from bot.config import Credentials
+
+log = logging.getLogger("bot.protocol")
+
+RESULTS = frozenset(
+    {
+        "SUCCESS",
+        "CALL_ALREADY_IN_PROCESS",
+        "WAITING_FOR_GAME",
+        "GAME_ALREADY_STARTED",
+        "GAME_HAS_ENDED",
+        "INVALID_LOGIN_OR_PASSWORD",
+        "INVALID_PLAYER_KEY",
+        "BOT_IS_SUSPENDED",
+        "BOT_IS_INACTIVE",
+        "INSUFFICIENT_BALANCE",
+        "NOT_YOUR_MOVE",
+        "INVALID_MOVE",
+    }
+)
+MAX_WAIT_MS = 5000  # the protocol's cap on MaximumWaitTime
+
+
+class ProtocolError(RuntimeError):
+    """A call that could not be completed: retries used up, or an answer that is not the protocol's."""
+
+
+class _Retryable(Exception):
+    def __init__(self, reason: str, answer: Answer | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.answer = answer
+
+
+@dataclass(frozen=True)
+class Answer:
+    call: str
+    result: str
+    body: dict[str, Any] = field(repr=False)
+    elapsed_s: float  # the last attempt's round trip (for long polls it includes the server's hold)
+    attempts: int = 1
+    retried_after: tuple[str, ...] = ()  # why earlier attempts were retried, oldest first
+
+    @property
+    def game_state(self) -> dict[str, Any] | None:
+        state = self.body.get("GameState")
+        return state if isinstance(state, dict) else None
+
+    @property
+    def player_key(self) -> str | None:
+        key = self.body.get("PlayerKey")
+        return key if isinstance(key, str) and key else None
+
+    @property
+    def error_message(self) -> str:
+        return str(self.body.get("ErrorMessage") or "")
+
+    def describe(self) -> str:
+        extra = f" ({self.error_message})" if self.error_message else ""
+        return f"{self.call} answered {self.result}{extra}"
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff: a random wait in [0, min(max_wait_s, first_wait_s * 2**n)] before retry n ("full jitter")."""
+
+    first_wait_s: float = 0.05
+    max_wait_s: float = 2.0
+    max_attempts: int = 10
+    give_up_after_s: float = 60.0
+    request_timeout_s: float = 10.0  # per attempt, on top of a long poll's MaximumWaitTime
+
+
+class ArenaClient:
+    """One bot's connection to an arena base URL (ending in /prod/); use as a context manager."""
+
+    def __init__(
+        self,
+        base_url: str,
+        credentials: Credentials,
+        *,
+        policy: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.credentials = credentials
+        self.policy = policy or RetryPolicy()
+        self._sleep = sleep
+        self._http = httpx.Client(base_url=self.base_url, headers={"Content-Type": "application/json"})
+        # Round trips of calls the server does not hold (MakeMove, zero-wait polls...): the network's share.
+        self.round_trips: deque[float] = deque(maxlen=32)
+
+    def __enter__(self) -> ArenaClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __repr__(self) -> str:
+        return f"ArenaClient({self.base_url!r}, bot {self.credentials.bot_id!r})"
+
+    # --- the five calls -----------------------------------------------------------------------
+
+    def game_styles(self, game_type_id: int | None = None) -> Answer:
+        return self._call("GM-GetListOfGameStyles", {"GameTypeId": game_type_id}, hold_ms=0)
+
+    def offer_game(
+        self,
+        game_style_id: int,
+        *,
+        opponent_id: str | None = None,
+        max_wait_ms: int = MAX_WAIT_MS,
+        dont_play_same_user: bool = False,
+        dont_play_same_bot: bool = False,
+    ) -> Answer:
+        fields = {
+            "MaximumWaitTime": _clamp_wait(max_wait_ms),
+            "GameStyleId": game_style_id,
+            "DontPlayAgainstSameUser": dont_play_same_user,
+            "DontPlayAgainstSameBot": dont_play_same_bot,
+            "OpponentId": opponent_id or None,
+        }
+        return self._call("GM-OfferGame", fields, hold_ms=fields["MaximumWaitTime"])
+
+    def poll(self, player_key: str, max_wait_ms: int = MAX_WAIT_MS) -> Answer:
+        wait = _clamp_wait(max_wait_ms)
+        return self._call("GM-PollForGameState", {"MaximumWaitTime": wait, "PlayerKey": player_key}, hold_ms=wait)
+
+    def make_move(self, player_key: str, move: dict[str, Any], *, deadline: float | None = None) -> Answer:
+        """Send a move; with `deadline` (time.monotonic()), no attempt or backoff runs past it."""
+        return self._call("GM-MakeMove", {"PlayerKey": player_key, "Move": move}, hold_ms=0, deadline=deadline)
+
+    def cancel_offer(self, player_key: str) -> Answer:
+        return self._call("GM-CancelGameOffer", {"PlayerKey": player_key}, hold_ms=0)
+
+    # --- one call with retries ----------------------------------------------------------------
+
+    def _call(self, call: str, fields: dict[str, Any], *, hold_ms: int, deadline: float | None = None) -> Answer:
+        body = {"BotId": self.credentials.bot_id, "BotPassword": self.credentials.password, **fields}
+        policy = self.policy
+        reasons: list[str] = []
+
+        def past_deadline(state: RetryCallState) -> bool:
+            return deadline is not None and time.monotonic() + (state.upcoming_sleep or 0.0) >= deadline
+
+        def note_retry(state: RetryCallState) -> None:
+            error = state.outcome.exception() if state.outcome else None
+            reason = error.reason if isinstance(error, _Retryable) else repr(error)
+            reasons.append(reason)
+            log.info("%s: %s; retry %d in %.2f s", call, reason, state.attempt_number, state.upcoming_sleep or 0.0)
+
+        retrying = Retrying(
+            retry=retry_if_exception_type(_Retryable),
+            wait=full_jitter(multiplier=policy.first_wait_s, max=policy.max_wait_s),
+            stop=stop_after_attempt(policy.max_attempts) | stop_after_delay(policy.give_up_after_s) | past_deadline,
+            before_sleep=note_retry,
+            sleep=self._sleep,
+            reraise=True,
+        )
+        attempts = 0
+        try:
+            for attempt in retrying:
+                with attempt:
+                    attempts += 1
+                    answer = self._attempt(call, body, hold_ms, deadline)
+                    return Answer(call, answer.result, answer.body, answer.elapsed_s, attempts, tuple(reasons))
+        except _Retryable as final:
+            if final.answer is not None:
+                # The server keeps answering CALL_ALREADY_IN_PROCESS: hand that back, the caller resyncs.
+                a = final.answer
+                return Answer(call, a.result, a.body, a.elapsed_s, attempts, tuple(reasons))
+            raise ProtocolError(f"{call} failed after {attempts} attempt(s): {final.reason}") from None
+        raise AssertionError("unreachable: tenacity either returns or raises")  # pragma: no cover
+
+    def _attempt(self, call: str, body: dict[str, Any], hold_ms: int, deadline: float | None) -> Answer:
+        timeout = hold_ms / 1000 + self.policy.request_timeout_s
+        if deadline is not None:
+            timeout = min(timeout, max(0.001, deadline - time.monotonic()))
+        started = time.monotonic()
+        try:
+            response = self._http.post(call, json=body, timeout=timeout)
+        except httpx.TransportError as error:
+            raise _Retryable(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__) from None
+        elapsed = time.monotonic() - started
+        if response.status_code >= 500:
+            raise _Retryable(f"HTTP {response.status_code}")
+        try:
+            data = response.json()
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("Result"), str):
+            snippet = response.text[:120].replace("\n", " ")
+            if response.status_code >= 400:
+                raise ProtocolError(f"{call}: HTTP {response.status_code} without a protocol answer: {snippet!r}")
+            raise _Retryable(f"HTTP {response.status_code} answer is not a protocol JSON object: {snippet!r}")
+        if hold_ms == 0:
+            self.round_trips.append(elapsed)
+        answer = Answer(call, data["Result"], data, elapsed)
+        if answer.result == "CALL_ALREADY_IN_PROCESS":
+            raise _Retryable("CALL_ALREADY_IN_PROCESS", answer)
+        if answer.result not in RESULTS:
+            log.warning("%s: unknown Result %r, passed on as is", call, answer.result)
+        return answer
+
+
+def _clamp_wait(max_wait_ms: int) -> int:
+    return max(0, min(MAX_WAIT_MS, int(max_wait_ms)))

@@ -1,0 +1,369 @@
+"""The protocol loop: offer a game, wait for it, play it to the end, offer again while games are wanted.
+
+Each turn the bot runs under its budget (bot/deadline.py); whatever goes wrong with its answer, a
+safe legal move goes out in time instead. Ambiguous outcomes (a lost answer, NOT_YOUR_MOVE, an
+INVALID_MOVE after a retried send, CALL_ALREADY_IN_PROCESS that never cleared) are resolved by
+asking the server for the current gamestate: if the turn moved on, the move went through.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from bot.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
+from bot.players import MatchBot
+from bot.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
+from bot.recording import MatchRecorder
+from rummy.moves import Move
+
+log = logging.getLogger("bot.runner")
+
+MAX_SENDS_PER_TURN = 6
+LATE_SEND_WINDOW_S = 1.0  # how long a send may keep retrying once our deadline estimate has passed
+GIVE_UP_PAUSE_S = 0.2  # after a turn where nothing was accepted, before looking at the game again
+FATAL_RESULTS = frozenset(
+    {"INVALID_LOGIN_OR_PASSWORD", "BOT_IS_SUSPENDED", "BOT_IS_INACTIVE", "INSUFFICIENT_BALANCE", "GAME_ALREADY_STARTED"}
+)
+
+
+class PlayError(RuntimeError):
+    """The arena refused to play (bad login, suspended bot, no balance, unknown opponent...)."""
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    game_style_id: int
+    opponent_id: str | None = None
+    games: int | None = 1  # None: keep playing until stopped
+    record_dir: Path | None = None
+    move_time_s: float | None = None  # from the game style, when known
+    wait_ms: int = MAX_WAIT_MS  # MaximumWaitTime of offers and polls
+    dont_play_same_user: bool = False
+    dont_play_same_bot: bool = False
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    game_id: int | None
+    opponent_id: str
+    status: str  # the final GameStatus, or ABORTED
+    my_score: int
+    opp_score: int
+    moves: int
+    fallbacks: int
+    duration_s: float
+    record_path: str | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Observer(Protocol):
+    """Progress callbacks, for the live status line and JSON output."""
+
+    def waiting(self, games_done: int) -> None: ...
+
+    def gamestate(self, gamestate: dict[str, Any]) -> None: ...
+
+    def moved(self, move: dict[str, Any], source: str, reason: str, result: str) -> None: ...
+
+    def match_ended(self, summary: MatchSummary) -> None: ...
+
+
+class SilentObserver:
+    def waiting(self, games_done: int) -> None:
+        pass
+
+    def gamestate(self, gamestate: dict[str, Any]) -> None:
+        pass
+
+    def moved(self, move: dict[str, Any], source: str, reason: str, result: str) -> None:
+        pass
+
+    def match_ended(self, summary: MatchSummary) -> None:
+        pass
+
+
+def turn_fingerprint(state: dict[str, Any]) -> tuple[Any, ...]:
+    """What changes whenever any move is accepted: used to tell whether a move went through."""
+    return (
+        state.get("GameStatus"),
+        state.get("RemainingRounds"),
+        state.get("RemainingMoves"),
+        state.get("IsMover"),
+        tuple(sorted(hand_ids(state, "MyHand"))),
+        tuple(sorted(hand_ids(state, "OppHand"))),
+    )
+
+
+@dataclass
+class _Match:
+    player_key: str
+    state: dict[str, Any]
+    received: float
+    recorder: MatchRecorder | None
+    started: float = field(default_factory=time.monotonic)
+    moves: int = 0
+    fallbacks: int = 0
+
+
+class Runner:
+    """Plays `options.games` matches (or until `stop` is set) with `bot` through `client`."""
+
+    def __init__(
+        self,
+        client: ArenaClient,
+        bot: MatchBot,
+        options: PlayOptions,
+        *,
+        observer: Observer | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.client = client
+        self.bot = bot
+        self.options = options
+        self.observer = observer or SilentObserver()
+        self.stop = stop or threading.Event()
+        self.phase = "idle"  # "offering" while an offer waits (Ctrl-C cancels it), "playing" in a match
+        self.finished: list[MatchSummary] = []  # kept here too, so an interrupted run still has its results
+
+    def run(self) -> list[MatchSummary]:
+        summaries = self.finished
+        while (self.options.games is None or len(summaries) < self.options.games) and not self.stop.is_set():
+            self.observer.waiting(len(summaries))
+            found = self.find_match()
+            if found is None:
+                break
+            summaries.append(self.play_match(*found))
+        self.phase = "idle"
+        return summaries
+
+    # --- finding a match ----------------------------------------------------------------------
+
+    def find_match(self) -> tuple[str, Answer] | None:
+        """Offer a game and wait for an opponent; None when stopped. Ctrl-C cancels the offer and re-raises."""
+        self.phase = "offering"
+        opts = self.options
+        answer = self.client.offer_game(
+            opts.game_style_id,
+            opponent_id=opts.opponent_id,
+            max_wait_ms=opts.wait_ms,
+            dont_play_same_user=opts.dont_play_same_user,
+            dont_play_same_bot=opts.dont_play_same_bot,
+        )
+        key = answer.player_key
+        if answer.result not in ("SUCCESS", "WAITING_FOR_GAME") or key is None:
+            raise PlayError(f"could not offer a game: {answer.describe()}")
+        try:
+            while answer.result != "SUCCESS" or answer.game_state is None:
+                if self.stop.is_set():
+                    self._cancel(key)
+                    return None
+                if answer.result not in ("SUCCESS", "WAITING_FOR_GAME"):
+                    raise PlayError(f"the game offer failed: {answer.describe()}")
+                answer = self.client.poll(key, opts.wait_ms)
+        except KeyboardInterrupt:
+            self._cancel(key)
+            raise
+        self.phase = "playing"
+        return key, answer
+
+    def _cancel(self, key: str) -> None:
+        try:
+            answer = self.client.cancel_offer(key)
+            log.info("cancelled the game offer: %s", answer.result)
+        except ProtocolError as error:
+            log.warning("could not cancel the game offer: %s", error)
+
+    # --- playing one match --------------------------------------------------------------------
+
+    def play_match(self, player_key: str, first: Answer) -> MatchSummary:
+        state = first.game_state
+        assert state is not None
+        match = _Match(player_key, state, time.monotonic(), self._open_recorder(state))
+        self._saw(match, first)
+        guard: GuardedBot | None = None
+        calculate_move = None
+        try:
+            calculate_move = self.bot.new_match(copy.deepcopy(state))
+            guard = GuardedBot(calculate_move)
+        except Exception as error:  # a broken bot file or recognizer still plays safe moves
+            why = f"{type(error).__name__}: {error}"
+            self._note(match, f"the bot could not start this match ({why}); playing safe moves")
+        error_text: str | None = None
+        try:
+            while match.state.get("GameStatus") == "RUNNING":
+                if match.state.get("IsMover"):
+                    self._take_turn(match, guard)
+                else:
+                    self._saw(match, self.client.poll(player_key, self.options.wait_ms))
+        except (ProtocolError, PlayError) as error:
+            error_text = str(error)
+            self._note(match, f"match aborted: {error_text}")
+        finally:
+            if calculate_move is not None:
+                self.bot.end_match(calculate_move)
+        return self._finish(match, error_text)
+
+    def _saw(self, match: _Match, answer: Answer) -> None:
+        """Take in a poll's or move's answer: a new gamestate, the end, or a reason to stop."""
+        if answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
+            raise PlayError(answer.describe())
+        state = answer.game_state
+        if state is None:
+            if answer.result == "GAME_HAS_ENDED":
+                raise PlayError("the server says the game has ended but sent no final gamestate")
+            return  # nothing new (e.g. CALL_ALREADY_IN_PROCESS that never cleared): poll again
+        match.state, match.received = state, time.monotonic()
+        if match.recorder:
+            match.recorder.gamestate(answer.call, answer.result, state)
+        self.observer.gamestate(state)
+
+    def _take_turn(self, match: _Match, guard: GuardedBot | None) -> None:
+        state = match.state
+        budget = move_budget(
+            state, received=match.received, round_trips=self.client.round_trips, move_time_s=self.options.move_time_s
+        )
+        candidates = self._candidates(state, guard, budget)
+        move, source, reason, think_s = next(candidates)
+        fingerprint = turn_fingerprint(state)
+        for _ in range(MAX_SENDS_PER_TURN):
+            answer, error = self._send(match.player_key, move, budget)
+            if error is None and answer is not None:
+                self._record_move(match, move, source, reason, think_s, budget, answer)
+            else:
+                self._note(match, f"sending {move.to_json()} failed: {error}")
+            if answer is not None and answer.result == "SUCCESS" and answer.game_state is not None:
+                self._saw(match, answer)
+                return
+            if answer is not None and answer.result == "GAME_HAS_ENDED":
+                self._saw(match, answer)
+                return
+            if answer is not None and answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
+                self._saw(match, answer)
+            # Unclear or refused: ask the server where the game stands.
+            self._saw(match, self.client.poll(match.player_key, 0))
+            if turn_fingerprint(match.state) != fingerprint:
+                return  # the move went through (its answer was lost) or the game moved on
+            if answer is not None and answer.result == "INVALID_MOVE":
+                why = f"the server answered INVALID_MOVE to {move.to_json()}"
+                if answer.error_message:
+                    why += f" ({answer.error_message})"
+                try:
+                    move, source, _, think_s = next(candidates)
+                except StopIteration:
+                    break
+                reason = why
+                log.warning("fallback move %s: %s", move.to_json(), reason)
+            # Otherwise the same move is sent again: the server never saw it.
+        self._note(match, "no move was accepted this turn; waiting for the server to move the game on")
+        time.sleep(GIVE_UP_PAUSE_S)
+
+    def _candidates(
+        self, state: dict[str, Any], guard: GuardedBot | None, budget: Budget
+    ) -> Iterator[tuple[Move, str, str, float | None]]:
+        """The bot's move if it gave a usable one in time, then safe moves (each with why it is used)."""
+        problem = "the bot could not start this match"
+        if guard is not None:
+            outcome = guard.run(copy.deepcopy(state), budget)
+            if outcome.move is not None:
+                yield outcome.move, "bot", "", outcome.think_s
+                problem = "the server refused the bot's move"
+            else:
+                problem = outcome.problem
+                log.warning("fallback move instead of the bot's: %s", problem)
+        for move in safe_moves(state):
+            yield move, "fallback", problem, None
+
+    def _send(self, key: str, move: Move, budget: Budget) -> tuple[Answer | None, str | None]:
+        # Our idea of the deadline may be off (clock skew): past it, a late move still beats none.
+        deadline = max(budget.deadline, time.monotonic() + LATE_SEND_WINDOW_S)
+        try:
+            return self.client.make_move(key, move.to_json(), deadline=deadline), None
+        except ProtocolError as error:
+            return None, str(error)
+
+    def _record_move(
+        self,
+        match: _Match,
+        move: Move,
+        source: str,
+        reason: str,
+        think_s: float | None,
+        budget: Budget,
+        answer: Answer,
+    ) -> None:
+        if answer.result == "SUCCESS" or answer.result == "GAME_HAS_ENDED":
+            match.moves += 1
+            match.fallbacks += source == "fallback"
+        if match.recorder:
+            match.recorder.move(
+                move=move.to_json(),
+                source=source,
+                reason=reason,
+                result=answer.result,
+                think_ms=None if think_s is None else round(think_s * 1000, 1),
+                rtt_ms=round(answer.elapsed_s * 1000, 1),
+                budget_ms=round((budget.send_by - match.received) * 1000, 1),
+                attempts=answer.attempts,
+                retried_after=list(answer.retried_after),
+                response_deadline=match.state.get("ResponseDeadline"),
+            )
+        self.observer.moved(move.to_json(), source, reason, answer.result)
+
+    def _note(self, match: _Match, message: str) -> None:
+        log.warning("%s", message)
+        if match.recorder:
+            match.recorder.note(message)
+
+    def _open_recorder(self, state: dict[str, Any]) -> MatchRecorder | None:
+        if self.options.record_dir is None:
+            return None
+        header = {
+            "game_id": state.get("GameId"),
+            "bot_id": self.client.credentials.bot_id,
+            "opponent_id": state.get("OpponentId"),
+            "bot": self.bot.label,
+            "recognizer": self.bot.recognizer,
+            "base_url": self.client.base_url,
+            "game_style_id": self.options.game_style_id,
+            "move_time_ms": None if self.options.move_time_s is None else round(self.options.move_time_s * 1000),
+        }
+        return MatchRecorder.open(self.options.record_dir, header)
+
+    def _finish(self, match: _Match, error: str | None) -> MatchSummary:
+        state = match.state
+        status = str(state.get("GameStatus")) if error is None else "ABORTED"
+        summary = MatchSummary(
+            game_id=state.get("GameId"),
+            opponent_id=str(state.get("OpponentId", "")),
+            status=status,
+            my_score=int(state.get("MyScore") or 0),
+            opp_score=int(state.get("OppScore") or 0),
+            moves=match.moves,
+            fallbacks=match.fallbacks,
+            duration_s=round(time.monotonic() - match.started, 3),
+            record_path=str(match.recorder.path) if match.recorder else None,
+            error=error,
+        )
+        if match.recorder:
+            match.recorder.end(
+                game_id=summary.game_id,
+                status=summary.status,
+                my_score=summary.my_score,
+                opp_score=summary.opp_score,
+                moves=summary.moves,
+                fallbacks=summary.fallbacks,
+                duration_s=summary.duration_s,
+            )
+            match.recorder.close()
+        self.observer.match_ended(summary)
+        return summary

@@ -1,0 +1,36 @@
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+# The bot tests share loopback helpers (fake referee, fault proxy) without a package.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from bot_fake_referee import RefereeLog, create_referee  # noqa: E402
+from bot_loopback import serve  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE_BOTS = REPO / "fixtures" / "bots"
+
+
+@pytest.fixture
+def fixture_bots() -> Path:
+    return FIXTURE_BOTS
+
+
+@pytest.fixture
+def fake_referee() -> Iterator[Callable[..., tuple[str, RefereeLog]]]:
+    """Start fake referees on loopback: call with create_referee's options; returns (base URL /prod/, log)."""
+    stack = []
+
+    def start(**options: object) -> tuple[str, RefereeLog]:
+        app, log = create_referee(**options)
+        context = serve(app)
+        root = context.__enter__()
+        stack.append(context)
+        return root + "/prod/", log
+
+    yield start
+    for context in reversed(stack):
+        context.__exit__(None, None, None)
