@@ -1,0 +1,324 @@
+"""The referee's SQLite records: bots, matches, rounds, deals and every MakeMove request.
+
+One database file (WAL mode) holds everything; each write below is one transaction, so a crash leaves
+either the whole move (or round, or match end) recorded or none of it.
+
+Schema (readers such as the replay viewer may rely on it):
+
+    bots(name TEXT PRIMARY KEY, user TEXT, salt BLOB, password_hash BLOB, iterations INTEGER,
+         status TEXT  -- ACTIVE | SUSPENDED | INACTIVE
+         balance INTEGER, created_at REAL)
+
+    matches(game_id INTEGER PRIMARY KEY, style_id INTEGER, rounds INTEGER, move_time_ms INTEGER,
+            seed TEXT, player0 TEXT, player1 TEXT, stake INTEGER, prize INTEGER,
+            status TEXT       -- RUNNING | FINISHED | ABORTED (running when the server stopped)
+            end_reason TEXT   -- completed | timeout | aborted, NULL while running
+            status0 TEXT, status1 TEXT  -- GameStatus per seat: WON, LOST, DRAWN, WON_BY_TIMEOUT, ...
+            rounds_won0 INTEGER, rounds_won1 INTEGER, started_at REAL, ended_at REAL)
+
+    rounds(game_id, round_index  -- 0-based; PRIMARY KEY (game_id, round_index)
+           kinds TEXT             -- JSON list of the round's 4 landmarks
+           first_mover INTEGER, points0 INTEGER, points1 INTEGER  -- final, penalty applied
+           winner INTEGER         -- seat, NULL while the round runs or if the match ended during it
+           started_at REAL, ended_at REAL)
+
+    deal_cards(game_id, round_index, card_id INTEGER,
+               url TEXT           -- the path /cards/<token>.png (no host)
+               token TEXT UNIQUE, landmark TEXT,
+               dealt_to TEXT      -- P0 | P1 | DECK
+               position INTEGER   -- index in that hand, or in the deck (0 = drawn first))
+
+    moves(move_seq INTEGER PRIMARY KEY, game_id, round_index, seat INTEGER, bot TEXT,
+          received_at REAL        -- epoch seconds
+          move TEXT               -- the Move field exactly as sent, as JSON
+          result TEXT             -- the Result answered
+          applied INTEGER         -- 1 when the move changed the game
+          error TEXT              -- the ErrorMessage answered, if any
+          gamestate TEXT)         -- JSON of the GameState answered (the mover's view after the move)
+
+Every MakeMove request that names a seat of a match its bot owns is recorded, refused ones included.
+Times are epoch seconds. Card URLs are stored as paths; the server prefixes its base URL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rummy import Match, Round
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS bots (
+    name TEXT PRIMARY KEY, user TEXT NOT NULL, salt BLOB NOT NULL, password_hash BLOB NOT NULL,
+    iterations INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'ACTIVE', balance INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    game_id INTEGER PRIMARY KEY AUTOINCREMENT, style_id INTEGER NOT NULL, rounds INTEGER NOT NULL,
+    move_time_ms INTEGER NOT NULL, seed TEXT NOT NULL, player0 TEXT NOT NULL, player1 TEXT NOT NULL,
+    stake INTEGER NOT NULL DEFAULT 0, prize INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL, end_reason TEXT, status0 TEXT, status1 TEXT,
+    rounds_won0 INTEGER NOT NULL DEFAULT 0, rounds_won1 INTEGER NOT NULL DEFAULT 0,
+    started_at REAL NOT NULL, ended_at REAL
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    game_id INTEGER NOT NULL REFERENCES matches(game_id), round_index INTEGER NOT NULL,
+    kinds TEXT NOT NULL, first_mover INTEGER NOT NULL, points0 INTEGER, points1 INTEGER, winner INTEGER,
+    started_at REAL NOT NULL, ended_at REAL,
+    PRIMARY KEY (game_id, round_index)
+);
+CREATE TABLE IF NOT EXISTS deal_cards (
+    game_id INTEGER NOT NULL, round_index INTEGER NOT NULL, card_id INTEGER NOT NULL,
+    url TEXT NOT NULL, token TEXT NOT NULL UNIQUE, landmark TEXT NOT NULL,
+    dealt_to TEXT NOT NULL, position INTEGER NOT NULL,
+    PRIMARY KEY (game_id, round_index, card_id),
+    FOREIGN KEY (game_id, round_index) REFERENCES rounds(game_id, round_index)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    move_seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL REFERENCES matches(game_id),
+    round_index INTEGER NOT NULL, seat INTEGER NOT NULL, bot TEXT NOT NULL, received_at REAL NOT NULL,
+    move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT
+);
+CREATE INDEX IF NOT EXISTS moves_by_game ON moves(game_id, move_seq);
+"""
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """Open (and create) the database with the settings every user of it shares."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(str(path), timeout=10.0, check_same_thread=False)
+    connection.row_factory = sqlite3.Row
+    connection.execute("PRAGMA journal_mode=WAL")
+    # NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
+    connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    connection.executescript(SCHEMA)
+    return connection
+
+
+def token_of(url: str) -> str:
+    """The opaque token of a card URL (absolute or a path): .../cards/<token>.png."""
+    return url.rsplit("/", 1)[-1].removesuffix(".png")
+
+
+class Records:
+    def __init__(self, path: Path | str) -> None:
+        self.path = path
+        self.db = connect(path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.db:
+            yield self.db
+
+    # --- writes -------------------------------------------------------------------------------
+
+    def abort_running(self, now: float | None = None) -> int:
+        """Matches left RUNNING by a stopped server can never finish: mark them ABORTED."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE matches SET status='ABORTED', end_reason='aborted', ended_at=? WHERE status='RUNNING'",
+                (now or time.time(),),
+            )
+            return cursor.rowcount
+
+    def create_match(
+        self,
+        *,
+        style_id: int,
+        rounds: int,
+        move_time_ms: int,
+        seed: str,
+        players: tuple[str, str],
+        stake: int,
+        prize: int,
+        now: float,
+    ) -> int:
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO matches (style_id, rounds, move_time_ms, seed, player0, player1, stake, prize,"
+                " status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RUNNING', ?)",
+                (style_id, rounds, move_time_ms, seed, players[0], players[1], stake, prize, now),
+            )
+            if stake:
+                for name in players:
+                    db.execute("UPDATE bots SET balance = balance - ? WHERE name = ?", (stake, name))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    def start_round(self, game_id: int, round_index: int, played: Round, now: float) -> None:
+        deal = played.deal
+        rows = []
+        for owner, cards in (("P0", deal.hands[0]), ("P1", deal.hands[1]), ("DECK", deal.deck)):
+            for position, card in enumerate(cards):
+                rows.append((game_id, round_index, card.id, card.url, token_of(card.url), card.kind, owner, position))
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO rounds (game_id, round_index, kinds, first_mover, started_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, round_index, json.dumps(list(deal.kinds)), deal.first_mover, now),
+            )
+            db.executemany("INSERT INTO deal_cards VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def record_move(
+        self,
+        *,
+        game_id: int,
+        round_index: int,
+        seat: int,
+        bot: str,
+        received_at: float,
+        move: Any,
+        result: str,
+        applied: bool,
+        error: str | None,
+        gamestate: dict[str, Any] | None,
+        finished_round: tuple[int, Round] | None = None,
+        next_round: tuple[int, Round] | None = None,
+    ) -> None:
+        """One MakeMove request; a move that ends a round also closes it (and opens the next) atomically."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO moves (game_id, round_index, seat, bot, received_at, move, result, applied, error,"
+                " gamestate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    round_index,
+                    seat,
+                    bot,
+                    received_at,
+                    json.dumps(move, default=str),
+                    result,
+                    int(applied),
+                    error,
+                    json.dumps(gamestate) if gamestate is not None else None,
+                ),
+            )
+            if finished_round is not None:
+                index, played = finished_round
+                db.execute(
+                    "UPDATE rounds SET points0=?, points1=?, winner=?, ended_at=? WHERE game_id=? AND round_index=?",
+                    (played.points[0], played.points[1], played.winner(), received_at, game_id, index),
+                )
+        if next_round is not None:
+            self.start_round(game_id, next_round[0], next_round[1], received_at)
+
+    def finish_match(self, game_id: int, match: Match, end_reason: str, now: float) -> None:
+        """Store the outcome and settle the stake: the winner gets the prize, a draw gets the stake back."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT player0, player1, stake, prize FROM matches WHERE game_id=?", (game_id,)
+            ).fetchone()
+            db.execute(
+                "UPDATE matches SET status='FINISHED', end_reason=?, status0=?, status1=?, rounds_won0=?,"
+                " rounds_won1=?, ended_at=? WHERE game_id=?",
+                (
+                    end_reason,
+                    match.status[0].value,
+                    match.status[1].value,
+                    match.rounds_won[0],
+                    match.rounds_won[1],
+                    now,
+                    game_id,
+                ),
+            )
+            if row is not None and row["stake"]:
+                players = (row["player0"], row["player1"])
+                for seat in (0, 1):
+                    status = match.status[seat].value
+                    payout = row["prize"] if status.startswith("WON") else row["stake"] if status == "DRAWN" else 0
+                    if payout:
+                        db.execute("UPDATE bots SET balance = balance + ? WHERE name = ?", (payout, players[seat]))
+
+    # --- reads --------------------------------------------------------------------------------
+
+    def landmark_of_token(self, token: str) -> str | None:
+        row = self.db.execute("SELECT landmark FROM deal_cards WHERE token=?", (token,)).fetchone()
+        return None if row is None else str(row["landmark"])
+
+    def list_matches(self, limit: int = 1000) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM matches ORDER BY game_id DESC LIMIT ?", (limit,)).fetchall()
+        return [_match_summary(row) for row in rows]
+
+    def match_summary(self, game_id: int) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM matches WHERE game_id=?", (game_id,)).fetchone()
+        return None if row is None else _match_summary(row)
+
+    def match_record(self, game_id: int) -> dict[str, Any] | None:
+        """The full record of a match for replay, deck order and labels included; None if unknown."""
+        summary = self.match_summary(game_id)
+        if summary is None:
+            return None
+        rounds = []
+        for row in self.db.execute("SELECT * FROM rounds WHERE game_id=? ORDER BY round_index", (game_id,)):
+            cards = self.db.execute(
+                "SELECT card_id, url, landmark, dealt_to, position FROM deal_cards"
+                " WHERE game_id=? AND round_index=? ORDER BY dealt_to, position",
+                (game_id, row["round_index"]),
+            ).fetchall()
+            rounds.append(
+                {
+                    "RoundIndex": row["round_index"],
+                    "Landmarks": json.loads(row["kinds"]),
+                    "FirstMover": row["first_mover"],
+                    "Points": [row["points0"], row["points1"]],
+                    "Winner": row["winner"],
+                    "StartedAt": row["started_at"],
+                    "EndedAt": row["ended_at"],
+                    "Hands": [
+                        [_card(card) for card in cards if card["dealt_to"] == "P0"],
+                        [_card(card) for card in cards if card["dealt_to"] == "P1"],
+                    ],
+                    "Deck": [_card(card) for card in cards if card["dealt_to"] == "DECK"],
+                }
+            )
+        moves = [
+            {
+                "Seq": row["move_seq"],
+                "RoundIndex": row["round_index"],
+                "Seat": row["seat"],
+                "Bot": row["bot"],
+                "ReceivedAt": row["received_at"],
+                "Move": json.loads(row["move"]),
+                "Result": row["result"],
+                "Applied": bool(row["applied"]),
+                "ErrorMessage": row["error"],
+                "GameState": json.loads(row["gamestate"]) if row["gamestate"] else None,
+            }
+            for row in self.db.execute("SELECT * FROM moves WHERE game_id=? ORDER BY move_seq", (game_id,))
+        ]
+        return {**summary, "Rounds": rounds, "Moves": moves}
+
+    def applied_move_count(self, game_id: int) -> int:
+        row = self.db.execute("SELECT COUNT(*) FROM moves WHERE game_id=? AND applied=1", (game_id,)).fetchone()
+        return int(row[0])
+
+
+def _card(row: sqlite3.Row) -> dict[str, Any]:
+    return {"Id": row["card_id"], "Url": row["url"], "Landmark": row["landmark"]}
+
+
+def _match_summary(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "GameId": row["game_id"],
+        "GameStyleId": row["style_id"],
+        "Rounds": row["rounds"],
+        "MoveTimeMs": row["move_time_ms"],
+        "Players": [row["player0"], row["player1"]],
+        "Status": row["status"],
+        "EndReason": row["end_reason"],
+        "GameStatus": [row["status0"], row["status1"]],
+        "RoundsWon": [row["rounds_won0"], row["rounds_won1"]],
+        "Stake": row["stake"],
+        "Prize": row["prize"],
+        "StartedAt": row["started_at"],
+        "EndedAt": row["ended_at"],
+    }

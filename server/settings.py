@@ -1,0 +1,27 @@
+"""How one referee server is set up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+
+def default_db_path() -> Path:
+    """Where records live unless --db says otherwise, e.g. ~/.local/share/rummy-vision/records.sqlite3 on Linux."""
+    return Path(platformdirs.user_data_dir("rummy-vision")) / "records.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_path: Path | str
+    images_dir: Path | None = None  # real photos in DIR/<landmark name>/*; drawn cards otherwise
+    oracle: bool = False  # serve GET /oracle/labels/{GameId}
+    clock: Callable[[], float] = time.time  # epoch seconds, for deadlines and timestamps
+    move_time_ms: int | None = None  # replaces every style's move time (tests, slow machines)
+    seed: int | None = None  # match seeds become "<seed>:<n>" so a test can replay deals; random otherwise
+    public_url: str | None = None  # base of card URLs; by default the base URL each request came in on
+    keep_finished_s: float = 600.0  # how long PlayerKeys of an ended match keep answering GAME_HAS_ENDED

@@ -1,0 +1,137 @@
+"""Helpers for the server tests: a uvicorn server on a free port in a thread, and arena-speaking clients."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from server.accounts import Accounts
+from server.app import create_app
+from server.records import connect
+from server.settings import Settings
+
+FAST_HASH = 1000  # PBKDF2 iterations for test bots: the tests are about the protocol, not the hash cost
+
+
+def register_bots(db_path: Path, users_by_bot: dict[str, str], balance: int = 1000) -> dict[str, str]:
+    db = connect(db_path)
+    try:
+        accounts = Accounts(db)
+        return {
+            name: accounts.add_bot(name, user=user, balance=balance, iterations=FAST_HASH)
+            for name, user in users_by_bot.items()
+        }
+    finally:
+        db.close()
+
+
+class LiveServer:
+    """The real app under uvicorn on 127.0.0.1:<free port>, in a daemon thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.01)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self.prod = f"{self.base}/prod/"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def call(self, name: str, body: Any, **kwargs: Any) -> httpx.Response:
+        """POST one arena call synchronously; `body` may be raw bytes to send malformed requests."""
+        if isinstance(body, (bytes, str)):
+            return httpx.post(self.prod + f"GM-{name}", content=body, timeout=15, **kwargs)
+        return httpx.post(self.prod + f"GM-{name}", json=body, timeout=15, **kwargs)
+
+
+class ArenaBot:
+    """One bot's calls over HTTP, as an arena client makes them."""
+
+    def __init__(self, client: httpx.AsyncClient, prod: str, name: str, password: str) -> None:
+        self.client = client
+        self.prod = prod
+        self.name = name
+        self.password = password
+        self.answers: list[dict[str, Any]] = []
+
+    async def call(self, name: str, **fields: Any) -> dict[str, Any]:
+        body = {"BotId": self.name, "BotPassword": self.password, **fields}
+        response = await self.client.post(self.prod + f"GM-{name}", json=body)
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        assert next(iter(answer)) == "Result"
+        self.answers.append({"call": name, **answer})
+        return answer
+
+    async def offer(self, style: int = 1, wait: int = 0, **fields: Any) -> dict[str, Any]:
+        fields.setdefault("OpponentId", None)
+        fields.setdefault("DontPlayAgainstSameUser", False)
+        fields.setdefault("DontPlayAgainstSameBot", False)
+        return await self.call("OfferGame", GameStyleId=style, MaximumWaitTime=wait, **fields)
+
+    async def poll(self, key: str, wait: int = 0) -> dict[str, Any]:
+        return await self.call("PollForGameState", PlayerKey=key, MaximumWaitTime=wait)
+
+    async def move(self, key: str, move: Any) -> dict[str, Any]:
+        return await self.call("MakeMove", PlayerKey=key, Move=move)
+
+    async def play(self, style: int = 1, rng: random.Random | None = None, **offer_fields: Any) -> PlayedMatch:
+        """Offer, wait for a match and play random legal moves to the end."""
+        rng = rng or random.Random()
+        answer = await self.offer(style, wait=5000, **offer_fields)
+        key = answer["PlayerKey"]
+        while answer["Result"] == "WAITING_FOR_GAME":
+            answer = await self.poll(key, 5000)
+        assert answer["Result"] == "SUCCESS", answer
+        state = answer["GameState"]
+        moves = 0
+        while state["GameStatus"] == "RUNNING":
+            if state["IsMover"]:
+                answer = await self.move(key, random_move(state, rng))
+                moves += 1
+            else:
+                answer = await self.poll(key, 5000)
+            assert answer["Result"] == "SUCCESS", answer
+            state = answer["GameState"]
+        return PlayedMatch(key, state, moves)
+
+
+class PlayedMatch:
+    def __init__(self, key: str, final: dict[str, Any], moves: int) -> None:
+        self.key = key
+        self.final = final
+        self.moves = moves
+
+
+def random_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal move without knowing any landmark: take, give, or lay 3 own cards (maybe a wasted turn)."""
+    mine = [card[0] for card in state["MyHand"]]
+    theirs = [card[0] for card in state["OppHand"]]
+    choice = rng.random()
+    if choice < 0.3 and len(mine) >= 3:
+        return {"Lay": rng.sample(mine, 3)}
+    if choice < 0.65 and theirs:
+        return {"Take": rng.choice(theirs)}
+    return {"Give": rng.choice(mine)}
+
+
+async def gather_bots(*coroutines: Any) -> list[Any]:
+    return list(await asyncio.gather(*coroutines))

@@ -1,0 +1,113 @@
+"""Complete matches between HTTP clients, the oracle and house bots."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+from server_testkit import ArenaBot, LiveServer
+
+from rummy import CardLabel
+from strategies.agent import ArenaAgent
+from strategies.registry import get_strategy
+
+
+async def _two_bots_play(server: LiveServer, bots: dict[str, str], style: int) -> tuple[Any, Any]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        alice = ArenaBot(client, server.prod, "alice", bots["alice"])
+        bob = ArenaBot(client, server.prod, "bob", bots["bob"])
+        return tuple(
+            await asyncio.gather(alice.play(style, random.Random(1)), bob.play(style, random.Random(2)))
+        )  # type: ignore[return-value]
+
+
+def test_two_http_clients_play_a_five_round_match_to_the_end(start_server, bots):
+    server = start_server()
+    first, second = asyncio.run(_two_bots_play(server, bots, style=2))
+    statuses = {first.final["GameStatus"], second.final["GameStatus"]}
+    assert statuses in ({"WON", "LOST"}, {"DRAWN"})
+    assert first.final["GameId"] == second.final["GameId"]
+    assert first.final["MyScore"] + first.final["OppScore"] == 5
+    assert first.final["RemainingRounds"] == 0
+    assert first.final["OpponentId"] == "bob" and second.final["OpponentId"] == "alice"
+    record = httpx.get(f"{server.base}/games/{first.final['GameId']}").json()
+    assert record["Status"] == "FINISHED" and record["EndReason"] == "completed"
+    assert len(record["Rounds"]) == 5
+    applied = [move for move in record["Moves"] if move["Applied"]]
+    assert len(applied) == first.moves + second.moves
+    # Every round's deal is recorded with its deck order and labels.
+    for played in record["Rounds"]:
+        cards = played["Hands"][0] + played["Hands"][1] + played["Deck"]
+        assert len(cards) == 40 and len(played["Deck"]) == 20
+        assert {card["Landmark"] for card in cards} == set(played["Landmarks"])
+
+
+class OracleRecognizer:
+    """Labels cards with the server's oracle, as local bot-vs-bot matches do."""
+
+    name = "oracle"
+
+    def __init__(self, base: str, game_id: int) -> None:
+        self.url = f"{base}/oracle/labels/{game_id}"
+
+    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
+        labels = httpx.get(self.url).json()
+        return {card_id: CardLabel(labels[url], 1.0) for card_id, url in cards}
+
+
+async def _agent_plays(bot: ArenaBot, strategy: str, **offer: Any) -> dict[str, Any]:
+    answer = await bot.offer(1, wait=5000, **offer)
+    key = answer["PlayerKey"]
+    while answer["Result"] == "WAITING_FOR_GAME":
+        answer = await bot.poll(key, 5000)
+    state = answer["GameState"]
+    base = state["MyHand"][0][1].split("/cards/")[0]
+    agent = ArenaAgent(get_strategy(strategy), OracleRecognizer(base, state["GameId"]))
+    while state["GameStatus"] == "RUNNING":
+        if state["IsMover"]:
+            move = await asyncio.to_thread(agent.calculate_move, state)
+            answer = await bot.move(key, move)
+        else:
+            answer = await bot.poll(key, 5000)
+        assert answer["Result"] == "SUCCESS", answer
+        state = answer["GameState"]
+    return state
+
+
+def test_strategies_with_oracle_labels_play_over_http(start_server, bots):
+    server = start_server(oracle=True)
+
+    async def main() -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            alice = ArenaBot(client, server.prod, "alice", bots["alice"])
+            bob = ArenaBot(client, server.prod, "bob", bots["bob"])
+            return await asyncio.gather(_agent_plays(alice, "greedy"), _agent_plays(bob, "random"))
+
+    finals = asyncio.run(main())
+    assert {state["GameStatus"] for state in finals} <= {"WON", "LOST", "DRAWN"}
+    assert finals[0]["GameId"] == finals[1]["GameId"]
+
+
+def test_each_house_bot_plays_a_whole_match(start_server, bots):
+    # A shorter move time keeps the expert's thinking (60% of the time left) short.
+    server = start_server(move_time_ms=1500)
+
+    async def main() -> list[Any]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            players = [
+                ArenaBot(client, server.prod, name, bots[name]).play(1, random.Random(index), OpponentId=house)
+                for index, (name, house) in enumerate(
+                    [("alice", "housebot-practise"), ("bob", "housebot-greedy"), ("eve", "housebot-expert")]
+                )
+            ]
+            return await asyncio.gather(*players)
+
+    results = asyncio.run(main())
+    for played, house in zip(results, ["housebot-practise", "housebot-greedy", "housebot-expert"], strict=True):
+        assert played.final["OpponentId"] == house
+        assert played.final["GameStatus"] in {"WON", "LOST", "DRAWN"}
+    games = httpx.get(f"{server.base}/games").json()["Games"]
+    assert {game["EndReason"] for game in games} == {"completed"}
