@@ -1,0 +1,62 @@
+"""`rummy-vision recognize URL... [--recognizer NAME] [--json]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(recognize)
+
+
+def recognize(
+    urls: Annotated[list[str], typer.Argument(help="Card image URLs (or paths, for the stub).")],
+    recognizer: Annotated[
+        str, typer.Option("--recognizer", "-r", help="azure, customvision, stub, oracle, noisy:RATE[:INNER]")
+    ] = "stub",
+    cache: Annotated[Path | None, typer.Option(help="SQLite label cache (default: the user cache dir).")] = None,
+    config: Annotated[Path | None, typer.Option(help="TOML config file with endpoints and keys.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="oracle: the local server's base URL.")] = None,
+    game_id: Annotated[int | None, typer.Option(help="oracle: the match's GameId.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Label card images with catalog landmarks and print each label with its confidence."""
+    import json
+    import logging
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from recognizers.registry import get_recognizer
+    from rummy.catalog import DEFAULT_CATALOG
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    options: dict[str, object] = {"base_url": base_url, "game_id": game_id}
+    if cache is not None:
+        options["cache"] = str(cache)
+    if config is not None:
+        options["config"] = str(config)
+    try:
+        chosen = get_recognizer(recognizer, **options)
+    except ValueError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    cards = list(enumerate(urls, start=1))
+    labels = chosen.recognize(cards, DEFAULT_CATALOG)
+    if as_json:
+        rows = [
+            {"url": url, "landmark": labels[i].landmark, "confidence": labels[i].confidence, "reason": labels[i].reason}
+            for i, url in cards
+        ]
+        typer.echo(json.dumps(rows, indent=1))
+        return
+    table = Table(title=f"Recognizer {chosen.name}")
+    for column in ("url", "landmark", "confidence", "reason"):
+        table.add_column(column)
+    for i, url in cards:
+        label = labels[i]
+        table.add_row(url, label.landmark or "unknown", f"{label.confidence:.2f}", label.reason)
+    Console().print(table)

@@ -1,0 +1,75 @@
+"""Measure deck-constraint correction: `python -m recognizers.measure_correction [--rounds 1000]`.
+
+For each simulated round (`rummy.cards.deal_round(seed)`), the `noisy:RATE` recognizer over the
+oracle labels the cards, `correct_round` corrects them, and both are compared with the truth.
+Two views: the whole round (all 40 cards, as a bot has seen them by the end) and the first
+gamestate (the 20 cards in the two hands).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from recognizers.correction import correct_round
+from recognizers.noisy import NOISE_MODELS, NoisyRecognizer
+from recognizers.oracle import OracleRecognizer
+from rummy.cards import deal_round
+from rummy.config import DEFAULT_RULES, RulesConfig
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    cards: int
+    raw_right: int
+    corrected_right: int
+
+    @property
+    def raw(self) -> float:
+        return self.raw_right / self.cards if self.cards else 0.0
+
+    @property
+    def corrected(self) -> float:
+        return self.corrected_right / self.cards if self.cards else 0.0
+
+
+def measure(
+    rounds: int = 1000,
+    rate: float = 0.1,
+    model: str = "ranked",
+    *,
+    first_view: bool = False,
+    start_seed: int = 0,
+    rules: RulesConfig = DEFAULT_RULES,
+) -> Accuracy:
+    cards_total = raw_right = corrected_right = 0
+    for seed in range(start_seed, start_seed + rounds):
+        deal = deal_round(seed, rules)
+        shown = deal.hands[0] + deal.hands[1] if first_view else deal.hands[0] + deal.hands[1] + deal.deck
+        truth = {card.url: card.kind for card in shown}
+        noisy = NoisyRecognizer(OracleRecognizer.from_mapping(truth), rate, seed=seed, model=model)
+        labels = noisy.recognize([(card.id, card.url) for card in shown], rules.catalog)
+        corrected = correct_round(labels, rules).labels
+        for card in shown:
+            cards_total += 1
+            raw_right += labels[card.id].landmark == card.kind
+            corrected_right += corrected[card.id].landmark == card.kind
+    return Accuracy(cards_total, raw_right, corrected_right)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=0.1)
+    parser.add_argument("--model", choices=NOISE_MODELS, action="append")
+    args = parser.parse_args(argv)
+    print(f"noisy:{args.rate:g} over {args.rounds} rounds (deal seeds 0..{args.rounds - 1})")
+    print(f"{'noise model':<12} {'view':<22} {'cards':>7} {'before':>8} {'after':>8}")
+    for model in args.model or list(NOISE_MODELS):
+        for first_view, view in ((False, "whole round (40)"), (True, "first gamestate (20)")):
+            result = measure(args.rounds, args.rate, model, first_view=first_view)
+            print(f"{model:<12} {view:<22} {result.cards:>7} {result.raw:>8.2%} {result.corrected:>8.2%}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""`noisy:RATE[:INNER]`: a wrapper that corrupts a seeded fraction of another recognizer's labels.
+
+It stands in for a real vision service when testing how bots and deck-constraint correction
+cope with recognition errors. Each image's fate is seeded by (seed, url), so the same card gets
+the same answer every time it is seen, as it would from a real service.
+
+Two noise models:
+- "ranked" (default), like a real classifier: a wrong top label comes with a lower raw score
+  (uniform 0.35-0.80 against 0.60-1.00 for right ones), and with probability `runner_up` the
+  true landmark is the second candidate (otherwise a random other name); right labels carry a
+  random runner-up too. Scores are reported calibrated (the probability the name is right, given
+  the raw score), which is what deck-constraint correction expects of a recognizer.
+- "flat": a wrong label looks exactly like a right one (same confidence, no runners-up); only
+  the deck's type counts can expose it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from recognizers.observation import RankedLabel
+from rummy.labels import CardLabel, Recognizer
+
+NOISE_MODELS = ("ranked", "flat")
+RIGHT_SCORES = (0.60, 1.00)  # raw score range of a right top label
+WRONG_SCORES = (0.35, 0.80)  # raw score range of a wrong one: lower on the whole, overlapping
+
+
+class NoisyRecognizer:
+    def __init__(
+        self, inner: Recognizer, rate: float, *, seed: int | str = 0, model: str = "ranked", runner_up: float = 0.8
+    ) -> None:
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"noise rate must be between 0 and 1, not {rate}")
+        if model not in NOISE_MODELS:
+            raise ValueError(f"noise model must be one of {', '.join(NOISE_MODELS)}, not {model!r}")
+        self.inner = inner
+        self.rate = rate
+        self.seed = seed
+        self.model = model
+        self.runner_up = runner_up
+        self.name = f"noisy:{rate:g}:{inner.name}"
+
+    def __repr__(self) -> str:
+        return f"NoisyRecognizer({self.inner!r}, rate={self.rate:g}, seed={self.seed!r}, model={self.model!r})"
+
+    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
+        labels = self.inner.recognize(cards, catalog)
+        return {card_id: self._corrupt(labels[card_id], url, catalog) for card_id, url in cards}
+
+    def _corrupt(self, label: CardLabel, url: str, catalog: Sequence[str]) -> CardLabel:
+        if label.landmark is None or len(catalog) < 2:
+            return label
+        rng = random.Random(f"noisy:{self.seed}:{url}")
+        wrong = rng.random() < self.rate
+        others = [name for name in catalog if name != label.landmark]
+        other = rng.choice(others)
+        if self.model == "flat":
+            return CardLabel(other, label.confidence, "noisy: corrupted") if wrong else label
+        # The service's raw score: lower, on the whole, when it is wrong.
+        raw = rng.uniform(*WRONG_SCORES) if wrong else rng.uniform(*RIGHT_SCORES)
+        top = other if wrong else label.landmark
+        if wrong:
+            second = label.landmark if rng.random() < self.runner_up else rng.choice(others)
+            second = label.landmark if second == other else second
+        else:
+            second = other
+        sure = self.calibrated(raw)
+        # Reported scores are calibrated: the top name is right with probability `sure`; the
+        # rest goes to the runner-up in the proportion it names the truth when the top is wrong.
+        rest = (1.0 - sure) * self.runner_up
+        candidates = ((top, round(max(sure, 0.01), 4)), (second, round(rest, 4)))
+        return RankedLabel(top, candidates[0][1], "noisy: corrupted" if wrong else label.reason, candidates)
+
+    def calibrated(self, raw: float) -> float:
+        """P(top label right | raw score), from the two score ranges and the noise rate."""
+        right = (1.0 - self.rate) * _density(raw, RIGHT_SCORES)
+        wrong = self.rate * _density(raw, WRONG_SCORES)
+        return right / (right + wrong) if right + wrong > 0 else 0.0
+
+
+def _density(value: float, bounds: tuple[float, float]) -> float:
+    low, high = bounds
+    return 1.0 / (high - low) if low <= value <= high else 0.0

@@ -1,0 +1,111 @@
+"""`oracle`: the true labels, from the local server's oracle endpoint or from a mapping in process.
+
+The local server (started with `--oracle`) answers `GET {base}/oracle/labels/{GameId}` with
+`{card url: landmark}` for every card of the match's current round. Gamestate URLs are absolute
+(the server's base + "/cards/<token>.png"), the oracle may answer with either form, so cards are
+matched on the full URL and on its path.
+
+The oracle exists for tests and for measuring strategies without recognition errors; the arena
+has no such endpoint.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from rummy.labels import CardLabel
+
+log = logging.getLogger("recognizers")
+
+LabelSource = Mapping[str, str] | Callable[[], Mapping[str, str]]
+
+
+def url_keys(url: str) -> tuple[str, ...]:
+    """The keys a card URL may be stored under: itself and, for an absolute URL, its path."""
+    path = urlsplit(url).path
+    return (url, path) if path and path != url else (url,)
+
+
+def index_by_url(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """`mapping` keyed by full URL and by path too, so either form of a card URL finds its entry."""
+    indexed: dict[str, Any] = {}
+    for url, value in mapping.items():
+        for key in url_keys(str(url)):
+            indexed.setdefault(key, value)
+    return indexed
+
+
+class OracleRecognizer:
+    name = "oracle"
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        game_id: int | None = None,
+        *,
+        source: LabelSource | None = None,
+        client: httpx.Client | None = None,
+        timeout: float = 5.0,
+    ) -> None:
+        if source is None and not base_url:
+            raise ValueError("oracle needs a server base URL (and a GameId) or a {url: landmark} source")
+        self.base_url = base_url.rstrip("/") if base_url else None
+        self.game_id = game_id  # a bot sets it from the gamestate's GameId when a match starts
+        self._source = source
+        self._http = client
+        self._timeout = timeout
+        self._known: dict[str, str] = {}
+        self._logged: set[str] = set()
+
+    @classmethod
+    def from_mapping(cls, source: LabelSource) -> OracleRecognizer:
+        """An oracle over `{url: landmark}` (or a callable returning it) for matches run in process."""
+        return cls(source=source)
+
+    def __repr__(self) -> str:
+        where = f"base_url={self.base_url!r}, game_id={self.game_id!r}" if self.base_url else "source=<mapping>"
+        return f"OracleRecognizer({where})"
+
+    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
+        if any(not any(key in self._known for key in url_keys(url)) for _, url in cards):
+            try:
+                self._known = index_by_url(self._fetch())
+            except (httpx.HTTPError, ValueError) as error:
+                reason = f"oracle unavailable: {error}"
+                if reason not in self._logged:
+                    self._logged.add(reason)
+                    log.warning("%s (affected cards are unknown)", reason)
+                return {card_id: CardLabel(None, 0.0, reason) for card_id, _ in cards}
+        in_catalog = set(catalog)
+        labels: dict[int, CardLabel] = {}
+        for card_id, url in cards:
+            landmark = next((self._known[key] for key in url_keys(url) if key in self._known), None)
+            if landmark is None:
+                labels[card_id] = CardLabel(None, 0.0, f"oracle has no label for {url}")
+            elif landmark not in in_catalog:
+                labels[card_id] = CardLabel(None, 0.0, f"oracle label {landmark!r} is not in the catalog")
+            else:
+                labels[card_id] = CardLabel(landmark, 1.0)
+        return labels
+
+    def _fetch(self) -> Mapping[str, str]:
+        if self._source is not None:
+            return self._source() if callable(self._source) else self._source
+        if self.game_id is None:
+            raise ValueError("oracle needs the match's GameId (set game_id)")
+        client = self._http or httpx.Client(timeout=self._timeout)
+        try:
+            response = client.get(f"{self.base_url}/oracle/labels/{self.game_id}")
+            response.raise_for_status()
+            data = response.json()
+        finally:
+            if self._http is None:
+                client.close()
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise ValueError("oracle answer is not a {url: landmark} object")
+        return data

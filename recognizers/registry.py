@@ -1,0 +1,119 @@
+"""Recognizers by name: `get_recognizer("azure")`, `"customvision"`, `"stub"`, `"oracle"`, `"noisy:0.1"`.
+
+`noisy:RATE[:INNER]` wraps INNER (default `oracle`) and corrupts a seeded fraction RATE of its
+labels. Options are keyword arguments; those a backend does not take are ignored, so one
+options dict can serve any name:
+
+- all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache), `calls_per_minute`,
+  `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ)
+- azure: `endpoint`, `key`, `mode` ("analyze" or "domain")
+- customvision: `prediction_url`, `key`, `threshold`
+- stub: `labels_files`, `labels` (a {url: landmark} mapping)
+- oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one)
+- noisy: `noise_seed`, `noise_model` ("ranked" or "flat"), `runner_up`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from recognizers.settings import Settings, SettingsError, load_settings
+from rummy.labels import Recognizer
+
+NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]")
+
+
+def get_recognizer(spec: str, **options: Any) -> Recognizer:
+    """The recognizer `spec` names, configured from options, the environment and the config file."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.lower()
+    if name == "noisy":
+        from recognizers.noisy import NoisyRecognizer
+
+        rate_text, _, inner_spec = rest.partition(":")
+        try:
+            rate = float(rate_text)
+        except ValueError:
+            raise ValueError(f"noisy needs a rate, as in noisy:0.1 (got {spec!r})") from None
+        inner = get_recognizer(inner_spec or "oracle", **options)
+        return NoisyRecognizer(
+            inner,
+            rate,
+            seed=options.get("noise_seed", 0),
+            model=options.get("noise_model", "ranked"),
+            runner_up=options.get("runner_up", 0.8),
+        )
+    if rest:
+        raise ValueError(f"{name} takes no parameters after ':' (got {spec!r})")
+    if name == "oracle":
+        from recognizers.oracle import OracleRecognizer
+
+        if options.get("source") is not None:
+            return OracleRecognizer.from_mapping(options["source"])
+        return OracleRecognizer(options.get("base_url"), options.get("game_id"))
+    if name == "stub":
+        from recognizers.stub import StubRecognizer
+
+        cache = _cache(options, _settings(options)) if options.get("cache") is not False else None
+        return StubRecognizer(options.get("labels_files", ()), labels=options.get("labels"), cache=cache)
+    if name == "azure":
+        from recognizers.azure import AzureRecognizer
+
+        settings = _settings(options)
+        endpoint = options.get("endpoint") or settings.azure_endpoint
+        key = options.get("key") or settings.azure_key
+        if not endpoint or not key:
+            raise SettingsError(
+                "azure needs AZURE_VISION_ENDPOINT and AZURE_VISION_KEY (environment) or [azure] endpoint "
+                f"and key in the config file ({settings.source})"
+            )
+        return AzureRecognizer(endpoint, key, mode=options.get("mode", "analyze"), **_api_options(options, settings))
+    if name == "customvision":
+        from recognizers.customvision import CustomVisionRecognizer
+
+        settings = _settings(options)
+        url = options.get("prediction_url") or settings.customvision_url
+        key = options.get("key") or settings.customvision_key
+        if not url or not key:
+            raise SettingsError(
+                "customvision needs CUSTOM_VISION_PREDICTION_URL and CUSTOM_VISION_PREDICTION_KEY (environment) "
+                f"or [customvision] prediction_url and prediction_key in the config file ({settings.source})"
+            )
+        threshold = options.get("threshold", settings.customvision_threshold)
+        return CustomVisionRecognizer(url, key, threshold=threshold, **_api_options(options, settings))
+    raise ValueError(f"unknown recognizer {spec!r}; known: {', '.join(NAMES)}")
+
+
+def _settings(options: Mapping[str, Any]) -> Settings:
+    return load_settings(options.get("config"), options.get("env"))
+
+
+def _cache(options: Mapping[str, Any], settings: Settings) -> Any:
+    from recognizers.cache import LabelCache
+
+    given = options.get("cache")
+    if isinstance(given, LabelCache):
+        return given
+    path = given or settings.cache_path
+    return LabelCache(Path(path) if path and path != ":memory:" else path)
+
+
+def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
+    from recognizers.limiter import DEFAULT_CALLS_PER_MINUTE, RateLimiter
+    from recognizers.remote import RetrySettings
+
+    chosen: dict[str, Any] = {"cache": _cache(options, settings)}
+    for key in ("sleep", "clock"):
+        if key in options:
+            chosen[key] = options[key]
+    if "retry" in options:
+        chosen["retry"] = options["retry"]
+    elif "retry" not in chosen:
+        chosen["retry"] = RetrySettings()
+    limiter_args = {key: options[key] for key in ("sleep", "clock") if key in options}
+    chosen["limiter"] = options.get("limiter") or RateLimiter(
+        int(options.get("calls_per_minute", DEFAULT_CALLS_PER_MINUTE)), **limiter_args
+    )
+    return chosen
