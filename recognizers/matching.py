@@ -91,11 +91,12 @@ def find_in_text(text: str, catalog: Sequence[str]) -> NameMatch | None:
     if not haystack:
         return None
     found = [entry for entry in catalog if normalize(entry) and _contains_words(haystack, normalize(entry))]
-    # "palace of westminster" contains no other entry, but guard against one entry inside another
-    # by keeping the longest names only.
-    if found:
-        longest = max(len(normalize(entry)) for entry in found)
-        found = [entry for entry in found if len(normalize(entry)) == longest]
+    # An entry whose name sits inside another found entry's name was not named on its own.
+    found = [
+        entry
+        for entry in found
+        if not any(other != entry and _contains_words(normalize(other), normalize(entry)) for other in found)
+    ]
     if len(found) == 1:
         return NameMatch(found[0], 1.0 if normalize(found[0]) == haystack else 0.9, "contains")
     return None
