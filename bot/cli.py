@@ -23,6 +23,10 @@ def root() -> None:
 
 register_recognizers(app)
 
+from server.commands import register as register_server  # noqa: E402
+
+register_server(app)
+
 
 @app.command()
 def selfplay(
@@ -56,6 +60,14 @@ def selfplay(
 from bot.commands import register as register_play  # noqa: E402 -- commands register after the app exists
 
 register_play(app)
+
+from bot.match_command import register as register_match  # noqa: E402
+
+register_match(app)
+
+from bot.tournament_command import register as register_tournament  # noqa: E402
+
+register_tournament(app)
 
 
 def main() -> None:

@@ -1,0 +1,79 @@
+"""Where rounds are played: this process, a pool of worker processes, or a Ray cluster.
+
+Every backend returns the results in the order of the tasks, so the same seeds give the same
+results whichever backend played them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from bot.local_match import Contender, RoundResult, play_round
+from rummy import DEFAULT_RULES, RulesConfig
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class RoundTask:
+    deal_seed: str
+    seats: tuple[Contender, Contender]
+    rules: RulesConfig = DEFAULT_RULES
+    move_time_ms: int | None = None
+
+    def run(self) -> RoundResult:
+        return play_round(self.deal_seed, self.seats, rules=self.rules, move_time_ms=self.move_time_ms)
+
+
+def _run_task(task: RoundTask) -> RoundResult:
+    return task.run()
+
+
+Progress = Callable[[int], None]
+
+
+def run_tasks(
+    tasks: Sequence[RoundTask], *, workers: int = 1, backend: str = "local", progress: Progress | None = None
+) -> list[RoundResult]:
+    if backend == "ray":
+        return _run_on_ray(tasks, progress)
+    if backend != "local":
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if workers <= 1:
+        results = []
+        for task in tasks:
+            results.append(task.run())
+            if progress:
+                progress(1)
+        return results
+    ordered: list[RoundResult | None] = [None] * len(tasks)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_run_task, task): index for index, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            ordered[futures[future]] = future.result()
+            if progress:
+                progress(1)
+    return [result for result in ordered if result is not None]
+
+
+def _run_on_ray(tasks: Sequence[RoundTask], progress: Progress | None) -> list[RoundResult]:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("the ray backend needs the optional extra: pip install 'rummy-vision[ray]'") from None
+    if not ray.is_initialized():
+        # Connects to a running cluster when RAY_ADDRESS is set, otherwise starts a local instance.
+        ray.init(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
+    remote_run = ray.remote(_run_task)
+    pending = {remote_run.remote(task): index for index, task in enumerate(tasks)}
+    ordered: list[RoundResult | None] = [None] * len(tasks)
+    waiting = list(pending)
+    while waiting:
+        done, waiting = ray.wait(waiting, num_returns=1)
+        for ref in done:
+            ordered[pending[ref]] = ray.get(ref)
+            if progress:
+                progress(1)
+    return [result for result in ordered if result is not None]

@@ -1,0 +1,97 @@
+"""`rummy-vision match A B`: bot-vs-bot rounds with honest statistics."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("match")(match)
+
+
+def match(
+    player_a: str = typer.Argument(..., metavar="A", help="Strategy name, character preset, or a bot file (.py)."),
+    player_b: str = typer.Argument(..., metavar="B", help="The opponent, in the same forms as A."),
+    rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),
+    seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
+    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
+    time_ms: int = typer.Option(1000, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
+    db: Path | None = typer.Option(None, "--db", help="SQLite records file (default: the server's data file)."),
+    record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
+) -> None:
+    """Play A against B in process and print rounds won, margins and win rates with 95% intervals."""
+    from rich.console import Console
+
+    from bot.executors import RoundTask, run_tasks
+    from bot.local_match import Contender, schedule
+    from bot.match_summary import summarize, summary_json
+
+    console = Console(stderr=json_output)
+    contenders = [Contender(player_a, recognizer), Contender(player_b, recognizer)]
+    for contender in contenders:
+        try:
+            contender.check()
+        except (ValueError, OSError) as error:
+            raise typer.BadParameter(str(error)) from None
+    names = _distinct_names(contenders[0].name, contenders[1].name)
+    plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
+    tasks = [
+        RoundTask(
+            deal,
+            (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
+            move_time_ms=time_ms,
+        )
+        for deal, seat_of_a in plan
+    ]
+    with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
+        results = run_tasks(tasks, workers=workers, progress=advance)
+    played = list(zip(results, [seat for _deal, seat in plan]))
+    summaries = summarize(names, played)
+    stored = _store(db, played, names) if record else None
+    if json_output:
+        extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
+        if stored is not None:
+            extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
+        typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))
+        return
+    from bot.match_output import summary_table
+
+    console.print(summary_table(summaries, len(played), duplicate))
+    if stored is not None:
+        console.print(f"Recorded {len(stored[1])} rounds in {stored[0]}")
+
+
+def _distinct_names(first: str, second: str) -> tuple[str, str]:
+    return (first, second) if first != second else (f"{first} (A)", f"{second} (B)")
+
+
+@contextmanager
+def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar; yields the function that advances it."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task(label, total=total)
+        yield lambda done: progress.advance(bar, done)
+
+
+def _store(db: Path | None, played: list[Any], names: tuple[str, str]) -> tuple[Path, list[int]]:
+    from bot.match_records import store_rounds
+
+    return store_rounds(db, played, names)

@@ -1,0 +1,60 @@
+"""A match's statistics from its rounds: what `rummy-vision match` prints and returns as JSON."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.local_match import RoundResult
+from bot.statistics import wilson_interval
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    name: str
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_margin: float
+    ms_per_move: float
+    faults: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+            "mean_margin": round(self.mean_margin, 3),
+            "ms_per_move": round(self.ms_per_move, 3),
+            "faults": self.faults,
+        }
+
+
+def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]) -> list[PlayerSummary]:
+    """`results` pairs each round with the seat the first contender sat in."""
+    rounds = len(results)
+    summaries = []
+    for index, name in enumerate(names):
+        seats = [seat_of_a if index == 0 else 1 - seat_of_a for _result, seat_of_a in results]
+        wins = sum(1 for (result, _), seat in zip(results, seats) if result.winner == seat)
+        margins = [result.margin(seat) for (result, _), seat in zip(results, seats)]
+        times = [ms for (result, _), seat in zip(results, seats) for ms in result.think_ms(seat)]
+        summaries.append(
+            PlayerSummary(
+                name=name,
+                wins=wins,
+                win_rate=wins / rounds if rounds else 0.0,
+                ci95=wilson_interval(wins, rounds),
+                mean_margin=statistics.fmean(margins) if margins else 0.0,
+                ms_per_move=statistics.fmean(times) if times else 0.0,
+                faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
+            )
+        )
+    return summaries
+
+
+def summary_json(summaries: Sequence[PlayerSummary], rounds: int, **extra: Any) -> dict[str, Any]:
+    return {"rounds": rounds, "players": [summary.to_json() for summary in summaries], **extra}

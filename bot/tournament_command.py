@@ -1,0 +1,89 @@
+"""`rummy-vision tournament BOT...`: a round robin on duplicate deals with ratings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tournament")(tournament)
+
+
+def tournament(
+    bots: list[str] = typer.Argument(..., metavar="BOT...", help="Two or more strategies, presets or bot files."),
+    rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
+    seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
+    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
+    time_ms: int = typer.Option(1000, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (local backend)."),
+    backend: str = typer.Option("local", "--backend", help="local (worker processes) or ray (pip extra 'ray')."),
+    db: Path | None = typer.Option(None, "--db", help="SQLite file for the results (default: the records file)."),
+    json_output: bool = typer.Option(False, "--json", help="Print the standings as one JSON object."),
+) -> None:
+    """Every bot plays every other on duplicate deals; prints Bradley-Terry ratings with 95% intervals."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from bot.local_match import Contender
+    from bot.match_command import _progress
+    from bot.match_records import default_db_path
+    from bot.tournament import run_tournament
+    from bot.tournament_records import store_tournament
+
+    if len(bots) < 2:
+        raise typer.BadParameter("a tournament needs at least two bots")
+    contenders = [Contender(spec, recognizer) for spec in bots]
+    for contender in contenders:
+        try:
+            contender.check()
+        except (ValueError, OSError) as error:
+            raise typer.BadParameter(str(error)) from None
+    console = Console(stderr=json_output)
+    pairs = len(bots) * (len(bots) - 1) // 2
+    total = pairs * 2 * ((rounds + 1) // 2)
+    try:
+        with _progress(console, total, f"{len(bots)} bots, {pairs} pairs") as advance:
+            played, table = run_tournament(
+                contenders,
+                rounds_per_pair=rounds,
+                seed=seed,
+                move_time_ms=time_ms,
+                workers=workers,
+                backend=backend,
+                progress=advance,
+            )
+    except (ValueError, RuntimeError) as error:
+        raise typer.BadParameter(str(error)) from None
+    path = Path(db) if db is not None else default_db_path()
+    tournament_id = store_tournament(path, seed, rounds, played, table)
+    if json_output:
+        standings = [
+            {
+                "name": standing.rating.name,
+                "rating": round(standing.rating.rating, 1),
+                "ci95": [round(standing.rating.low, 1), round(standing.rating.high, 1)],
+                "wins": standing.wins,
+                "rounds": standing.rounds,
+            }
+            for standing in table
+        ]
+        typer.echo(json.dumps({"tournament_id": tournament_id, "db": str(path), "standings": standings}))
+        return
+    view = Table(title=f"Tournament {tournament_id}: {len(played)} rounds on duplicate deals")
+    for column in ("rank", "bot", "rating", "95% CI", "won", "win rate"):
+        view.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, standing in enumerate(table, start=1):
+        rating = standing.rating
+        view.add_row(
+            str(rank),
+            rating.name,
+            f"{rating.rating:.0f}",
+            f"{rating.low:.0f} - {rating.high:.0f}",
+            f"{standing.wins}/{standing.rounds}",
+            f"{standing.win_rate:.1%}",
+        )
+    console.print(view)
+    console.print(f"Stored as tournament {tournament_id} in {path}")
