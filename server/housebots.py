@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummy import UNKNOWN, CardLabel
+from strategies import registry
 from strategies.agent import ArenaAgent
 from strategies.base import Strategy
-from strategies import registry
 from strategies.registry import get_strategy, strategy_names
 
 HOUSE_USER = "house"

@@ -295,7 +295,8 @@ class Records:
             }
             for row in self.db.execute("SELECT * FROM moves WHERE game_id=? ORDER BY move_seq", (game_id,))
         ]
-        return {**summary, "Rounds": rounds, "Moves": moves}
+        seed = self.db.execute("SELECT seed FROM matches WHERE game_id=?", (game_id,)).fetchone()["seed"]
+        return {**summary, "Seed": seed, "Rounds": rounds, "Moves": moves}
 
     def applied_move_count(self, game_id: int) -> int:
         row = self.db.execute("SELECT COUNT(*) FROM moves WHERE game_id=? AND applied=1", (game_id,)).fetchone()
@@ -310,7 +311,7 @@ def _match_summary(row: sqlite3.Row) -> dict[str, Any]:
     return {
         "GameId": row["game_id"],
         "GameStyleId": row["style_id"],
-        "Rounds": row["rounds"],
+        "NumberOfRounds": row["rounds"],
         "MoveTimeMs": row["move_time_ms"],
         "Players": [row["player0"], row["player1"]],
         "Status": row["status"],

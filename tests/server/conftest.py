@@ -8,6 +8,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from server_testkit import LiveServer, register_bots  # noqa: E402
+
 from server.settings import Settings  # noqa: E402
 
 StartServer = Callable[..., LiveServer]

@@ -19,9 +19,7 @@ async def _two_bots_play(server: LiveServer, bots: dict[str, str], style: int) -
     async with httpx.AsyncClient(timeout=30) as client:
         alice = ArenaBot(client, server.prod, "alice", bots["alice"])
         bob = ArenaBot(client, server.prod, "bob", bots["bob"])
-        return tuple(
-            await asyncio.gather(alice.play(style, random.Random(1)), bob.play(style, random.Random(2)))
-        )  # type: ignore[return-value]
+        return tuple(await asyncio.gather(alice.play(style, random.Random(1)), bob.play(style, random.Random(2))))  # type: ignore[return-value]
 
 
 def test_two_http_clients_play_a_five_round_match_to_the_end(start_server, bots):
@@ -93,7 +91,7 @@ def test_strategies_with_oracle_labels_play_over_http(start_server, bots):
 
 def test_each_house_bot_plays_a_whole_match(start_server, bots):
     # A shorter move time keeps the expert's thinking (60% of the time left) short.
-    server = start_server(move_time_ms=1500)
+    server = start_server(move_time_ms=1000)
 
     async def main() -> list[Any]:
         async with httpx.AsyncClient(timeout=30) as client:

@@ -1,0 +1,122 @@
+"""`rummy-vision serve` and `rummy-vision bots ...`: run the referee and manage its bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+DB_HELP = "SQLite records file (default: the user data dir, rummy-vision/records.sqlite3)."
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)
+    bots = typer.Typer(help="Register and manage the bots allowed to play on the local server.", no_args_is_help=True)
+    bots.command("add")(bots_add)
+    bots.command("set")(bots_set)
+    bots.command("list")(bots_list)
+    app.add_typer(bots, name="bots")
+
+
+def _db(db: Path | None) -> Path:
+    from server.settings import default_db_path
+
+    return db if db is not None else default_db_path()
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+    port: int = typer.Option(8080, help="TCP port (0 picks a free one)."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+    images: Path | None = typer.Option(
+        None, help="Serve real photos from IMAGES/<landmark name>/* instead of drawn cards."
+    ),
+    oracle: bool = typer.Option(False, help="Serve GET /oracle/labels/{GameId} (true labels, for local play)."),
+    move_time_ms: int | None = typer.Option(None, help="Replace every style's move time (ms)."),
+    seed: int | None = typer.Option(None, help="Seed match deals (replayable); random otherwise."),
+    log_level: str = typer.Option("info", help="uvicorn log level."),
+) -> None:
+    """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs."""
+    import uvicorn
+    from rich.console import Console
+
+    from server.app import create_app
+    from server.settings import Settings
+
+    if images is not None and not images.is_dir():
+        raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
+    settings = Settings(db_path=_db(db), images_dir=images, oracle=oracle, move_time_ms=move_time_ms, seed=seed)
+    Console(stderr=True).print(
+        f"Rummy Vision referee on http://{host}:{port}/prod/ (docs /docs), records in {settings.db_path}"
+        + (", oracle on" if oracle else "")
+    )
+    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+
+
+def bots_add(
+    name: str = typer.Argument(..., help="The bot's BotId."),
+    user: str | None = typer.Option(None, help="Owner, for DontPlayAgainstSameUser (default: the name)."),
+    balance: int = typer.Option(1000, help="Starting balance for staked styles."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+) -> None:
+    """Register a bot and print its password (only once: the server keeps a salted hash)."""
+    from rich.console import Console
+
+    from server.accounts import AccountError, Accounts
+    from server.records import connect
+
+    connection = connect(_db(db))
+    try:
+        password = Accounts(connection).add_bot(name, user=user, balance=balance)
+    except AccountError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    finally:
+        connection.close()
+    console = Console()
+    console.print(f"Registered bot [bold]{name}[/bold]. Its BotPassword (shown only now):", highlight=False)
+    print(password)
+
+
+def bots_set(
+    name: str = typer.Argument(..., help="The bot's BotId."),
+    status: str | None = typer.Option(None, help="active, suspended or inactive."),
+    balance: int | None = typer.Option(None, help="New balance."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+) -> None:
+    """Change a bot's status (suspended/inactive bots cannot offer games) or balance."""
+    from server.accounts import AccountError, Accounts, BotStatus
+    from server.records import connect
+
+    chosen = None
+    if status is not None:
+        try:
+            chosen = BotStatus(status.upper())
+        except ValueError:
+            raise typer.BadParameter("choose active, suspended or inactive", param_hint="--status") from None
+    connection = connect(_db(db))
+    try:
+        bot = Accounts(connection).set_bot(name, status=chosen, balance=balance)
+    except AccountError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    finally:
+        connection.close()
+    print(f"{bot.name}: user {bot.user}, {bot.status.value}, balance {bot.balance}")
+
+
+def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
+    """List registered bots (never passwords)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from server.accounts import Accounts
+    from server.records import connect
+
+    connection = connect(_db(db))
+    try:
+        bots = Accounts(connection).all()
+    finally:
+        connection.close()
+    table = Table("bot", "user", "status", "balance")
+    for bot in bots:
+        table.add_row(bot.name, bot.user, bot.status.value, str(bot.balance))
+    Console().print(table)
