@@ -107,7 +107,13 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     live = LiveStatus(err) if not (quiet or json_output) else None
     runner = Runner(client, match_bot, options, observer=json_lines or live or SilentObserver(), stop=stop)
 
+    interrupted = threading.Event()
+
     def on_sigint(_signum: int, _frame: Any) -> None:
+        interrupted.set()
+        if runner.phase == "offering":  # the offer is in flight: stop as soon as its PlayerKey is known
+            stop.set()
+            return
         # In a match, the first Ctrl-C lets the match finish (leaving would lose it on time).
         if runner.phase == "playing" and not stop.is_set():
             stop.set()
@@ -135,6 +141,9 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+    if interrupted.is_set() and not code:
+        err.print("[yellow]stopped by Ctrl-C[/]")
+        code = 130
     summaries = summaries or runner.finished
     if json_lines:
         json_lines.summary(summaries)

@@ -43,8 +43,10 @@ def safety_margin_s(round_trips: Iterable[float], move_time_s: float | None = No
 @dataclass(frozen=True)
 class Budget:
     send_by: float  # time.monotonic() by which the move must be sent (deadline minus one round trip margin)
+    received: float  # time.monotonic() at which the gamestate arrived
     deadline: float  # time.monotonic() at which the server's deadline passes, as best we know
     margin_s: float
+    response_deadline: int | None = None  # the gamestate's ResponseDeadline (server epoch ms), for records
 
     def left(self) -> float:
         return self.send_by - time.monotonic()
@@ -67,7 +69,14 @@ def move_budget(
         candidates.append(received + move_time_s)
     deadline = min(candidates) if candidates else received + 10.0
     margin = safety_margin_s(round_trips, move_time_s)
-    return Budget(send_by=deadline - margin, deadline=deadline, margin_s=margin)
+    server_deadline = int(deadline_ms) if candidates and deadline_ms else None
+    return Budget(
+        send_by=deadline - margin,
+        received=received,
+        deadline=deadline,
+        margin_s=margin,
+        response_deadline=server_deadline,
+    )
 
 
 # --- checking and replacing moves ---------------------------------------------------------------

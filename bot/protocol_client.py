@@ -3,6 +3,12 @@
 Retried: connection errors and timeouts, 5xx answers, answers that are not the protocol's JSON
 object, and `CALL_ALREADY_IN_PROCESS`. Every other `Result` is handed back as an `Answer` for the
 caller to act on. Request bodies (they carry the password) are never logged or kept.
+
+MakeMove is not idempotent: once the request may have reached the server (the answer was lost, a
+read timed out, a gateway answered 5xx), sending it again could play it twice (a wasted Lay is
+still legal the next turn). Those failures raise `OutcomeUnknown` at once instead, and the caller
+asks the server for the gamestate to see whether the move went through (bot/runner.py does).
+Failures before the request left (no connection) and `CALL_ALREADY_IN_PROCESS` are retried.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, stop_after_delay
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tenacity import wait_random_exponential as full_jitter
 
 from bot.config import Credentials
@@ -45,11 +51,20 @@ class ProtocolError(RuntimeError):
     """A call that could not be completed: retries used up, or an answer that is not the protocol's."""
 
 
+class OutcomeUnknown(ProtocolError):
+    """A non-idempotent call (MakeMove) may or may not have reached the server; resync before resending."""
+
+
 class _Retryable(Exception):
-    def __init__(self, reason: str, answer: Answer | None = None) -> None:
+    def __init__(self, reason: str, answer: Answer | None = None, *, maybe_processed: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.answer = answer
+        self.maybe_processed = maybe_processed  # the server may have acted on the request
+
+
+# Raised before the request can have left this machine: always safe to retry.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 
 
 @dataclass(frozen=True)
@@ -147,19 +162,33 @@ class ArenaClient:
 
     def poll(self, player_key: str, max_wait_ms: int = MAX_WAIT_MS) -> Answer:
         wait = _clamp_wait(max_wait_ms)
-        return self._call("GM-PollForGameState", {"MaximumWaitTime": wait, "PlayerKey": player_key}, hold_ms=wait)
+        fields = {"MaximumWaitTime": wait, "PlayerKey": player_key}
+        # A retried poll asks for the state at once: the lost answer may have been the news of our
+        # turn, and a server that counts it as told would otherwise hold us past our deadline.
+        return self._call("GM-PollForGameState", fields, hold_ms=wait, on_retry={"MaximumWaitTime": 0})
 
     def make_move(self, player_key: str, move: dict[str, Any], *, deadline: float | None = None) -> Answer:
         """Send a move; with `deadline` (time.monotonic()), no attempt or backoff runs past it."""
-        return self._call("GM-MakeMove", {"PlayerKey": player_key, "Move": move}, hold_ms=0, deadline=deadline)
+        fields = {"PlayerKey": player_key, "Move": move}
+        return self._call("GM-MakeMove", fields, hold_ms=0, deadline=deadline, idempotent=False)
 
     def cancel_offer(self, player_key: str) -> Answer:
         return self._call("GM-CancelGameOffer", {"PlayerKey": player_key}, hold_ms=0)
 
     # --- one call with retries ----------------------------------------------------------------
 
-    def _call(self, call: str, fields: dict[str, Any], *, hold_ms: int, deadline: float | None = None) -> Answer:
+    def _call(
+        self,
+        call: str,
+        fields: dict[str, Any],
+        *,
+        hold_ms: int,
+        deadline: float | None = None,
+        idempotent: bool = True,
+        on_retry: dict[str, Any] | None = None,
+    ) -> Answer:
         body = {"BotId": self.credentials.bot_id, "BotPassword": self.credentials.password, **fields}
+        hold = [hold_ms]
         policy = self.policy
         reasons: list[str] = []
 
@@ -170,10 +199,16 @@ class ArenaClient:
             error = state.outcome.exception() if state.outcome else None
             reason = error.reason if isinstance(error, _Retryable) else repr(error)
             reasons.append(reason)
+            if on_retry:
+                body.update(on_retry)
+                hold[0] = int(body.get("MaximumWaitTime", hold_ms))
             log.info("%s: %s; retry %d in %.2f s", call, reason, state.attempt_number, state.upcoming_sleep or 0.0)
 
+        def may_retry(error: BaseException) -> bool:
+            return isinstance(error, _Retryable) and (idempotent or not error.maybe_processed)
+
         retrying = Retrying(
-            retry=retry_if_exception_type(_Retryable),
+            retry=retry_if_exception(may_retry),
             wait=full_jitter(multiplier=policy.first_wait_s, max=policy.max_wait_s),
             stop=stop_after_attempt(policy.max_attempts) | stop_after_delay(policy.give_up_after_s) | past_deadline,
             before_sleep=note_retry,
@@ -185,9 +220,11 @@ class ArenaClient:
             for attempt in retrying:
                 with attempt:
                     attempts += 1
-                    answer = self._attempt(call, body, hold_ms, deadline)
+                    answer = self._attempt(call, body, hold[0], deadline)
                     return Answer(call, answer.result, answer.body, answer.elapsed_s, attempts, tuple(reasons))
         except _Retryable as final:
+            if final.maybe_processed and not idempotent:
+                raise OutcomeUnknown(f"{call}: {final.reason}; the server may have acted on it") from None
             if final.answer is not None:
                 # The server keeps answering CALL_ALREADY_IN_PROCESS: hand that back, the caller resyncs.
                 a = final.answer
@@ -203,10 +240,11 @@ class ArenaClient:
         try:
             response = self._http.post(call, json=body, timeout=timeout)
         except httpx.TransportError as error:
-            raise _Retryable(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__) from None
+            reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            raise _Retryable(reason, maybe_processed=not isinstance(error, _NOT_SENT)) from None
         elapsed = time.monotonic() - started
         if response.status_code >= 500:
-            raise _Retryable(f"HTTP {response.status_code}")
+            raise _Retryable(f"HTTP {response.status_code}", maybe_processed=True)
         try:
             data = response.json()
         except ValueError:
@@ -215,7 +253,9 @@ class ArenaClient:
             snippet = response.text[:120].replace("\n", " ")
             if response.status_code >= 400:
                 raise ProtocolError(f"{call}: HTTP {response.status_code} without a protocol answer: {snippet!r}")
-            raise _Retryable(f"HTTP {response.status_code} answer is not a protocol JSON object: {snippet!r}")
+            raise _Retryable(
+                f"HTTP {response.status_code} answer is not a protocol JSON object: {snippet!r}", maybe_processed=True
+            )
         if hold_ms == 0:
             self.round_trips.append(elapsed)
         answer = Answer(call, data["Result"], data, elapsed)

@@ -104,6 +104,16 @@ def turn_fingerprint(state: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
+@dataclass(frozen=True)
+class _Sent:
+    move: Move
+    source: str  # "bot" or "fallback"
+    reason: str  # why a fallback was used
+    think_s: float | None
+    answer: Answer | None
+    error: str | None  # why there is no answer
+
+
 @dataclass
 class _Match:
     player_key: str
@@ -132,7 +142,9 @@ class Runner:
         self.options = options
         self.observer = observer or SilentObserver()
         self.stop = stop or threading.Event()
-        self.phase = "idle"  # "offering" while an offer waits (Ctrl-C cancels it), "playing" in a match
+        # "offering" while the offer call is out, "waiting" while polls wait for an opponent (Ctrl-C
+        # cancels the offer), "playing" during a match.
+        self.phase = "idle"
         self.finished: list[MatchSummary] = []  # kept here too, so an interrupted run still has its results
 
     def run(self) -> list[MatchSummary]:
@@ -149,19 +161,24 @@ class Runner:
     # --- finding a match ----------------------------------------------------------------------
 
     def find_match(self) -> tuple[str, Answer] | None:
-        """Offer a game and wait for an opponent; None when stopped. Ctrl-C cancels the offer and re-raises."""
+        """Offer a game and wait for an opponent; None when stopped. Ctrl-C cancels the offer and re-raises.
+
+        The offer itself does not wait (MaximumWaitTime 0), so its PlayerKey is known at once and an
+        interrupt during the long polls that follow can always cancel it.
+        """
         self.phase = "offering"
         opts = self.options
         answer = self.client.offer_game(
             opts.game_style_id,
             opponent_id=opts.opponent_id,
-            max_wait_ms=opts.wait_ms,
+            max_wait_ms=0,
             dont_play_same_user=opts.dont_play_same_user,
             dont_play_same_bot=opts.dont_play_same_bot,
         )
         key = answer.player_key
         if answer.result not in ("SUCCESS", "WAITING_FOR_GAME") or key is None:
             raise PlayError(f"could not offer a game: {answer.describe()}")
+        self.phase = "waiting"
         try:
             while answer.result != "SUCCESS" or answer.game_state is None:
                 if self.stop.is_set():
@@ -237,22 +254,21 @@ class Runner:
         fingerprint = turn_fingerprint(state)
         for _ in range(MAX_SENDS_PER_TURN):
             answer, error = self._send(match.player_key, move, budget)
-            if error is None and answer is not None:
-                self._record_move(match, move, source, reason, think_s, budget, answer)
-            else:
-                self._note(match, f"sending {move.to_json()} failed: {error}")
-            if answer is not None and answer.result == "SUCCESS" and answer.game_state is not None:
-                self._saw(match, answer)
-                return
-            if answer is not None and answer.result == "GAME_HAS_ENDED":
-                self._saw(match, answer)
-                return
+            sent = _Sent(move, source, reason, think_s, answer, error)
             if answer is not None and answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
+                self._record_move(match, sent, budget, applied=False)
+                self._saw(match, answer)  # raises PlayError
+            if answer is not None and answer.result in ("SUCCESS", "GAME_HAS_ENDED") and answer.game_state:
+                self._record_move(match, sent, budget, applied=answer.result == "SUCCESS")
                 self._saw(match, answer)
+                return
             # Unclear or refused: ask the server where the game stands.
             self._saw(match, self.client.poll(match.player_key, 0))
-            if turn_fingerprint(match.state) != fingerprint:
-                return  # the move went through (its answer was lost) or the game moved on
+            moved_on = turn_fingerprint(match.state) != fingerprint
+            forfeited = match.state.get("GameStatus") == "LOST_BY_TIMEOUT"
+            self._record_move(match, sent, budget, applied=moved_on and not forfeited)
+            if moved_on:
+                return  # the move went through (its answer was lost), or the game moved on without it
             if answer is not None and answer.result == "INVALID_MOVE":
                 why = f"the server answered INVALID_MOVE to {move.to_json()}"
                 if answer.error_message:
@@ -263,7 +279,7 @@ class Runner:
                     break
                 reason = why
                 log.warning("fallback move %s: %s", move.to_json(), reason)
-            # Otherwise the same move is sent again: the server never saw it.
+            # Otherwise the same move goes again: the server has not played it.
         self._note(match, "no move was accepted this turn; waiting for the server to move the game on")
         time.sleep(GIVE_UP_PAUSE_S)
 
@@ -291,33 +307,29 @@ class Runner:
         except ProtocolError as error:
             return None, str(error)
 
-    def _record_move(
-        self,
-        match: _Match,
-        move: Move,
-        source: str,
-        reason: str,
-        think_s: float | None,
-        budget: Budget,
-        answer: Answer,
-    ) -> None:
-        if answer.result == "SUCCESS" or answer.result == "GAME_HAS_ENDED":
+    def _record_move(self, match: _Match, sent: _Sent, budget: Budget, *, applied: bool) -> None:
+        """Record one send; `applied` says whether the server played it (known directly or by resync)."""
+        answer = sent.answer
+        result = answer.result if answer is not None else "NO_ANSWER"
+        if applied:
             match.moves += 1
-            match.fallbacks += source == "fallback"
+            match.fallbacks += sent.source == "fallback"
         if match.recorder:
             match.recorder.move(
-                move=move.to_json(),
-                source=source,
-                reason=reason,
-                result=answer.result,
-                think_ms=None if think_s is None else round(think_s * 1000, 1),
-                rtt_ms=round(answer.elapsed_s * 1000, 1),
-                budget_ms=round((budget.send_by - match.received) * 1000, 1),
-                attempts=answer.attempts,
-                retried_after=list(answer.retried_after),
-                response_deadline=match.state.get("ResponseDeadline"),
+                move=sent.move.to_json(),
+                source=sent.source,
+                reason=sent.reason,
+                result=result,
+                applied=applied,
+                error=sent.error,
+                think_ms=None if sent.think_s is None else round(sent.think_s * 1000, 1),
+                rtt_ms=None if answer is None else round(answer.elapsed_s * 1000, 1),
+                budget_ms=round((budget.send_by - budget.received) * 1000, 1),
+                attempts=None if answer is None else answer.attempts,
+                retried_after=[] if answer is None else list(answer.retried_after),
+                response_deadline=budget.response_deadline,
             )
-        self.observer.moved(move.to_json(), source, reason, answer.result)
+        self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
 
     def _note(self, match: _Match, message: str) -> None:
         log.warning("%s", message)

@@ -35,6 +35,13 @@ class FaultProxy:
         self.actions: list[tuple[str, str]] = []
         self.loop = asyncio.new_event_loop()
         self.port = 0
+        self._upstream_client: httpx.AsyncClient | None = None
+
+    def _client(self) -> httpx.AsyncClient:
+        # One client for the proxy's life: building one per request costs tens of ms (TLS setup).
+        if self._upstream_client is None:
+            self._upstream_client = httpx.AsyncClient(timeout=30)
+        return self._upstream_client
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = h11.Connection(h11.SERVER)
@@ -59,10 +66,9 @@ class FaultProxy:
                 elif action == "invalid":
                     await self._send(conn, writer, 200, b'{"Result": "INVALID_MOVE", "ErrorMessage": "proxy says no"}')
                 else:
-                    async with httpx.AsyncClient(timeout=30) as client:
-                        upstream = await client.post(
-                            self.upstream + path, content=body, headers={"Content-Type": "application/json"}
-                        )
+                    upstream = await self._client().post(
+                        self.upstream + path, content=body, headers={"Content-Type": JSON}
+                    )
                     if action == "drop_after":
                         return
                     await self._send(conn, writer, upstream.status_code, upstream.content)

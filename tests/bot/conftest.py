@@ -34,3 +34,28 @@ def fake_referee() -> Iterator[Callable[..., tuple[str, RefereeLog]]]:
     yield start
     for context in reversed(stack):
         context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def real_server(tmp_path: Path) -> Iterator[Callable[..., tuple[str, dict[str, str]]]]:
+    """Start the real referee (server.app) on loopback; returns (base URL /prod/, {bot name: password}).
+
+    Registers `tester` and `other` (different users); house bots such as housebot-practise are built in.
+    """
+    from server.app import create_app
+    from server.settings import Settings
+
+    stack = []
+
+    def start(*, move_time_ms: int = 500, oracle: bool = True, **settings: object) -> tuple[str, dict[str, str]]:
+        db = tmp_path / f"records-{len(stack)}.sqlite3"
+        app = create_app(Settings(db_path=db, oracle=oracle, move_time_ms=move_time_ms, **settings))
+        passwords = {name: app.state.accounts.add_bot(name, iterations=1000) for name in ("tester", "other")}
+        context = serve(app)
+        root = context.__enter__()
+        stack.append(context)
+        return root + "/prod/", passwords
+
+    yield start
+    for context in reversed(stack):
+        context.__exit__(None, None, None)

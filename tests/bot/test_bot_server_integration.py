@@ -1,0 +1,78 @@
+"""Full matches against the real local referee (server/) over loopback, with every kind of bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.config import Credentials
+from bot.players import file_bot, strategy_bot
+from bot.protocol_client import ArenaClient, RetryPolicy
+from bot.recording import read_replay
+from bot.runner import PlayOptions, Runner
+
+FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.1)
+STYLE = 3  # one round; the server runs with a 500 ms move time
+
+
+def play(base: str, password: str, bot, record_dir=None, games: int = 1, style: int = STYLE):
+    options = PlayOptions(
+        game_style_id=style, opponent_id="housebot-practise", games=games, record_dir=record_dir, move_time_s=0.5
+    )
+    with ArenaClient(base, Credentials("tester", password), policy=FAST) as client:
+        return Runner(client, bot, options).run()
+
+
+def assert_finished_in_time(summaries, games: int = 1) -> None:
+    assert len(summaries) == games
+    for summary in summaries:
+        assert summary.error is None, summary.error
+        # Never LOST_BY_TIMEOUT or ABORTED; the house bot itself may run out of time on a busy 2-core machine.
+        assert summary.status in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), summary
+        assert summary.moves > 0
+
+
+def test_user_file_bot_like_the_arena_template_plays_full_matches(real_server, fixture_bots, tmp_path):
+    base, passwords = real_server()
+    summaries = play(base, passwords["tester"], file_bot(fixture_bots / "random_template.py"), tmp_path, games=2)
+    assert_finished_in_time(summaries, games=2)
+    assert all(summary.fallbacks == 0 for summary in summaries)
+    for summary in summaries:
+        records = read_replay(summary.record_path)
+        assert records[0]["opponent_id"] == "housebot-practise"
+        assert records[-1] == {**records[-1], "type": "end", "status": summary.status}
+        states = [r["gamestate"] for r in records if r["type"] == "gamestate"]
+        assert states[-1]["GameStatus"] == summary.status
+        applied = [r for r in records if r["type"] == "move" and r["applied"]]
+        assert len(applied) == summary.moves
+        assert all(r["t"] * 1000 <= r["response_deadline"] + 50 for r in applied), "answers came back in time"
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_strategy_bot_with_the_oracle_recognizer_plays_a_full_match(real_server, strategy):
+    base, passwords = real_server()
+    summaries = play(base, passwords["tester"], strategy_bot(strategy, "oracle", base_url=base))
+    assert_finished_in_time(summaries)
+    assert summaries[0].fallbacks == 0
+
+
+def test_a_multi_round_match_is_followed_to_its_end(real_server, fixture_bots):
+    base, passwords = real_server()
+    (summary,) = play(base, passwords["tester"], strategy_bot("greedy", "oracle", base_url=base), style=2)
+    assert_finished_in_time([summary])
+    if summary.status != "WON_BY_TIMEOUT":
+        assert summary.my_score + summary.opp_score == 5
+        assert summary.moves > 20  # five rounds of about ten moves each
+
+
+@pytest.mark.parametrize("bot_file", ["sleeper.py", "raiser.py", "garbage.py", "spinner.py"])
+def test_bad_bots_still_play_legal_moves_in_time(real_server, fixture_bots, tmp_path, bot_file):
+    base, passwords = real_server()
+    (summary,) = play(base, passwords["tester"], file_bot(fixture_bots / bot_file), tmp_path)
+    assert_finished_in_time([summary])
+    assert summary.fallbacks > 0
+    records = read_replay(summary.record_path)
+    moves = [r for r in records if r["type"] == "move"]
+    assert all(r["result"] == "SUCCESS" or r["result"] == "GAME_HAS_ENDED" for r in moves), "no move was refused"
+    assert all(r["reason"] for r in moves if r["source"] == "fallback"), "every fallback says why"
+    if bot_file in ("sleeper.py", "garbage.py"):
+        assert any(r["source"] == "bot" for r in moves), "the bot's own good moves are still played"
