@@ -1,0 +1,184 @@
+"""`python -m server.bench`: moves per second and GM-MakeMove latency over loopback HTTP.
+
+Starts `python -m server serve` in its own process on a free port with a fresh database, registers bots,
+and plays random matches with 1, 10 and 50 at once (one httpx client per bot, as separate bot processes
+would). Then it times the same work in process (Match.apply + render_gamestate per move) and prints the
+ratio of the time per move over HTTP to the time per move in process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from rummy import Give, Lay, Match, Take, render_gamestate
+from server.accounts import Accounts
+from server.records import connect
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def server_process(db_path: Path, *extra: str) -> Iterator[str]:
+    """A referee in its own process; yields its /prod/ base URL."""
+    port = free_port()
+    command = [sys.executable, "-m", "server", "serve", "--port", str(port), "--db", str(db_path)]
+    process = subprocess.Popen([*command, "--log-level", "warning", *extra], stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{base}/games", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield f"{base}/prod/"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def random_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    mine = [card[0] for card in state["MyHand"]]
+    theirs = [card[0] for card in state["OppHand"]]
+    choice = rng.random()
+    if choice < 0.3 and len(mine) >= 3:
+        return {"Lay": rng.sample(mine, 3)}
+    if choice < 0.65 and theirs:
+        return {"Take": rng.choice(theirs)}
+    return {"Give": rng.choice(mine)}
+
+
+@dataclass
+class Tally:
+    latencies: list[float]
+    moves: int = 0
+    errors: int = 0
+
+
+async def _play(prod: str, name: str, password: str, rng: random.Random, tally: Tally) -> None:
+    async with httpx.AsyncClient(timeout=60) as client:
+
+        async def call(call_name: str, **fields: Any) -> dict[str, Any]:
+            body = {"BotId": name, "BotPassword": password, **fields}
+            answer: dict[str, Any] = (await client.post(f"{prod}GM-{call_name}", json=body)).json()
+            if answer["Result"] not in ("SUCCESS", "WAITING_FOR_GAME"):
+                tally.errors += 1
+            return answer
+
+        answer = await call(
+            "OfferGame",
+            GameStyleId=1,
+            MaximumWaitTime=5000,
+            OpponentId=None,
+            DontPlayAgainstSameBot=False,
+            DontPlayAgainstSameUser=False,
+        )
+        key = answer["PlayerKey"]
+        while answer["Result"] == "WAITING_FOR_GAME":
+            answer = await call("PollForGameState", PlayerKey=key, MaximumWaitTime=5000)
+        state = answer["GameState"]
+        while state["GameStatus"] == "RUNNING":
+            if state["IsMover"]:
+                started = time.perf_counter()
+                answer = await call("MakeMove", PlayerKey=key, Move=random_move(state, rng))
+                tally.latencies.append(time.perf_counter() - started)
+                tally.moves += 1
+            else:
+                answer = await call("PollForGameState", PlayerKey=key, MaximumWaitTime=5000)
+            state = answer["GameState"]
+
+
+async def _wave(prod: str, bots: list[tuple[str, str]], concurrent: int, seed: int, tally: Tally) -> None:
+    rng = random.Random(seed)
+    players = bots[: 2 * concurrent]
+    await asyncio.gather(*(_play(prod, name, pw, random.Random(rng.random()), tally) for name, pw in players))
+
+
+def measure_http(prod: str, bots: list[tuple[str, str]], concurrent: int, min_moves: int) -> dict[str, float]:
+    tally = Tally([])
+    started = time.perf_counter()
+    wave = 0
+    while tally.moves < min_moves:
+        asyncio.run(_wave(prod, bots, concurrent, wave, tally))
+        wave += 1
+    elapsed = time.perf_counter() - started
+    ordered = sorted(tally.latencies)
+    return {
+        "concurrent": concurrent,
+        "moves": tally.moves,
+        "moves_per_s": tally.moves / elapsed,
+        "p50_ms": 1000 * ordered[len(ordered) // 2],
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        "mean_ms": 1000 * statistics.fmean(ordered),
+        "errors": tally.errors,
+    }
+
+
+def measure_in_process(matches: int = 300) -> float:
+    """Mean seconds per move for the referee's own work: apply the move and render the mover's view."""
+    rng = random.Random(7)
+    moves, spent = 0, 0.0
+    for seed in range(matches):
+        match = Match(seed=seed)
+        while not match.over:
+            player = match.current.mover
+            state = render_gamestate(match, player)
+            raw = random_move(state, rng)
+            move = Lay(tuple(raw["Lay"])) if "Lay" in raw else Take(raw["Take"]) if "Take" in raw else Give(raw["Give"])
+            started = time.perf_counter()
+            match.apply(player, move)
+            render_gamestate(match, player, url_prefix="http://127.0.0.1:8080")
+            spent += time.perf_counter() - started
+            moves += 1
+    return spent / moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--levels", default="1,10,50", help="concurrent matches to measure, comma separated")
+    parser.add_argument("--min-moves", type=int, default=600, help="moves to time at each level (at least)")
+    args = parser.parse_args()
+    levels = [int(level) for level in args.levels.split(",")]
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = Path(folder) / "bench.sqlite3"
+        db = connect(db_path)
+        accounts = Accounts(db)
+        bots = [(f"bench-{i}", accounts.add_bot(f"bench-{i}", iterations=1000)) for i in range(2 * max(levels))]
+        db.close()
+        with server_process(db_path) as prod:
+            rows = [measure_http(prod, bots, level, args.min_moves) for level in levels]
+    in_process = measure_in_process()
+    print(f"in process: {1e6 * in_process:.1f} us per move (Match.apply + render_gamestate)")
+    print("concurrent  moves  moves/s  p50 ms  p99 ms  mean ms  errors  HTTP/in-process (mean)")
+    for row in rows:
+        ratio = row["mean_ms"] / 1000 / in_process
+        print(
+            f"{row['concurrent']:>10}  {row['moves']:>5}  {row['moves_per_s']:>7.0f}  {row['p50_ms']:>6.2f}"
+            f"  {row['p99_ms']:>6.2f}  {row['mean_ms']:>7.2f}  {row['errors']:>6}  {ratio:>8.0f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
