@@ -70,29 +70,25 @@ def file_bot(path: str | Path) -> FileBot:
 
 
 def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str) -> StrategyBot:
-    """Check the names now (a typo fails before any game) and build recognizers per match."""
+    """Check the names now (a typo fails before any game) and build a fresh recognizer per match."""
     from strategies.registry import get_strategy
 
     get_strategy(strategy)  # raises ValueError naming the known strategies
     spec = recognizer or "stub"
-    if recognizer is not None:
-        recognizer_for_match(spec, base_url, game_id=0, check_only=True)
+    recognizer_for_match(spec, base_url, game_id=None)  # raises for an unknown name or missing settings
 
     def make_recognizer(gamestate: dict[str, Any]) -> Any:
-        return recognizer_for_match(spec, base_url, gamestate["GameId"])
+        return recognizer_for_match(spec, base_url, gamestate.get("GameId"))
 
-    return StrategyBot(strategy, recognizer, make_recognizer)
+    return StrategyBot(strategy, spec, make_recognizer)
 
 
-def recognizer_for_match(spec: str, base_url: str, game_id: int, *, check_only: bool = False) -> Any:
-    """A recognizer from recognizers.registry; `oracle` asks the local server (started with --oracle) for labels."""
+def recognizer_for_match(spec: str, base_url: str, game_id: int | None) -> Any:
+    """A recognizer from recognizers.registry. `oracle` (also inside `noisy:P`) reads the true labels from
+    the local server started with --oracle, at <server root>/oracle/labels/<GameId>; others ignore both."""
     from recognizers.registry import get_recognizer
 
-    if spec.split(":", 1)[0] == "oracle":
-        if check_only:
-            return None
-        return get_recognizer(spec, base_url=oracle_base(base_url), game_id=game_id)
-    return get_recognizer(spec)
+    return get_recognizer(spec, base_url=oracle_base(base_url), game_id=game_id)
 
 
 def oracle_base(base_url: str) -> str:

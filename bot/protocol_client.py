@@ -101,7 +101,7 @@ class RetryPolicy:
 
     first_wait_s: float = 0.05
     max_wait_s: float = 2.0
-    max_attempts: int = 10
+    max_attempts: int = 30  # give_up_after_s is the real bound; a busy seat may answer CALL_ALREADY_IN_PROCESS for 5 s
     give_up_after_s: float = 60.0
     request_timeout_s: float = 10.0  # per attempt, on top of a long poll's MaximumWaitTime
 

@@ -97,7 +97,7 @@ def test_ctrl_c_cancels_a_waiting_offer(real_server, fixture_bots, tmp_path):
         text=True,
     )
     try:
-        time.sleep(3.0)  # start-up, then the offer waits: nobody else plays style 1
+        time.sleep(2.0)  # start-up, then the offer waits: nobody else plays style 1
         assert child.poll() is None, child.communicate()
         child.send_signal(signal.SIGINT)
         _out, err = child.communicate(timeout=15)

@@ -47,10 +47,13 @@ def test_user_file_bot_like_the_arena_template_plays_full_matches(real_server, f
         assert all(r["t"] * 1000 <= r["response_deadline"] + 50 for r in applied), "answers came back in time"
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "random"])
-def test_strategy_bot_with_the_oracle_recognizer_plays_a_full_match(real_server, strategy):
+PAIRS = [("greedy", "oracle"), ("random", "oracle"), ("greedy", "noisy:0.3")]
+
+
+@pytest.mark.parametrize(("strategy", "recognizer"), PAIRS)
+def test_strategy_bot_with_a_recognizer_plays_a_full_match(real_server, strategy, recognizer):
     base, passwords = real_server()
-    summaries = play(base, passwords["tester"], strategy_bot(strategy, "oracle", base_url=base))
+    summaries = play(base, passwords["tester"], strategy_bot(strategy, recognizer, base_url=base))
     assert_finished_in_time(summaries)
     assert summaries[0].fallbacks == 0
 
