@@ -27,6 +27,10 @@ from server.commands import register as register_server  # noqa: E402
 
 register_server(app)
 
+from strategies.commands import register as register_strategies  # noqa: E402
+
+register_strategies(app)
+
 
 @app.command()
 def selfplay(
@@ -68,6 +72,10 @@ register_match(app)
 from bot.tournament_command import register as register_tournament  # noqa: E402
 
 register_tournament(app)
+
+from bot.replay_command import register as register_replay  # noqa: E402
+
+register_replay(app)
 
 
 def main() -> None:

@@ -1,27 +1,48 @@
-"""Strategies by name: plain factories, so every match gets fresh instances."""
+"""Strategies by name: plain factories, so every match gets fresh instances.
+
+`get_strategy(name, **options)` passes options to the factory (e.g. `objective="margin"`,
+`time_ms=200`, `max_depth=2`, `seed=1`); an option a strategy does not take is an error.
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
+from typing import Any
 
 from strategies.base import Strategy
 from strategies.baselines import GreedyStrategy, RandomStrategy
+from strategies.characters import CHARACTERS, make_character
+from strategies.searching import ExactStrategy, HeuristicStrategy, SearchStrategy
 
-StrategyFactory = Callable[[], Strategy]
+StrategyFactory = Callable[..., Strategy]
 
 STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
+    "heuristic": HeuristicStrategy,
+    "expectimax": functools.partial(SearchStrategy, "expectimax"),
+    "exact": ExactStrategy,
+    **{name: functools.partial(make_character, name) for name in CHARACTERS},
 }
+
+# The strongest strategy that still answers within the arena's usual deadlines.
+STRONGEST = "expectimax"
 
 
 def strategy_names() -> list[str]:
     return sorted(STRATEGIES)
 
 
-def get_strategy(name: str) -> Strategy:
+def get_strategy(name: str, **options: Any) -> Strategy:
     try:
         factory = STRATEGIES[name]
     except KeyError:
         raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(strategy_names())}") from None
-    return factory()
+    if options:
+        try:
+            inspect.signature(factory).bind(**options)
+        except TypeError:
+            raise ValueError(f"strategy {name!r} does not take the option(s) {', '.join(sorted(options))}") from None
+    return factory(**options)

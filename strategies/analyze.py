@@ -1,0 +1,70 @@
+"""Rank the moves of a position, like a coach's suggestions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from strategies.position import Position
+from strategies.registry import get_strategy
+from strategies.search import Objective
+from strategies.searching import SearchStrategy
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    move: dict[str, Any]  # arena format
+    label: str  # by type letters, e.g. "Lay 5xA"
+    value: float | None  # win: probability of winning the round; margin: expected final point difference
+
+
+@dataclass(frozen=True)
+class Analysis:
+    best: dict[str, Any]
+    moves: tuple[RankedMove, ...]  # best first
+    objective: Objective
+    depth: int  # turns searched (0 for strategies that do not search)
+    exact: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "best": self.best,
+            "moves": [
+                {"move": ranked.move, "value": None if ranked.value is None else round(ranked.value, 6)}
+                for ranked in self.moves
+            ],
+        }
+
+
+def analyse(
+    position: Position,
+    strategy: str = "expectimax",
+    objective: Objective | str = Objective.WIN,
+    time_ms: float = 1000,
+) -> Analysis:
+    objective = Objective(objective)
+    state = position.state
+    rules = state.rules
+    options: dict[str, Any] = {}
+    if strategy not in {"random", "greedy"}:
+        options["objective"] = objective
+    if strategy in {"expectimax", "easy", "medium", "hard", "perfect"}:
+        options["time_ms"] = time_ms
+    player = get_strategy(strategy, **options)
+    if isinstance(player, SearchStrategy):
+        result = player.analyse(state.copy(), all_values=True)
+        values = result.move_values
+        ranked = sorted(values, key=lambda move: -values[move])
+
+        def shown(value: float) -> float:
+            return (value + 1) / 2 if objective is Objective.WIN else value
+
+        moves = tuple(
+            RankedMove(position.card_move(move).to_json(), rules.moves[move].label, shown(values[move]))
+            for move in ranked
+        )
+        return Analysis(moves[0].move, moves, objective, result.depth, result.exact)
+    chosen = player.choose(state.copy())
+    order = [chosen] + [move for move in state.legal_moves() if move != chosen]
+    moves = tuple(RankedMove(position.card_move(move).to_json(), rules.moves[move].label, None) for move in order)
+    return Analysis(moves[0].move, moves, objective, 0, False)

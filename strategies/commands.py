@@ -1,0 +1,88 @@
+"""`rummy-vision analyze`: rank the moves of positions from a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(analyze)
+
+
+def analyze(
+    file: Path = typer.Argument(..., help="A position (.json) or one position per line (.jsonl)."),
+    strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves."),
+    objective: str = typer.Option("win", help="win (probability of winning the round) or margin (points)."),
+    time_ms: float = typer.Option(1000, help="Thinking time per position, in milliseconds."),
+    top: int = typer.Option(8, help="Moves shown in the table (the JSON lists all)."),
+    json_output: bool = typer.Option(False, "--json", help="One JSON answer per position."),
+) -> None:
+    """Rank the moves of a position, best first, like a coach's suggestions."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from strategies.analyze import analyse
+    from strategies.position import PositionError, parse_position
+    from strategies.registry import strategy_names
+    from strategies.search import Objective
+
+    console = Console()
+    errors = Console(stderr=True)
+    if objective not in {item.value for item in Objective}:
+        raise typer.BadParameter(f"objective must be win or margin, got {objective!r}", param_hint="--objective")
+    if strategy not in strategy_names():
+        raise typer.BadParameter(
+            f"unknown strategy; choose one of {', '.join(strategy_names())}", param_hint="--strategy"
+        )
+    if time_ms <= 0:
+        raise typer.BadParameter("must be positive", param_hint="--time-ms")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        errors.print(f"[red]cannot read {file}: {error.strerror}[/red]")
+        raise typer.Exit(2) from None
+    if file.suffix == ".jsonl":
+        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    else:
+        lines = [(1, text)]
+    failed = False
+    for number, line in lines:
+        where = f"{file.name}:{number}" if file.suffix == ".jsonl" else file.name
+        try:
+            try:
+                raw = json.loads(line)
+            except ValueError as error:
+                raise PositionError(f"not valid JSON: {error}") from None
+            position = parse_position(raw)
+            analysis = analyse(position, strategy, objective, time_ms)
+        except PositionError as error:
+            failed = True
+            if json_output:
+                print(json.dumps({"error": f"{where}: {error}"}), flush=True)
+            else:
+                errors.print(f"[red]{where}: {error}[/red]")
+            continue
+        if json_output:
+            print(json.dumps(analysis.to_json()), flush=True)
+            continue
+        kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
+        depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
+        table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
+        table.add_column("#", justify="right")
+        table.add_column("move")
+        table.add_column("by type")
+        table.add_column(kind, justify="right")
+        legend = ", ".join(f"{chr(65 + t)}={name}" for t, name in enumerate(position.types))
+        for rank, ranked in enumerate(analysis.moves[:top], 1):
+            shown = (
+                "-" if ranked.value is None else f"{ranked.value:.3f}" if kind == "P(win)" else f"{ranked.value:+.1f}"
+            )
+            table.add_row(str(rank), json.dumps(ranked.move), ranked.label, shown)
+        table.caption = legend
+        console.print(table)
+    if failed:
+        raise typer.Exit(1)

@@ -1,0 +1,102 @@
+"""Strategies built on the search: heuristic (one turn of lookahead), expectimax (iterative
+deepening under a time budget) and exact (to the end of the round)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from rummy import CountState
+from strategies.search import Objective, Searcher, SearchOptions, SearchResult
+
+DEFAULT_TIME_MS = 1000
+# Stop this much before a deadline: the search notices the clock every few milliseconds.
+DEADLINE_MARGIN_S = 0.01
+
+
+class SearchStrategy:
+    """Expectiminimax with a time budget (`time_ms`), optionally a depth cap, and optional noise.
+
+    `noise` (the standard deviation of Gaussian noise added to each move's value before picking
+    the best) makes weaker characters; the values are then searched exactly for every move.
+    """
+
+    def __init__(
+        self,
+        name: str = "expectimax",
+        *,
+        objective: Objective | str = Objective.WIN,
+        time_ms: float = DEFAULT_TIME_MS,
+        max_depth: int | None = None,
+        noise: float = 0.0,
+        seed: int | None = None,
+        options: SearchOptions | None = None,
+    ) -> None:
+        if time_ms <= 0:
+            raise ValueError("time_ms must be positive")
+        if max_depth is not None and max_depth < 1:
+            raise ValueError("max_depth must be at least 1")
+        self.name = name
+        self.objective = Objective(objective)
+        self.time_ms = time_ms
+        self.max_depth = max_depth
+        self.noise = noise
+        self.rng = random.Random(seed)
+        self.searcher = Searcher(options or SearchOptions(objective=self.objective))
+        if self.searcher.options.objective is not self.objective:
+            raise ValueError("search options and strategy disagree on the objective")
+        self.last: SearchResult | None = None
+
+    def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
+        if deadline is not None:
+            deadline -= DEADLINE_MARGIN_S
+        result = self.searcher.iterate(
+            state,
+            self.time_ms / 1000,
+            deadline=deadline,
+            max_depth=self.max_depth,
+            all_values=all_values or self.noise > 0,
+        )
+        self.last = result
+        return result
+
+    def choose(self, state: CountState, deadline: float | None = None) -> int:
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        result = self.analyse(state, deadline)
+        if self.noise <= 0 or not result.move_values:
+            return result.best
+        gauss = self.rng.gauss
+        return max(result.move_values, key=lambda move: result.move_values[move] + gauss(0.0, self.noise))
+
+
+class HeuristicStrategy(SearchStrategy):
+    """The hand-quality evaluation with one turn of lookahead over the draw."""
+
+    def __init__(self, *, objective: Objective | str = Objective.WIN) -> None:
+        super().__init__(
+            "heuristic",
+            objective=objective,
+            time_ms=DEFAULT_TIME_MS,
+            max_depth=1,
+            options=SearchOptions(objective=Objective(objective), use_tt=False, killers=False),
+        )
+
+
+class ExactStrategy(SearchStrategy):
+    """Solves to the end of the round; without a deadline it takes as long as that needs."""
+
+    def __init__(self, *, objective: Objective | str = Objective.WIN, tt_size: int = 1 << 20) -> None:
+        super().__init__(
+            "exact",
+            objective=objective,
+            time_ms=math.inf,
+            options=SearchOptions(objective=Objective(objective), tt_size=tt_size),
+        )
+
+    def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
+        if deadline is None:
+            self.last = self.searcher.search(state, state.turns_left, all_values=all_values)
+            return self.last
+        return super().analyse(state, deadline, all_values=all_values)
