@@ -10,6 +10,8 @@ from typing import Any
 
 import typer
 
+VIEWER_URL = "http://127.0.0.1:8080/viewer"
+
 
 def register(app: typer.Typer) -> None:
     app.command("match")(match)
@@ -22,7 +24,7 @@ def match(
     duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
-    time_ms: int = typer.Option(1000, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
     db: Path | None = typer.Option(None, "--db", help="SQLite records file (default: the server's data file)."),
     record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
@@ -67,7 +69,9 @@ def match(
 
     console.print(summary_table(summaries, len(played), duplicate))
     if stored is not None:
-        console.print(f"Recorded {len(stored[1])} rounds in {stored[0]}")
+        console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
+        serve = "rummy-vision serve" + ("" if db is None else f" --db {stored[0]}")
+        console.print(f"Step through them: rummy-vision replay GAMEID, or run `{serve}` and open {VIEWER_URL}")
 
 
 def _distinct_names(first: str, second: str) -> tuple[str, str]:

@@ -17,7 +17,7 @@ def tournament(
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
-    time_ms: int = typer.Option(1000, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (local backend)."),
     backend: str = typer.Option("local", "--backend", help="local (worker processes) or ray (pip extra 'ray')."),
     db: Path | None = typer.Option(None, "--db", help="SQLite file for the results (default: the records file)."),

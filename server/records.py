@@ -24,7 +24,7 @@ Schema (readers such as the replay viewer may rely on it):
 
     deal_cards(game_id, round_index, card_id INTEGER,
                url TEXT           -- the path /cards/<token>.png (no host)
-               token TEXT UNIQUE, landmark TEXT,
+               token TEXT, landmark TEXT,  -- a duplicate deal replays the same cards, so not unique
                dealt_to TEXT      -- P0 | P1 | DECK
                position INTEGER   -- index in that hand, or in the deck (0 = drawn first))
 
@@ -74,7 +74,7 @@ CREATE TABLE IF NOT EXISTS rounds (
 );
 CREATE TABLE IF NOT EXISTS deal_cards (
     game_id INTEGER NOT NULL, round_index INTEGER NOT NULL, card_id INTEGER NOT NULL,
-    url TEXT NOT NULL, token TEXT NOT NULL UNIQUE, landmark TEXT NOT NULL,
+    url TEXT NOT NULL, token TEXT NOT NULL, landmark TEXT NOT NULL,
     dealt_to TEXT NOT NULL, position INTEGER NOT NULL,
     PRIMARY KEY (game_id, round_index, card_id),
     FOREIGN KEY (game_id, round_index) REFERENCES rounds(game_id, round_index)
@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT
 );
 CREATE INDEX IF NOT EXISTS moves_by_game ON moves(game_id, move_seq);
+CREATE INDEX IF NOT EXISTS deal_cards_by_token ON deal_cards(token);
 """
 
 
@@ -241,7 +242,7 @@ class Records:
     # --- reads --------------------------------------------------------------------------------
 
     def landmark_of_token(self, token: str) -> str | None:
-        row = self.db.execute("SELECT landmark FROM deal_cards WHERE token=?", (token,)).fetchone()
+        row = self.db.execute("SELECT landmark FROM deal_cards WHERE token=? LIMIT 1", (token,)).fetchone()
         return None if row is None else str(row["landmark"])
 
     def list_matches(self, limit: int = 1000) -> list[dict[str, Any]]:

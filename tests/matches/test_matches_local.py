@@ -97,3 +97,23 @@ def test_worker_processes_give_the_same_results_as_one_process():
     one, _ = run_tournament(contenders, rounds_per_pair=6, seed="w", workers=1)
     two, _ = run_tournament(contenders, rounds_per_pair=6, seed="w", workers=2)
     assert [game.result.replayable() for game in one] == [game.result.replayable() for game in two]
+
+
+def test_duplicate_match_records_both_plays_of_each_deal(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    arguments = ["match", "greedy", "random", "--rounds", "4", "--duplicate", "--db", str(db), "--json"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    game_ids = json.loads(result.stdout.strip().splitlines()[-1])["records"]["game_ids"]
+    with sqlite3.connect(db) as connection:
+        seeds = [
+            connection.execute("SELECT seed, player0 FROM matches WHERE game_id=?", (g,)).fetchone() for g in game_ids
+        ]
+        decks = [
+            connection.execute(
+                "SELECT token FROM deal_cards WHERE game_id=? AND dealt_to='DECK' ORDER BY position", (g,)
+            ).fetchall()
+            for g in game_ids
+        ]
+    assert seeds[0][0] == seeds[1][0] and seeds[0][1] != seeds[1][1]  # same deal, seats swapped
+    assert decks[0] == decks[1] and decks[0] != decks[2]
