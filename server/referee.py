@@ -56,7 +56,6 @@ class Seat:
     # What this seat has been told, so that a long poll knows whether there is news.
     told_started: bool = False
     told_end: bool = False
-    told_turn: int = -1
     poke: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -253,7 +252,9 @@ class Referee:
             return True
         if live.match.over:
             return not seat.told_end
-        return live.match.mover == seat.index and seat.told_turn != live.turn
+        # While it is the seat's turn a poll answers at once, even if this turn was told before: the
+        # earlier answer may have been lost on the way, and a bot must not wait out its own deadline.
+        return live.match.mover == seat.index
 
     async def _wait_for_news(self, seat: Seat, wait_ms: int) -> None:
         loop = asyncio.get_running_loop()
@@ -289,8 +290,6 @@ class Referee:
             result = Result.GAME_HAS_ENDED if seat.told_end else Result.SUCCESS
             seat.told_end = True
         seat.told_started = True
-        if live.match.mover == seat.index:
-            seat.told_turn = live.turn
         return answer(result, GameState=self._gamestate(seat, base_url))
 
     # --- matches ------------------------------------------------------------------------------
