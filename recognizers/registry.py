@@ -1,8 +1,9 @@
 """Recognizers by name: `get_recognizer("azure")`, `"customvision"`, `"stub"`, `"oracle"`, `"noisy:0.1"`.
 
 `noisy:RATE[:INNER]` wraps INNER (default `oracle`) and corrupts a seeded fraction RATE of its
-labels. Options are keyword arguments; those a backend does not take are ignored, so one
-options dict can serve any name:
+labels; `corrected:INNER` makes INNER's labels consistent with the round's deck (4 types, 10 each).
+Options are keyword arguments; those a backend does not take are ignored, so one options dict can
+serve any name:
 
 - all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache), `calls_per_minute`,
   `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ)
@@ -22,7 +23,7 @@ from typing import Any
 from recognizers.settings import Settings, SettingsError, load_settings
 from rummy.labels import Recognizer
 
-NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]")
+NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]", "corrected:INNER")
 
 
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
@@ -45,6 +46,10 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
             model=options.get("noise_model", "ranked"),
             runner_up=options.get("runner_up", 0.8),
         )
+    if name == "corrected":
+        from recognizers.corrected import CorrectingRecognizer
+
+        return CorrectingRecognizer(get_recognizer(rest or "oracle", **options))
     if rest:
         raise ValueError(f"{name} takes no parameters after ':' (got {spec!r})")
     if name == "oracle":

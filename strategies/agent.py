@@ -20,23 +20,21 @@ class ArenaAgent:
         self.recognizer = recognizer
         self.rules = rules
         self.tracker = Tracker(rules)
-        self._labels_by_url: dict[str, CardLabel] = {}
         self.last_labels: dict[int, CardLabel] = {}
 
     def observe(self, gamestate: dict[str, Any]) -> None:
-        """Label any new cards and feed the tracker (also useful for gamestates where we do not move)."""
+        """Label the cards and feed the tracker (also useful for gamestates where we do not move).
+
+        Every card is labelled again at each turn: recognizers cache by URL, so this costs no API
+        call, and a recognizer that corrects labels with what the round has shown since can revise
+        an earlier answer.
+        """
         cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
-        new_cards = [(card_id, url) for card_id, url in cards if url not in self._labels_by_url]
-        if new_cards:
-            found = self.recognizer.recognize(new_cards, gamestate["AllCardTypes"])
-            for card_id, url in new_cards:
-                self._labels_by_url[url] = found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer"))
-        self.last_labels = {card_id: self._labels_by_url[url] for card_id, url in cards}
-        rounds_before = self.tracker.rounds_seen
+        found = self.recognizer.recognize(cards, gamestate["AllCardTypes"])
+        self.last_labels = {
+            card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
+        }
         self.tracker.observe(gamestate, {card_id: label.landmark for card_id, label in self.last_labels.items()})
-        if self.tracker.rounds_seen != rounds_before:
-            # Ids and URLs are fresh each round: forget the old round's labels.
-            self._labels_by_url = {url: self._labels_by_url[url] for _card_id, url in cards}
 
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)
