@@ -35,6 +35,7 @@ from server.protocol import (
 from server.records import Records
 from server.referee import Referee, Refusal
 from server.settings import Settings
+from server.viewer_routes import router as viewer_router
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,7 @@ def create_app(settings: Settings) -> FastAPI:
         return await call(request, CancelRequest, referee.cancel)
 
     app.include_router(arena)
+    app.include_router(viewer_router)
 
     @app.get("/cards/{name}", tags=["cards"], response_class=Response)
     async def card_image(name: str) -> Response:

@@ -1,0 +1,1 @@
+"""The browser viewer's page, script and styles (served by server/viewer_routes.py)."""

@@ -1,0 +1,420 @@
+// The Rummy Vision viewer: the list of matches, live spectating, and the step-through of finished matches.
+// Plain JavaScript served by the local server; it reads /games and /viewer/api/games/{id}/{live,steps}.
+"use strict";
+
+(() => {
+  const LIVE_POLL_MS = 500;
+  const LIST_POLL_MS = 2000;
+  const RETRY_MS = 2000;
+
+  const $ = (id) => document.getElementById(id);
+
+  // One "generation" per shown view: a poll loop of an earlier view sees a newer generation and stops.
+  let generation = 0;
+  let game = null; // {id, mode: "live" | "steps", data, index}
+
+  // --- small helpers ---------------------------------------------------------------------------
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  async function getJson(url) {
+    try {
+      const response = await fetch(url, { cache: "no-store" });
+      let body;
+      try {
+        body = await response.json();
+      } catch {
+        body = { ErrorMessage: `${url} answered HTTP ${response.status} without JSON` };
+      }
+      return { status: response.status, body };
+    } catch (error) {
+      return { status: 0, body: { ErrorMessage: `cannot reach the server (${error.message})` } };
+    }
+  }
+
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+
+  function later(callback, ms, mine) {
+    setTimeout(() => {
+      if (mine === generation) callback();
+    }, ms);
+  }
+
+  function statusClass(status) {
+    return `badge status-${String(status || "unknown").toLowerCase()}`;
+  }
+
+  function styleName(styleId) {
+    return styleId === 0 ? "in process" : `style ${styleId}`;
+  }
+
+  function formatTime(epochSeconds) {
+    if (!epochSeconds) return "";
+    return new Date(epochSeconds * 1000).toLocaleString();
+  }
+
+  function describeMove(move, player, opponent) {
+    if (!move || typeof move !== "object") return JSON.stringify(move);
+    if (Array.isArray(move.Lay)) return `${player} lays ${move.Lay.join(", ")}`;
+    if (move.Take !== undefined) return `${player} takes card ${move.Take} from ${opponent}`;
+    if (move.Give !== undefined) return `${player} gives card ${move.Give} to ${opponent}`;
+    return `${player} plays ${JSON.stringify(move)}`;
+  }
+
+  // --- routing: #game/12 and #game/12/step/5; anything else is the list ------------------------
+
+  function route() {
+    const match = /^#game\/(\d+)(?:\/step\/(\d+))?$/.exec(location.hash);
+    if (match) {
+      const id = Number(match[1]);
+      const step = match[2] === undefined ? null : Number(match[2]);
+      if (game && game.id === id && game.mode === "steps" && step !== null) {
+        goTo(step);
+        return;
+      }
+      openGame(id, step);
+    } else {
+      openList();
+    }
+  }
+
+  // --- the list of matches ---------------------------------------------------------------------
+
+  function openList() {
+    const mine = ++generation;
+    game = null;
+    document.title = "Rummy Vision viewer";
+    $("game-view").hidden = true;
+    $("list-view").hidden = false;
+    showError("");
+    refreshList(mine);
+  }
+
+  async function refreshList(mine) {
+    const { status, body } = await getJson("/games");
+    if (mine !== generation) return;
+    if (status !== 200) {
+      showError(`The list of matches failed: ${body.ErrorMessage || status}`);
+    } else {
+      showError("");
+      renderList(body.Games || []);
+    }
+    later(() => refreshList(mine), LIST_POLL_MS, mine);
+  }
+
+  function renderList(games) {
+    const rows = $("games").tBodies[0];
+    rows.replaceChildren();
+    $("games-empty").hidden = games.length > 0;
+    $("games").hidden = games.length === 0;
+    for (const entry of games) {
+      const row = el("tr", "game-row");
+      row.dataset.gameId = entry.GameId;
+      row.dataset.status = entry.Status;
+      const link = el("a", null, `#${entry.GameId}`);
+      link.href = `#game/${entry.GameId}`;
+      const idCell = el("td");
+      idCell.append(link);
+      const players = el("td", "players");
+      players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
+      const statusCell = el("td");
+      const label = entry.Status === "RUNNING" ? "running" : entry.Status.toLowerCase();
+      statusCell.append(el("span", statusClass(entry.Status), label));
+      if (entry.EndReason && entry.EndReason !== "completed") statusCell.append(el("span", "reason", ` ${entry.EndReason}`));
+      const won = entry.Status === "RUNNING" ? "" : `${entry.RoundsWon[0]} : ${entry.RoundsWon[1]}`;
+      row.append(
+        idCell,
+        players,
+        statusCell,
+        el("td", "num", won),
+        el("td", "num", entry.NumberOfRounds),
+        el("td", null, styleName(entry.GameStyleId)),
+        el("td", "time", formatTime(entry.StartedAt)),
+      );
+      row.addEventListener("click", (event) => {
+        if (event.target.tagName !== "A") location.hash = `#game/${entry.GameId}`;
+      });
+      rows.append(row);
+    }
+  }
+
+  // --- one match -------------------------------------------------------------------------------
+
+  async function openGame(id, step) {
+    const mine = ++generation;
+    game = { id, mode: null, data: null, index: 0 };
+    $("list-view").hidden = true;
+    $("game-view").hidden = false;
+    $("game-title").textContent = `Game ${id}`;
+    $("game-status").textContent = "";
+    $("game-result").textContent = "";
+    $("live-bar").hidden = true;
+    $("step-controls").hidden = true;
+    clearBoard();
+    showError("");
+    const { status, body } = await getJson(`/viewer/api/games/${id}/steps`);
+    if (mine !== generation) return;
+    if (status === 200) startSteps(body, step);
+    else if (status === 409) startLive(id, mine);
+    else showError(body.ErrorMessage || `HTTP ${status}`);
+  }
+
+  function clearBoard() {
+    for (const id of ["move-text", "move-cards", "seat-0", "seat-1", "table-info", "suggestions"]) $(id).replaceChildren();
+    $("round-ended").hidden = true;
+    $("suggestions").hidden = true;
+    $("mismatches").hidden = true;
+  }
+
+  function header(data) {
+    $("game-title").textContent = `Game ${data.GameId}: ${data.Players[0]} vs ${data.Players[1]}`;
+    document.title = `Game ${data.GameId} - Rummy Vision viewer`;
+    const badge = $("game-status");
+    badge.className = statusClass(data.Status);
+    badge.textContent = data.Status === "RUNNING" ? "running" : data.Status.toLowerCase();
+    let result = "";
+    if (data.Status !== "RUNNING" && data.GameStatus && data.GameStatus[0]) {
+      result = `${data.Players[0]} ${data.GameStatus[0]} \u00b7 rounds won ${data.RoundsWon[0]} : ${data.RoundsWon[1]}`;
+      if (data.EndReason && data.EndReason !== "completed") result += ` \u00b7 ended by ${data.EndReason}`;
+    }
+    $("game-result").textContent = result;
+  }
+
+  function cardTile(card, landmarks, small) {
+    const tile = el("figure", small ? "card small" : "card");
+    tile.dataset.cardId = card.Id;
+    const image = el("img");
+    image.src = card.Url;
+    image.alt = `card ${card.Id}`;
+    image.draggable = false;
+    tile.append(image);
+    const caption = el("figcaption");
+    caption.append(el("span", "card-id", `#${card.Id}`));
+    if (card.Landmark) {
+      const index = landmarks ? landmarks.indexOf(card.Landmark) : -1;
+      tile.classList.add(`lm-${index >= 0 ? index : "x"}`);
+      caption.append(el("span", "card-landmark", card.Landmark));
+    }
+    tile.append(caption);
+    return tile;
+  }
+
+  function renderSeat(seatIndex, seat, landmarks, extra) {
+    const box = $(`seat-${seatIndex}`);
+    box.replaceChildren();
+    box.classList.toggle("mover", Boolean(seat.IsMover));
+    const head = el("div", "seat-head");
+    head.append(el("span", "seat-name", seat.Name), el("span", "seat-label", `seat ${seatIndex}`));
+    if (seat.IsMover) head.append(el("span", "to-move", "to move"));
+    if (extra) head.append(el("span", statusClass(extra), extra.toLowerCase().replaceAll("_", " ")));
+    const stats = el("span", "seat-stats");
+    stats.append(
+      el("span", "stat", `points ${seat.Points}`),
+      el("span", "stat", `rounds won ${seat.Score}`),
+      el("span", "stat", `${seat.Hand.length} cards`),
+    );
+    head.append(stats);
+    const hand = el("div", "hand");
+    for (const card of seat.Hand) hand.append(cardTile(card, landmarks, false));
+    box.append(head, hand);
+  }
+
+  function infoItem(label, value) {
+    const item = el("div", "info-item");
+    item.append(el("span", "info-label", label), el("span", "info-value", value));
+    return item;
+  }
+
+  // --- live spectating -------------------------------------------------------------------------
+
+  function startLive(id, mine) {
+    game.mode = "live";
+    $("live-bar").hidden = false;
+    $("step-controls").hidden = true;
+    pollLive(id, mine);
+  }
+
+  async function pollLive(id, mine) {
+    const { status, body } = await getJson(`/viewer/api/games/${id}/live`);
+    if (mine !== generation) return;
+    if (status === 200 && body.Live) {
+      showError("");
+      renderLive(body);
+      later(() => pollLive(id, mine), LIVE_POLL_MS, mine);
+    } else if (status === 200) {
+      // The match has just ended: show how it went, from its last step.
+      openGame(id, null);
+    } else {
+      showError(body.ErrorMessage || `HTTP ${status}`);
+      if (status === 0 || status >= 500) later(() => pollLive(id, mine), RETRY_MS, mine);
+    }
+  }
+
+  function renderLive(data) {
+    header(data);
+    const mover = data.Mover === null || data.Mover === undefined ? null : data.Players[data.Mover];
+    $("live-info").textContent =
+      `round ${data.Round + 1} of ${data.NumberOfRounds} \u00b7 turn ${data.Turn}` + (mover ? ` \u00b7 ${mover} to move` : "");
+    const last = data.LastMove;
+    const moveText = $("move-text");
+    const moveCards = $("move-cards");
+    moveCards.replaceChildren();
+    if (last) {
+      moveText.textContent = `Last move: ${describeMove(last.Move, last.Player, data.Players[1 - last.Mover])}`;
+      for (const card of last.MoveCards || []) moveCards.append(cardTile(card, null, true));
+    } else {
+      moveText.textContent = "Dealt; waiting for the first move";
+    }
+    data.Seats.forEach((seat, index) => renderSeat(index, seat, null, null));
+    const info = $("table-info");
+    info.replaceChildren(
+      infoItem("Round", `${data.Round + 1} / ${data.NumberOfRounds}`),
+      infoItem("Deck", `${data.CardsInDeck} cards`),
+      infoItem("Moves left", data.RemainingMoves),
+      infoItem("Landmarks", "hidden until the match ends"),
+    );
+  }
+
+  // --- step-through ----------------------------------------------------------------------------
+
+  function startSteps(data, step) {
+    game.mode = "steps";
+    game.data = data;
+    header(data);
+    $("live-bar").hidden = true;
+    $("step-controls").hidden = false;
+    const mismatches = $("mismatches");
+    mismatches.hidden = !(data.Mismatches && data.Mismatches.length);
+    mismatches.textContent = mismatches.hidden ? "" : `Replay warnings: ${data.Mismatches.join("; ")}`;
+    goTo(step === null || step === undefined ? 0 : step);
+  }
+
+  function goTo(number) {
+    if (!game || game.mode !== "steps") return;
+    const steps = game.data.Steps;
+    game.index = Math.max(0, Math.min(steps.length - 1, Number(number) || 0));
+    history.replaceState(null, "", `#game/${game.id}/step/${game.index}`);
+    renderStep(game.data, steps[game.index]);
+  }
+
+  function renderStep(data, step) {
+    const steps = data.Steps;
+    const rounds = data.Rounds || [];
+    const shownRound = rounds[step.ViewRound] || rounds[rounds.length - 1] || { Landmarks: [] };
+    const landmarks = shownRound.Landmarks || [];
+
+    $("step-counter").textContent = `Step ${step.Step} / ${steps.length - 1}`;
+    $("round-indicator").textContent = `Round ${step.ViewRound + 1} of ${data.NumberOfRounds}`;
+    $("first").disabled = $("prev").disabled = game.index === 0;
+    $("last").disabled = $("next").disabled = game.index === steps.length - 1;
+
+    const moveText = $("move-text");
+    const moveCards = $("move-cards");
+    moveCards.replaceChildren();
+    moveText.replaceChildren();
+    if (step.Move) {
+      moveText.append(el("span", "move-main", describeMove(step.Move, step.Player, data.Players[1 - step.Mover])));
+      if (step.Note) moveText.append(el("span", step.Note.startsWith("+") ? "note points" : "note", step.Note));
+      const moveRound = rounds[step.Round];
+      const moveLandmarks = moveRound ? moveRound.Landmarks : landmarks;
+      for (const card of step.MoveCards || []) moveCards.append(cardTile(card, moveLandmarks, true));
+    } else if (step.Result === "DEAL") {
+      const first = data.Players[rounds[0] ? rounds[0].FirstMover : 0];
+      moveText.append(el("span", "move-main", `The deal of round 1: ${first} moves first`));
+    } else {
+      moveText.append(el("span", "move-main", step.Note || step.Result));
+    }
+
+    const ended = $("round-ended");
+    if (step.RoundEnded) {
+      const r = step.RoundEnded;
+      const winner = data.Players[r.Winner];
+      let text = `Round ${r.Round + 1} over: ${data.Players[0]} ${r.Points[0]} : ${r.Points[1]} ${data.Players[1]}, ${winner} wins the round`;
+      if (step.ViewRound !== step.Round) {
+        const next = rounds[step.ViewRound];
+        text += `. Round ${step.ViewRound + 1} is dealt` + (next ? `; ${data.Players[next.FirstMover]} moves first` : "");
+      }
+      ended.textContent = text;
+      ended.hidden = false;
+    } else {
+      ended.hidden = true;
+    }
+
+    const over = step.Seats[0].GameStatus !== "RUNNING";
+    step.Seats.forEach((seat, index) => renderSeat(index, seat, landmarks, over ? seat.GameStatus : null));
+
+    const legend = el("div", "legend");
+    landmarks.forEach((name, index) => legend.append(el("span", `chip lm-${index}`, name)));
+    const landmarkItem = infoItem("Landmarks", "");
+    landmarkItem.querySelector(".info-value").replaceWith(legend);
+    landmarkItem.classList.add("landmarks");
+    $("table-info").replaceChildren(
+      infoItem("Round", `${step.ViewRound + 1} / ${data.NumberOfRounds}`),
+      infoItem("Deck", `${step.CardsInDeck} cards`),
+      infoItem("Moves left", step.RemainingMoves),
+      landmarkItem,
+    );
+
+    renderSuggestions(step, data);
+  }
+
+  function renderSuggestions(step, data) {
+    const box = $("suggestions");
+    box.replaceChildren();
+    const suggestions = Array.isArray(step.Suggestions) ? step.Suggestions : [];
+    box.hidden = suggestions.length === 0;
+    if (box.hidden) return;
+    box.append(el("h2", null, "Suggested moves"));
+    const table = el("table", "suggestion-table");
+    const played = JSON.stringify(step.Move);
+    for (const suggestion of suggestions) {
+      const row = el("tr", JSON.stringify(suggestion.Move) === played ? "played" : "");
+      const value = typeof suggestion.Value === "number" ? suggestion.Value.toFixed(2) : suggestion.Value ?? "";
+      row.append(
+        el("td", null, describeMove(suggestion.Move, step.Player, data.Players[1 - step.Mover])),
+        el("td", "num", value),
+        el("td", null, suggestion.Label || ""),
+      );
+      table.append(row);
+    }
+    box.append(table);
+  }
+
+  function stepBy(delta) {
+    if (game && game.mode === "steps") goTo(game.index + delta);
+  }
+
+  // --- wiring ----------------------------------------------------------------------------------
+
+  $("first").addEventListener("click", () => goTo(0));
+  $("prev").addEventListener("click", () => stepBy(-1));
+  $("next").addEventListener("click", () => stepBy(1));
+  $("last").addEventListener("click", () => game && game.data && goTo(game.data.Steps.length - 1));
+
+  document.addEventListener("keydown", (event) => {
+    if (!game || game.mode !== "steps" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = {
+      ArrowLeft: () => stepBy(-1),
+      ArrowRight: () => stepBy(1),
+      Home: () => goTo(0),
+      End: () => goTo(game.data.Steps.length - 1),
+    };
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  });
+
+  window.addEventListener("hashchange", route);
+  route();
+})();

@@ -1,0 +1,252 @@
+"""The browser viewer at /viewer: its static page and the JSON it reads.
+
+Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
+
+- `GET /viewer/api/games/{id}/live`: what a spectator of a running match may see, and no more:
+  both hands as ids and image URLs (the pictures show no more than the players themselves see),
+  points, rounds won, the deck count, whose turn, the last applied move. Never a landmark name,
+  the round's landmarks, the deck's cards or their order. Once the match is over it answers the
+  match summary with `"Live": false`, so the page can switch to the step-through.
+- `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
+  `bot.replay.replay_record`, both seats' hands with each card's landmark. A running match answers
+  409 and points at its live view, since its steps would reveal the deck.
+
+Step format (the page relies on it):
+
+    {"Step": n, "Round": index of the round the move was played in, "ViewRound": round the hands
+     belong to (the next round's deal after a round-ending move), "Mover": seat | null,
+     "Player": name | null, "Move": the move as sent | null, "Result": "DEAL" | "SUCCESS" | ...,
+     "Note": "+30" | "wasted turn" | "", "MoveCards": [{"Id", "Url", "Landmark"}] (the cards the move
+     names, as they were before it), "RoundEnded": {"Round", "Points", "Winner"} | null,
+     "Seats": [{"Name", "Hand": [{"Id", "Url", "Landmark"}], "Points", "Score", "IsMover",
+                "GameStatus"}] * 2,
+     "CardsInDeck", "RemainingMoves", "RemainingRounds",
+     "Suggestions": [{"Move": {...}, "Value": number, "Label": str?}]  -- only when recorded}
+
+Suggestions are not recorded yet: a future recorder adds a `Suggestions` list (same shape) to a
+move of the match record (`Records.match_record()["Moves"][i]`), and it appears on that move's step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from rummy import Match
+
+# The page's files, with the content types browsers need to run and style them.
+STATIC_FILES = {
+    "index.html": "text/html; charset=utf-8",
+    "viewer.js": "text/javascript; charset=utf-8",
+    "viewer.css": "text/css; charset=utf-8",
+}
+STATIC_PACKAGE = "server.viewer"
+
+router = APIRouter(tags=["viewer"])
+
+
+def _static(name: str) -> Response:
+    data = resources.files(STATIC_PACKAGE).joinpath(name).read_bytes()
+    # no-cache: the page must pick up a new viewer.js after an upgrade; it is tiny and local.
+    return Response(data, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/viewer", include_in_schema=False)
+async def viewer_page() -> Response:
+    """The viewer's single page (the list of matches, live spectating and the step-through)."""
+    return _static("index.html")
+
+
+@router.get("/viewer/", include_in_schema=False)
+async def viewer_page_slash() -> Response:
+    return RedirectResponse("/viewer", status_code=307)
+
+
+@router.get("/viewer/static/{name}", include_in_schema=False)
+async def viewer_static(name: str) -> Response:
+    if name not in STATIC_FILES:
+        return JSONResponse({"ErrorMessage": f"no viewer file {name}"}, status_code=404)
+    return _static(name)
+
+
+@router.get("/viewer/api/games/{game_id}/live")
+async def live_view(game_id: int, request: Request) -> JSONResponse:
+    """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
+    # An async route runs on the referee's event loop, so the match cannot change while it is read.
+    records = request.app.state.records
+    summary = records.match_summary(game_id)
+    if summary is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    live = request.app.state.referee.live.get(game_id)
+    if summary["Status"] != "RUNNING" or live is None or live.match.over:
+        if summary["Status"] == "RUNNING":
+            # Recorded as running, but not played by this server (another process writes the same file).
+            return JSONResponse(
+                {**summary, "Live": False, "ErrorMessage": f"match {game_id} is not in play on this server"},
+                status_code=404,
+            )
+        return JSONResponse({**summary, "Live": False})
+    return JSONResponse(
+        {
+            **summary,
+            **_public_view(live.match, summary["Players"]),
+            "Live": True,
+            "Turn": live.turn,
+            "DeadlineMs": live.deadline_ms,
+            "LastMove": _last_move(records, game_id, live.match),
+        }
+    )
+
+
+@router.get("/viewer/api/games/{game_id}/steps")
+async def steps_view(game_id: int, request: Request) -> JSONResponse:
+    """A finished match rebuilt step by step, with every card's landmark."""
+    from bot.replay import ReplayError, replay_record
+
+    records = request.app.state.records
+    summary = records.match_summary(game_id)
+    if summary is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    if summary["Status"] == "RUNNING":
+        return JSONResponse(
+            {
+                **summary,
+                "ErrorMessage": f"match {game_id} is still running: its steps would reveal the deck",
+                "Live": f"/viewer/api/games/{game_id}/live",
+            },
+            status_code=409,
+        )
+    record = records.match_record(game_id)
+    try:
+        replay = replay_record(record)
+    except ReplayError as error:
+        return JSONResponse({**summary, "ErrorMessage": f"cannot rebuild match {game_id}: {error}"}, status_code=422)
+    applied = [move for move in record["Moves"] if move.get("Applied")]
+    rounds = [
+        {key: round_[key] for key in ("RoundIndex", "Landmarks", "FirstMover", "Points", "Winner")}
+        for round_ in record["Rounds"]
+    ]
+    steps = []
+    for number, step in enumerate(replay.steps):
+        previous = replay.steps[number - 1] if number else step
+        recorded = applied[number - 1] if 0 < number <= len(applied) and step.move is not None else None
+        steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
+    return JSONResponse({**summary, "Rounds": rounds, "Mismatches": list(replay.mismatches), "Steps": steps})
+
+
+# --- live -------------------------------------------------------------------------------------
+
+
+def _public_view(match: Match, players: Sequence[str]) -> dict[str, Any]:
+    shown = match.current
+    seats = [
+        {
+            "Name": players[seat],
+            "Hand": [{"Id": card.id, "Url": card.url} for card in shown.hands[seat]],
+            "Points": shown.points[seat],
+            "Score": match.rounds_won[seat],
+            "IsMover": match.mover == seat,
+        }
+        for seat in (0, 1)
+    ]
+    return {
+        "Round": match.round_index,
+        "Seats": seats,
+        "Mover": match.mover,
+        "CardsInDeck": len(shown.deck),
+        "RemainingMoves": shown.turns_left,
+        "RemainingRounds": match.remaining_rounds,
+    }
+
+
+def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | None:
+    row = records.db.execute(
+        "SELECT round_index, seat, bot, move FROM moves WHERE game_id=? AND applied=1 ORDER BY move_seq DESC LIMIT 1",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    move = json.loads(row["move"])
+    shown = match.current
+    # Only cards the players have seen (hands and laid sets); ids belong to the current round only.
+    visible = {card.id: card.url for card in [*shown.hands[0], *shown.hands[1], *shown.laid]}
+    same_round = row["round_index"] == match.round_index
+    cards = [
+        {"Id": card_id, "Url": visible[card_id]} for card_id in _move_ids(move) if same_round and card_id in visible
+    ]
+    return {"Round": row["round_index"], "Mover": row["seat"], "Player": row["bot"], "Move": move, "MoveCards": cards}
+
+
+# --- steps ------------------------------------------------------------------------------------
+
+
+def _move_ids(move: Any) -> list[int]:
+    if not isinstance(move, Mapping) or len(move) != 1:
+        return []
+    value = next(iter(move.values()))
+    values = value if isinstance(value, list) else [value]
+    return [item for item in values if isinstance(item, int) and not isinstance(item, bool)]
+
+
+def _step_json(
+    step: Any,
+    previous: Any,
+    recorded: Mapping[str, Any] | None,
+    rounds: Sequence[Mapping[str, Any]],
+    number_of_rounds: int,
+    players: tuple[str, str],
+) -> dict[str, Any]:
+    views = step.views
+    over = views[0]["GameStatus"] != "RUNNING"
+    view_round = step.round_index if over else number_of_rounds - int(views[0]["RemainingRounds"])
+    ended = step.move is not None and (view_round != step.round_index or over)
+    round_ended = None
+    if ended and step.round_index < len(rounds) and rounds[step.round_index]["Winner"] is not None:
+        finished = rounds[step.round_index]
+        round_ended = {"Round": step.round_index, "Points": finished["Points"], "Winner": finished["Winner"]}
+    seats = [
+        {
+            "Name": players[seat],
+            "Hand": [
+                {"Id": card_id, "Url": url, "Landmark": step.labels.get(card_id)} for card_id, url in view["MyHand"]
+            ],
+            "Points": view["MyPoints"],
+            "Score": view["MyScore"],
+            "IsMover": view["IsMover"],
+            "GameStatus": view["GameStatus"],
+        }
+        for seat, view in enumerate(views)
+    ]
+    move_cards = []
+    if step.move is not None:
+        before = {card_id: url for view in previous.views if view is not None for card_id, url in view["MyHand"]}
+        move_cards = [
+            {"Id": card_id, "Url": before[card_id], "Landmark": previous.labels.get(card_id)}
+            for card_id in _move_ids(step.move)
+            if card_id in before
+        ]
+    result: dict[str, Any] = {
+        "Step": step.number,
+        "Round": step.round_index,
+        "ViewRound": view_round,
+        "Mover": step.mover,
+        "Player": players[step.mover] if step.mover is not None else None,
+        "Move": step.move,
+        "Result": step.result,
+        "Note": step.note,
+        "MoveCards": move_cards,
+        "RoundEnded": round_ended,
+        "Seats": seats,
+        "CardsInDeck": views[0]["CardsInDeck"],
+        "RemainingMoves": views[0]["RemainingMoves"],
+        "RemainingRounds": views[0]["RemainingRounds"],
+    }
+    suggestions = recorded.get("Suggestions") if recorded is not None else None
+    if isinstance(suggestions, list) and suggestions:
+        result["Suggestions"] = suggestions
+    return result

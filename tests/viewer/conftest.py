@@ -1,0 +1,109 @@
+"""Viewer tests: the real server under uvicorn on a free loopback port, real matches, Debian's chromium.
+
+The server is started the way tests/server does it (uvicorn.Server in a daemon thread), with a temp database.
+Matches are real: in-process rounds stored by `bot.match_records.store_rounds`, or two arena clients
+playing over HTTP, so the referee records them move by move.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# The viewer tests share their live-server and arena-client helpers without a package.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from viewer_testkit import FAST_HASH, ViewerServer  # noqa: E402
+
+from server.accounts import Accounts  # noqa: E402
+from server.records import connect  # noqa: E402
+from server.settings import Settings  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "records.sqlite3"
+
+
+@pytest.fixture
+def start_viewer_server(db_path: Path) -> Iterator[Callable[..., ViewerServer]]:
+    """Start real servers on the test's database; all are stopped after the test."""
+    started: list[ViewerServer] = []
+
+    def start(**overrides: Any) -> ViewerServer:
+        server = ViewerServer(Settings(**{"db_path": db_path, **overrides}))
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def arena_bots(db_path: Path) -> dict[str, str]:
+    """Two bots of different users in the test database: name -> password."""
+    db = connect(db_path)
+    try:
+        accounts = Accounts(db)
+        return {
+            name: accounts.add_bot(name, user=name, balance=1000, iterations=FAST_HASH) for name in ("alice", "bob")
+        }
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def finished_game(db_path: Path) -> int:
+    """A finished one-round match, greedy against random, stored as the match command stores it."""
+    from bot.local_match import Contender, play_round
+    from bot.match_records import store_rounds
+
+    result = play_round("viewer:1", (Contender("greedy"), Contender("random")))
+    _, game_ids = store_rounds(db_path, [(result, 0)], ("greedy", "random"))
+    return game_ids[0]
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's chromium through Playwright; never a downloaded browser."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests drive Debian's chromium. "
+            "Install it with `bash .ci/setup --browser` (apt-get install chromium); do not run `playwright install`."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(chromium: Any) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
