@@ -25,6 +25,11 @@ def match(
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
+    server: str | None = typer.Option(
+        None, "--server", help="Play over the protocol through this local server's base URL (ends in /prod/)."
+    ),
+    game_style: int = typer.Option(1, "--game-style", help="With --server: the GameStyleId (a one-round style)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
     db: Path | None = typer.Option(None, "--db", help="SQLite records file (default: the server's data file)."),
     record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
@@ -45,20 +50,28 @@ def match(
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
     names = _distinct_names(contenders[0].name, contenders[1].name)
-    plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
-    tasks = [
-        RoundTask(
-            deal,
-            (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
-            move_time_ms=time_ms,
-        )
-        for deal, seat_of_a in plan
-    ]
-    with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
-        results = run_tasks(tasks, workers=workers, progress=advance)
-    played = list(zip(results, [seat for _deal, seat in plan]))
+    if server is not None:
+        if in_process:
+            raise typer.BadParameter("choose --in-process or --server, not both")
+        if duplicate:
+            raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
+        played = _over_server(console, server, contenders, rounds, db, game_style, names)
+        stored = None
+    else:
+        plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
+        tasks = [
+            RoundTask(
+                deal,
+                (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
+                move_time_ms=time_ms,
+            )
+            for deal, seat_of_a in plan
+        ]
+        with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
+            results = run_tasks(tasks, workers=workers, progress=advance)
+        played = list(zip(results, [seat for _deal, seat in plan]))
+        stored = _store(db, played, names) if record else None
     summaries = summarize(names, played)
-    stored = _store(db, played, names) if record else None
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
         if stored is not None:
@@ -67,7 +80,8 @@ def match(
         return
     from bot.match_output import summary_table
 
-    console.print(summary_table(summaries, len(played), duplicate))
+    dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
+    console.print(summary_table(summaries, len(played), dealing))
     if stored is not None:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
         serve = "rummy-vision serve" + ("" if db is None else f" --db {stored[0]}")
@@ -93,6 +107,24 @@ def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], 
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task(label, total=total)
         yield lambda done: progress.advance(bar, done)
+
+
+def _over_server(
+    console: Any, server: str, contenders: list[Any], rounds: int, db: Path | None, style: int, names: tuple[str, str]
+) -> list[Any]:
+    from bot.match_records import default_db_path
+    from bot.server_match import play_over_server
+
+    path = Path(db) if db is not None else default_db_path()
+    if not path.exists():
+        raise typer.BadParameter(f"no server records file at {path}; pass the server's --db")
+    with _progress(console, rounds, f"{names[0]} vs {names[1]} on {server}") as advance:
+        try:
+            return play_over_server(
+                server, (contenders[0], contenders[1]), rounds, db=path, game_style_id=style, progress=advance
+            )
+        except RuntimeError as error:
+            raise typer.BadParameter(str(error)) from None
 
 
 def _store(db: Path | None, played: list[Any], names: tuple[str, str]) -> tuple[Path, list[int]]:

@@ -9,9 +9,8 @@ from rich.table import Table
 from bot.match_summary import PlayerSummary
 
 
-def summary_table(summaries: Sequence[PlayerSummary], rounds: int, duplicate: bool) -> Table:
-    kind = "duplicate deals" if duplicate else "random seats"
-    table = Table(title=f"{rounds} rounds, {kind}")
+def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str) -> Table:
+    table = Table(title=f"{rounds} rounds, {dealing}")
     for column in ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for summary in summaries:

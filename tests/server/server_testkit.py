@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 
 from server.accounts import Accounts
-from server.app import create_app
+from server.embedded import EmbeddedServer
 from server.records import connect
-from server.settings import Settings
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: the tests are about the protocol, not the hash cost
 
@@ -32,28 +28,8 @@ def register_bots(db_path: Path, users_by_bot: dict[str, str], balance: int = 10
         db.close()
 
 
-class LiveServer:
-    """The real app under uvicorn on 127.0.0.1:<free port>, in a daemon thread."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.app = create_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-        self.prod = f"{self.base}/prod/"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
+class LiveServer(EmbeddedServer):
+    """The real app under uvicorn on a free loopback port, with a helper to send raw arena calls."""
 
     def call(self, name: str, body: Any, **kwargs: Any) -> httpx.Response:
         """POST one arena call synchronously; `body` may be raw bytes to send malformed requests."""
