@@ -334,6 +334,12 @@ class Searcher:
             lo_sum += p * (value - lo_i)
             hi_sum += p * (value - hi_i)
             lo[index] = hi[index] = value
+            # An exact child narrows the sum's range; it may now be settled (and the next child's
+            # window would be empty).
+            if hi_sum <= alpha:
+                return hi_sum
+            if lo_sum >= beta:
+                return lo_sum
         total = 0.0
         for index, (_draw, p) in enumerate(outcomes):
             total += p * lo[index]
