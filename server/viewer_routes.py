@@ -30,6 +30,7 @@ move of the match record (`Records.match_record()["Moves"][i]`), and it appears 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -172,14 +173,33 @@ def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | Non
     if row is None:
         return None
     move = json.loads(row["move"])
-    shown = match.current
-    # Only cards the players have seen (hands and laid sets); ids belong to the current round only.
-    visible = {card.id: card.url for card in [*shown.hands[0], *shown.hands[1], *shown.laid]}
-    same_round = row["round_index"] == match.round_index
-    cards = [
-        {"Id": card_id, "Url": visible[card_id]} for card_id in _move_ids(move) if same_round and card_id in visible
-    ]
-    return {"Round": row["round_index"], "Mover": row["seat"], "Player": row["bot"], "Move": move, "MoveCards": cards}
+    index, seat = int(row["round_index"]), int(row["seat"])
+    ended = index < len(match.finished_rounds)
+    played = match.finished_rounds[index] if ended else match.current
+    # Only cards both players have seen: the hands and the laid sets of the round the move was played in.
+    visible = {card.id: card for card in [*played.hands[0], *played.hands[1], *played.laid]}
+    ids = _move_ids(move)
+    cards = [{"Id": card_id, "Url": visible[card_id].url} for card_id in ids if card_id in visible]
+    note = ""
+    if isinstance(move, Mapping) and "Lay" in move and ids:
+        if all(card_id in {card.id for card in played.hands[seat]} for card_id in ids):
+            note = "wasted turn"
+        elif all(card_id in visible for card_id in ids):
+            # The players saw these points appear; the landmarks themselves stay on the server.
+            kinds = Counter(visible[card_id].kind for card_id in ids)
+            note = f"+{match.rules.set_points(tuple(kinds.values()))}"
+    round_ended = None
+    if ended:
+        round_ended = {"Round": index, "Points": list(played.points), "Winner": played.winner()}
+    return {
+        "Round": index,
+        "Mover": seat,
+        "Player": row["bot"],
+        "Move": move,
+        "Note": note,
+        "MoveCards": cards,
+        "RoundEnded": round_ended,
+    }
 
 
 # --- steps ------------------------------------------------------------------------------------

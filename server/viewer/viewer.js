@@ -161,6 +161,13 @@
     $("step-controls").hidden = true;
     clearBoard();
     showError("");
+    // Ask the live view first: a running match is spectated, any other is stepped through.
+    const live = await getJson(`/viewer/api/games/${id}/live`);
+    if (mine !== generation) return;
+    if (live.status === 200 && live.body.Live) {
+      startLive(id, mine);
+      return;
+    }
     const { status, body } = await getJson(`/viewer/api/games/${id}/steps`);
     if (mine !== generation) return;
     if (status === 200) startSteps(body, step);
@@ -234,6 +241,20 @@
     return item;
   }
 
+  function showRoundEnded(ended, data, shownRound, moveRound, nextRound) {
+    const box = $("round-ended");
+    box.hidden = !ended;
+    if (!ended) return;
+    const winner = data.Players[ended.Winner];
+    let text = `Round ${ended.Round + 1} over: ${data.Players[0]} ${ended.Points[0]} : ${ended.Points[1]} ${data.Players[1]}`;
+    text += `, ${winner} wins the round`;
+    if (shownRound !== moveRound) {
+      text += `. Round ${shownRound + 1} is dealt`;
+      if (nextRound) text += `; ${data.Players[nextRound.FirstMover]} moves first`;
+    }
+    box.textContent = text;
+  }
+
   // --- live spectating -------------------------------------------------------------------------
 
   function startLive(id, mine) {
@@ -268,12 +289,16 @@
     const moveText = $("move-text");
     const moveCards = $("move-cards");
     moveCards.replaceChildren();
+    moveText.replaceChildren();
     if (last) {
-      moveText.textContent = `Last move: ${describeMove(last.Move, last.Player, data.Players[1 - last.Mover])}`;
+      moveText.append(el("span", "move-label", "Last move"));
+      moveText.append(el("span", "move-main", describeMove(last.Move, last.Player, data.Players[1 - last.Mover])));
+      if (last.Note) moveText.append(el("span", last.Note.startsWith("+") ? "note points" : "note", last.Note));
       for (const card of last.MoveCards || []) moveCards.append(cardTile(card, null, true));
     } else {
-      moveText.textContent = "Dealt; waiting for the first move";
+      moveText.append(el("span", "move-main", "Dealt; waiting for the first move"));
     }
+    showRoundEnded(last && last.RoundEnded, data, data.Round, last ? last.Round : data.Round, null);
     data.Seats.forEach((seat, index) => renderSeat(index, seat, null, null));
     const info = $("table-info");
     info.replaceChildren(
@@ -334,20 +359,7 @@
       moveText.append(el("span", "move-main", step.Note || step.Result));
     }
 
-    const ended = $("round-ended");
-    if (step.RoundEnded) {
-      const r = step.RoundEnded;
-      const winner = data.Players[r.Winner];
-      let text = `Round ${r.Round + 1} over: ${data.Players[0]} ${r.Points[0]} : ${r.Points[1]} ${data.Players[1]}, ${winner} wins the round`;
-      if (step.ViewRound !== step.Round) {
-        const next = rounds[step.ViewRound];
-        text += `. Round ${step.ViewRound + 1} is dealt` + (next ? `; ${data.Players[next.FirstMover]} moves first` : "");
-      }
-      ended.textContent = text;
-      ended.hidden = false;
-    } else {
-      ended.hidden = true;
-    }
+    showRoundEnded(step.RoundEnded, data, step.ViewRound, step.Round, rounds[step.ViewRound]);
 
     const over = step.Seats[0].GameStatus !== "RUNNING";
     step.Seats.forEach((seat, index) => renderSeat(index, seat, landmarks, over ? seat.GameStatus : null));

@@ -92,6 +92,17 @@ def test_viewer_steps_rebuild_a_finished_match(start_viewer_server, finished_gam
 def test_viewer_steps_follow_the_rounds_of_a_multi_round_match(start_viewer_server, arena_bots, db_path) -> None:
     server = start_viewer_server(seed=5, move_time_ms=60_000)
     match = HttpMatch(server, arena_bots, style=2, seed=3)  # style 2: five rounds
+    while match.seats[0].state["RemainingRounds"] == 5:
+        match.play(moves=1)
+    # Spectators learn how the round just finished ended, and see the next deal.
+    live = server.get(f"/viewer/api/games/{match.game_id}/live").json()
+    first_round = _record(db_path, match.game_id)["Rounds"][0]
+    assert live["Round"] == 1 and live["CardsInDeck"] == 20
+    assert live["LastMove"]["RoundEnded"] == {
+        "Round": 0,
+        "Points": first_round["Points"],
+        "Winner": first_round["Winner"],
+    }
     match.play()
     data = server.get(f"/viewer/api/games/{match.game_id}/steps").json()
     record = _record(db_path, match.game_id)
@@ -132,6 +143,13 @@ def test_viewer_live_view_shows_what_players_see_and_never_the_deck(start_viewer
     assert live["CardsInDeck"] == match.seats[0].state["CardsInDeck"] == 17
     last_recorded = [move for move in _record(db_path, match.game_id)["Moves"] if move["Applied"]][-1]
     assert live["LastMove"]["Move"] == last_recorded["Move"] and live["LastMove"]["Player"] == last_recorded["Bot"]
+    assert live["LastMove"]["RoundEnded"] is None
+    note = live["LastMove"]["Note"]
+    if "Lay" in last_recorded["Move"]:
+        mover_points = live["Seats"][live["LastMove"]["Mover"]]["Points"]
+        assert note == "wasted turn" or (note.startswith("+") and 0 < int(note[1:]) <= mover_points)
+    else:
+        assert note == ""
 
     record = _record(db_path, match.game_id)
     text = response.text.lower()
