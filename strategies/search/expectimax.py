@@ -112,6 +112,8 @@ class Searcher:
         """Iterative deepening until `seconds` pass or `deadline` (time.monotonic()) comes; the best
         move of the deepest finished iteration, or of the move ordering if none finished."""
         self._prepare(state)
+        # A timeout unwinds the search without its pops: work on a copy, never the caller's state.
+        state = state.copy()
         start = time.monotonic()
         stop = start + max(0.0, seconds)
         if deadline is not None:

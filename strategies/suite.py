@@ -1,0 +1,162 @@
+"""Build the curated position suite: endgames whose best move the exact solver finds by a clear gap.
+
+    python -m strategies.suite --out fixtures/strategies/positions.jsonl
+
+Each line is an analysis position with "Expected" (the exact solver's best move), "Objective"
+and a "Comment" that says why the move is best (which plan it follows, its value, the runner-up
+and what the greedy baseline would play instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from rummy import DECIDE, DEFAULT_CATALOG, DRAW, CountState
+from strategies.baselines import GreedyStrategy
+from strategies.position import parse_position
+from strategies.search import Objective
+from strategies.search.exact import solve
+
+LANDMARKS = tuple(sorted(DEFAULT_CATALOG[:4]))
+
+
+def _endgame(rng: random.Random, target: int) -> CountState:
+    while True:
+        state = CountState.random_deal(rng)
+        while state.phase != 2 and not (state.phase == DECIDE and state.turns_left == target):
+            if state.phase == DECIDE:
+                state.push(rng.choice(state.legal_moves()))
+            elif state.phase == DRAW:
+                state.push_draw(state.sample_draw(rng))
+        if state.phase == DECIDE:
+            return state.copy()
+
+
+def to_position(state: CountState, rng: random.Random, game_id: int) -> dict[str, Any]:
+    mover = state.mover
+    ids = rng.sample(range(1, 100_000), sum(state.counts(0)) + sum(state.counts(1)))
+    labels: dict[str, str] = {}
+
+    def hand(player: int) -> list[list[Any]]:
+        cards = []
+        for t, count in enumerate(state.counts(player)):
+            for _ in range(count):
+                card_id = ids.pop()
+                labels[str(card_id)] = LANDMARKS[t]
+                cards.append([card_id, f"/cards/{rng.getrandbits(96):024x}.png"])
+        rng.shuffle(cards)
+        return cards
+
+    gamestate = {
+        "AllCardTypes": list(DEFAULT_CATALOG),
+        "MyHand": hand(mover),
+        "OppHand": hand(1 - mover),
+        "MyPoints": state.points[mover],
+        "OppPoints": state.points[1 - mover],
+        "MyScore": 0,
+        "OppScore": 0,
+        "RemainingRounds": 1,
+        "RemainingMoves": state.turns_left,
+        "CardsInDeck": state.turns_left,
+        "ResponseDeadline": 0,
+        "GameStatus": "RUNNING",
+        "IsMover": True,
+        "GameId": game_id,
+        "OpponentId": "suite",
+    }
+    deck = {LANDMARKS[t]: count for t, count in enumerate(state.deck_counts()) if count}
+    return {"GameState": gamestate, "CardLabels": labels, "DeckCounts": deck}
+
+
+def _reason(state: CountState, move_id: int) -> str:
+    rules = state.rules
+    move = rules.moves[move_id]
+    mine, theirs = state.counts(0), state.counts(1)
+    size, their_size = sum(mine), sum(theirs)
+    name = chr(65 + move.type) if move.type >= 0 else ""
+    if move.kind == "lay" and sum(move.counts) == size:
+        return f"{move.label} empties the hand: the round ends at once, before the opponent can answer"
+    if move.kind == "give" and size == 1:
+        return (
+            f"{move.label} gives away the last card: the hand is empty, "
+            "the round ends at once with the opponent's penalty"
+        )
+    if move.kind == "take" and their_size == 1:
+        return f"{move.label} takes the opponent's last card, ending the round at once"
+    if move.kind == "take" and theirs[move.type] >= 3:
+        return f"{move.label} breaks the opponent's {theirs[move.type]}x{name} set and adds to our own"
+    if move.kind == "take":
+        return f"{move.label} builds our {mine[move.type] + 1}x{name} and shrinks the opponent's options"
+    if move.kind == "give":
+        return f"{move.label} sheds a card we cannot use (3 points of penalty) onto the opponent"
+    if move.kind == "waste":
+        return "a wasted lay is a pass: every real move makes things worse"
+    return f"{move.label} scores {move.points} now; bigger or riskier plans do worse on average"
+
+
+def build(count: int, seed: int, margin_every: int = 4) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    greedy = GreedyStrategy()
+    suite: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    attempts = 0
+    while len(suite) < count:
+        raw_state = _endgame(rng, 1 + attempts % 4)
+        attempts += 1
+        position = to_position(raw_state, rng, len(suite) + 1)
+        state = parse_position(position).state
+        objective = Objective.MARGIN if len(suite) % margin_every == margin_every - 1 else Objective.WIN
+        result = solve(state.copy(), objective)
+        values = sorted(result.move_values.items(), key=lambda item: -item[1])
+        if len(values) < 2:
+            continue
+        (best, best_value), (second, second_value) = values[0], values[1]
+        gap = best_value - second_value
+        greedy_move = greedy.choose(state.copy())
+        # Keep positions with a clear best move that the naive baseline gets wrong, or any clear non-lay.
+        needed = 0.1 if objective is Objective.WIN else 2.0
+        interesting = greedy_move != best or state.rules.moves[best].kind != "lay"
+        if gap < needed or not interesting or state.key() in seen:
+            continue
+        seen.add(state.key())
+        rules = state.rules
+
+        def shown(value: float, objective: Objective = objective) -> str:
+            return f"P(win) {(value + 1) / 2:.3f}" if objective is Objective.WIN else f"expected margin {value:+.2f}"
+
+        position["Objective"] = objective.value
+        position["Expected"] = parse_position(position).card_move(best).to_json()
+        position["Comment"] = (
+            f"{state.turns_left} turn(s) left, hands {_hand(state.counts(0))} vs {_hand(state.counts(1))}, "
+            f"points {state.points[0]}-{state.points[1]}, deck {_hand(state.deck_counts())}"
+            f"{', we win ties' if state.second == 0 else ', the opponent wins ties'}. "
+            f"{_reason(state, best)}. Exact: {rules.moves[best].label} {shown(best_value)}; "
+            f"next best {rules.moves[second].label} {shown(second_value)}; "
+            f"greedy plays {rules.moves[greedy_move].label} {shown(result.move_values[greedy_move])}. "
+            f"Types: {', '.join(f'{chr(65 + t)}={name}' for t, name in enumerate(LANDMARKS))}."
+        )
+        suite.append(position)
+    return suite
+
+
+def _hand(counts: tuple[int, ...]) -> str:
+    return "+".join(f"{count}{chr(65 + t)}" for t, count in enumerate(counts) if count) or "none"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--count", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    lines = [json.dumps(position) for position in build(args.count, args.seed)]
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {len(lines)} positions to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
