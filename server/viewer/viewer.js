@@ -355,6 +355,10 @@
     } else if (step.Result === "DEAL") {
       const first = data.Players[rounds[0] ? rounds[0].FirstMover : 0];
       moveText.append(el("span", "move-main", `The deal of round 1: ${first} moves first`));
+    } else if (step.Result === "TIMEOUT") {
+      const late = step.Seats.findIndex((seat) => seat.GameStatus === "LOST_BY_TIMEOUT");
+      const who = late >= 0 ? data.Players[late] : "a player";
+      moveText.append(el("span", "move-main", `${who} missed its deadline and loses the match`));
     } else {
       moveText.append(el("span", "move-main", step.Note || step.Result));
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -197,3 +198,32 @@ def test_viewer_suggestions_appear_only_when_recorded(finished_game, db_path) ->
     assert with_them["Suggestions"] == suggestions
     assert "Suggestions" not in without and "Suggestions" not in empty
     json.dumps(with_them)  # the step is plain JSON
+
+
+def test_viewer_steps_through_an_aborted_match(start_viewer_server, arena_bots, db_path) -> None:
+    server = start_viewer_server(seed=4, move_time_ms=60_000)
+    match = HttpMatch(server, arena_bots, style=1)
+    match.play(moves=3)
+    server.stop()  # the match can never finish now
+    restarted = start_viewer_server()
+    live = restarted.get(f"/viewer/api/games/{match.game_id}/live").json()
+    assert live["Live"] is False and live["Status"] == "ABORTED"
+    data = restarted.get(f"/viewer/api/games/{match.game_id}/steps").json()
+    assert data["EndReason"] == "aborted" and len(data["Steps"]) == 4
+    assert all(step["RoundEnded"] is None for step in data["Steps"])
+    assert data["Steps"][-1]["CardsInDeck"] == 17
+
+
+def test_viewer_steps_end_with_the_timeout(start_viewer_server, arena_bots) -> None:
+    server = start_viewer_server(seed=6, move_time_ms=300)
+    match = HttpMatch(server, arena_bots, style=1)  # and nobody moves: no race with the short deadline
+    late = next(seat.name for seat in match.seats if seat.state["IsMover"])
+    deadline = time.monotonic() + 10
+    while server.get(f"/viewer/api/games/{match.game_id}/live").json()["Live"]:
+        assert time.monotonic() < deadline, "the referee never timed the match out"
+        time.sleep(0.05)
+    data = server.get(f"/viewer/api/games/{match.game_id}/steps").json()
+    assert data["EndReason"] == "timeout" and len(data["Steps"]) == 2
+    last = data["Steps"][-1]
+    assert last["Result"] == "TIMEOUT" and last["Move"] is None
+    assert {seat["Name"]: seat["GameStatus"] for seat in last["Seats"]}[late] == "LOST_BY_TIMEOUT"
