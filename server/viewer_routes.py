@@ -107,7 +107,7 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
 @router.get("/viewer/api/games/{game_id}/steps")
 async def steps_view(game_id: int, request: Request) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark."""
-    from bot.replay import ReplayError, replay_record
+    from rummy.replay import ReplayError, replay_record
 
     records = request.app.state.records
     summary = records.match_summary(game_id)

@@ -9,8 +9,9 @@ from bot.cli import app
 from bot.local_match import Contender, play_round
 from bot.match_records import store_rounds
 from bot.recording import MatchRecorder
-from bot.replay import ReplayError, comparable, continue_with, replay_file, replay_record
+from bot.replay import continue_with, replay_file
 from rummy import Match, parse_move, render_gamestate
+from rummy.replay import ReplayError, comparable, replay_record
 from server.records import Records
 
 runner = CliRunner()
