@@ -67,7 +67,10 @@ def play(
         raise typer.Exit(2) from None
     _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
     try:
-        match_bot: MatchBot = file_bot(bot) if bot is not None else strategy_bot(strategy, recognizer, base_url=url)
+        # Exactly one of --bot and --strategy was given (checked above).
+        match_bot: MatchBot = (
+            file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url)
+        )
     except (UserBotError, ValueError, ImportError) as error:
         err.print(f"[red]{error}[/]")
         raise typer.Exit(2) from None

@@ -114,7 +114,9 @@ def safe_moves(gamestate: Mapping[str, Any], rng: random.Random | None = None) -
     mine, theirs = hand_ids(gamestate, "MyHand"), hand_ids(gamestate, "OppHand")
     chooser.shuffle(mine)
     chooser.shuffle(theirs)
-    return [Give(card_id) for card_id in mine] + [Take(card_id) for card_id in theirs]
+    moves: list[Move] = [Give(card_id) for card_id in mine]
+    moves.extend(Take(card_id) for card_id in theirs)
+    return moves
 
 
 # --- running the bot ----------------------------------------------------------------------------

@@ -15,8 +15,13 @@ from bot.user_bot import CalculateMove, UserBotFile, forget_module, load_user_bo
 
 
 class MatchBot(Protocol):
-    label: str  # for records and output: "strategy:<name>" or "file:<path>"
-    recognizer: str | None
+    @property
+    def label(self) -> str:
+        """For records and output: "strategy:<name>" or "file:<path>"."""
+        ...
+
+    @property
+    def recognizer(self) -> str | None: ...
 
     def new_match(self, gamestate: dict[str, Any]) -> CalculateMove: ...
 

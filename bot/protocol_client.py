@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay, stop_any
 from tenacity import wait_random_exponential as full_jitter
+from tenacity.stop import stop_base
 
 from bot.config import Credentials
 
@@ -106,6 +107,17 @@ class RetryPolicy:
     request_timeout_s: float = 10.0  # per attempt, on top of a long poll's MaximumWaitTime
 
 
+class _StopPastDeadline(stop_base):
+    """Stop retrying when the next wait would end past the move's deadline."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        upcoming = retry_state.upcoming_sleep or 0.0
+        return self.deadline is not None and time.monotonic() + upcoming >= self.deadline
+
+
 class ArenaClient:
     """One bot's connection to an arena base URL (ending in /prod/); use as a context manager."""
 
@@ -151,14 +163,15 @@ class ArenaClient:
         dont_play_same_user: bool = False,
         dont_play_same_bot: bool = False,
     ) -> Answer:
+        wait_ms = _clamp_wait(max_wait_ms)
         fields = {
-            "MaximumWaitTime": _clamp_wait(max_wait_ms),
+            "MaximumWaitTime": wait_ms,
             "GameStyleId": game_style_id,
             "DontPlayAgainstSameUser": dont_play_same_user,
             "DontPlayAgainstSameBot": dont_play_same_bot,
             "OpponentId": opponent_id or None,
         }
-        return self._call("GM-OfferGame", fields, hold_ms=fields["MaximumWaitTime"])
+        return self._call("GM-OfferGame", fields, hold_ms=wait_ms)
 
     def poll(self, player_key: str, max_wait_ms: int = MAX_WAIT_MS) -> Answer:
         wait = _clamp_wait(max_wait_ms)
@@ -192,8 +205,7 @@ class ArenaClient:
         policy = self.policy
         reasons: list[str] = []
 
-        def past_deadline(state: RetryCallState) -> bool:
-            return deadline is not None and time.monotonic() + (state.upcoming_sleep or 0.0) >= deadline
+        past_deadline = _StopPastDeadline(deadline)
 
         def note_retry(state: RetryCallState) -> None:
             error = state.outcome.exception() if state.outcome else None
@@ -210,7 +222,9 @@ class ArenaClient:
         retrying = Retrying(
             retry=retry_if_exception(may_retry),
             wait=full_jitter(multiplier=policy.first_wait_s, max=policy.max_wait_s),
-            stop=stop_after_attempt(policy.max_attempts) | stop_after_delay(policy.give_up_after_s) | past_deadline,
+            stop=stop_any(
+                stop_after_attempt(policy.max_attempts), stop_after_delay(policy.give_up_after_s), past_deadline
+            ),
             before_sleep=note_retry,
             sleep=self._sleep,
             reraise=True,

@@ -17,10 +17,12 @@ from bot.replay import Replay, Step
 def describe_move(move: Mapping[str, Any] | None, labels: Mapping[int, str]) -> str:
     if not move:
         return ""
-    ((kind, value),) = move.items() if len(move) == 1 else (("?", move),)
+    if len(move) != 1:
+        return str(dict(move))
+    ((kind, value),) = move.items()
     if kind == "Lay" and isinstance(value, list):
         return "Lay " + ", ".join(labels.get(card_id, f"#{card_id}") for card_id in value)
-    if kind in ("Take", "Give"):
+    if kind in ("Take", "Give") and isinstance(value, int):
         return f"{kind} {labels.get(value, f'#{value}')}"
     return str(dict(move))
 

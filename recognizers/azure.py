@@ -40,14 +40,15 @@ class AzureRecognizer(ApiRecognizer):
         # The SDK's urllib3 retry would retry 5xx on its own with long backoff and ignore our
         # limiter; tenacity in ApiRecognizer does the retrying instead.
         self._client.config.retry_policy.retries = 0
-        self._client.config.connection.timeout = timeout
+        self._client.config.connection.timeout = timeout  # type: ignore[assignment]  # msrest says int; requests takes float s
 
     def __repr__(self) -> str:
         return f"AzureRecognizer(endpoint={self.endpoint!r}, key={MASK!r}, mode={self.mode!r})"
 
     def _fetch(self, url: str) -> Observation:
         from azure.cognitiveservices.vision.computervision.models import Details, VisualFeatureTypes
-        from msrest.exceptions import ClientRequestError, DeserializationError, HttpOperationError
+        from azure.core.exceptions import DeserializationError
+        from msrest.exceptions import ClientRequestError, HttpOperationError
 
         try:
             if self.mode == "analyze":

@@ -83,7 +83,8 @@ def _json_or_none(response: httpx.Response) -> Any:
 def _error_message(body: Any, response: httpx.Response) -> str:
     """Custom Vision errors are {"code", "message"}; gateways (401, 429) wrap them in {"error": ...}."""
     if isinstance(body, dict):
-        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        wrapped = body.get("error")
+        inner = wrapped if isinstance(wrapped, dict) else body
         code, message = inner.get("code"), inner.get("message")
         if code or message:
             return f"({code}) {message}" if code else str(message)
