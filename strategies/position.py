@@ -80,13 +80,15 @@ def _require(condition: bool, message: str) -> None:
 
 
 def _int(value: Any, where: str) -> int:
-    _require(isinstance(value, int) and not isinstance(value, bool), f"{where} must be an integer, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(f"{where} must be an integer, got {value!r}")
     return value
 
 
 def _cards(gamestate: Mapping[str, Any], key: str) -> list[int]:
     hand = gamestate.get(key)
-    _require(isinstance(hand, list), f"GameState.{key} must be a list of [id, url] pairs")
+    if not isinstance(hand, list):
+        raise PositionError(f"GameState.{key} must be a list of [id, url] pairs")
     ids = []
     for card in hand:
         _require(isinstance(card, list) and len(card) == 2, f"GameState.{key} entries are [id, url], got {card!r}")

@@ -102,7 +102,7 @@ def build(count: int, seed: int, margin_every: int = 4) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     greedy = GreedyStrategy()
     suite: list[dict[str, Any]] = []
-    seen: set[tuple] = set()
+    seen: set[tuple[int, ...]] = set()
     attempts = 0
     while len(suite) < count:
         raw_state = _endgame(rng, 1 + attempts % 4)

@@ -19,7 +19,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from rummy import OVER, CountState
+from rummy import OVER, CountRules, CountState
 from strategies.search.evaluation import Evaluator, Objective, evaluator_for
 from strategies.search.ordering import MoveOrderer
 from strategies.search.tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -86,7 +86,7 @@ class Searcher:
         self._evaluator: Evaluator | None = None
         self._orderer: MoveOrderer | None = None
         self._outcomes: dict[int, tuple[tuple[int, float], ...]] = {}
-        self._rules = None
+        self._rules: CountRules | None = None
 
     # --- public -------------------------------------------------------------------------------
 
@@ -158,7 +158,8 @@ class Searcher:
     def outcomes(self, deck: int) -> tuple[tuple[int, float], ...]:
         found = self._outcomes.get(deck)
         if found is None:
-            n_types = self._rules.n_types  # type: ignore[union-attr]
+            assert self._rules is not None, "outcomes() is used only inside a search"
+            n_types = self._rules.n_types
             counts = [(deck >> (4 * t)) & 15 for t in range(n_types)]
             total = sum(counts)
             found = self._outcomes[deck] = tuple((t, count / total) for t, count in enumerate(counts) if count)

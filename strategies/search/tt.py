@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
+Key = tuple[int, ...]  # CountState.key()
+Entry = tuple[Key, float, int, int, int, int]  # key, value, bound, depth, best move, generation
+
 
 @dataclass
 class TableStats:
@@ -32,7 +35,7 @@ class TranspositionTable:
         if size < 1:
             raise ValueError("a transposition table needs at least one slot")
         self.size = size
-        self.slots: list[tuple | None] = [None] * size
+        self.slots: list[Entry | None] = [None] * size
         self.generation = 0
         self.stats = TableStats()
 
@@ -44,7 +47,7 @@ class TranspositionTable:
         self.slots = [None] * self.size
         self.stats.reset()
 
-    def probe(self, key: tuple) -> tuple | None:
+    def probe(self, key: Key) -> Entry | None:
         stats = self.stats
         stats.probes += 1
         entry = self.slots[hash(key) % self.size]
@@ -56,7 +59,7 @@ class TranspositionTable:
         stats.collisions += 1
         return None
 
-    def store(self, key: tuple, value: float, bound: int, depth: int, best_move: int) -> None:
+    def store(self, key: Key, value: float, bound: int, depth: int, best_move: int) -> None:
         index = hash(key) % self.size
         slots = self.slots
         old = slots[index]
