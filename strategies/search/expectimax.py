@@ -28,6 +28,11 @@ INF = math.inf
 PRUNINGS = ("none", "star1", "star2")
 
 
+# Iterative deepening: the least factor by which one iteration's cost is assumed to grow over the
+# previous one, and the factor assumed before two iterations have been timed.
+MIN_GROWTH = 2.0
+FIRST_GROWTH = 6.0
+
 class SearchTimeout(Exception):
     """Raised inside the search when the time is up; the iteration in progress is dropped."""
 
@@ -123,7 +128,9 @@ class Searcher:
         moves = list(self._orderer_for().static(state))
         result = SearchResult(moves[0], 0.0, 0, False)
         limit = state.turns_left if max_depth is None else min(max_depth, state.turns_left)
+        previous_s = 0.0
         for depth in range(1, max(1, limit) + 1):
+            began = time.monotonic()
             try:
                 found = self._root(state, depth, moves, all_values)
             except SearchTimeout:
@@ -131,7 +138,12 @@ class Searcher:
             result = found
             # The next iteration tries the best moves first.
             moves.sort(key=lambda move: -found.move_values.get(move, -INF))
-            if found.exact or time.monotonic() >= stop:
+            took_s = time.monotonic() - began
+            # An iteration that cannot finish in time is thrown away, so don't start it: each
+            # iteration costs about as many times its predecessor as the last one did.
+            growth = max(MIN_GROWTH, took_s / previous_s) if previous_s > 1e-3 else FIRST_GROWTH
+            previous_s = took_s
+            if found.exact or time.monotonic() + took_s * growth > stop:
                 break
         self._stop = INF
         return _with_cost(result, self.stats.nodes - before, time.monotonic() - start)
