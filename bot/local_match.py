@@ -24,6 +24,18 @@ CalculateMove = Callable[[dict[str, Any]], Any]
 LabelSource = Callable[[], Mapping[str, str]]
 
 
+@dataclass
+class Agent:
+    """One round's bot: its calculate_move, and where it keeps its last suggestions (ours only)."""
+
+    calculate_move: CalculateMove
+    source: Any = None  # the ArenaAgent behind calculate_move, for our strategies
+
+    @property
+    def last_suggestions(self) -> list[dict[str, Any]]:
+        return list(getattr(self.source, "last_suggestions", []))
+
+
 @dataclass(frozen=True)
 class Contender:
     """Who plays: `spec` as the user typed it (strategy, preset or path to a .py file)."""
@@ -53,11 +65,11 @@ class Contender:
         get_strategy(self.spec, **self.strategy_options)
         get_recognizer(self.recognizer, source=dict)
 
-    def new_bot(self, labels: LabelSource, noise_seed: int) -> CalculateMove:
+    def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
             from bot.user_bot import load_user_bot
 
-            return load_user_bot(self.spec).new_match()
+            return Agent(load_user_bot(self.spec).new_match())
         from recognizers.registry import get_recognizer
         from strategies.agent import ArenaAgent
         from strategies.registry import get_strategy
@@ -67,7 +79,8 @@ class Contender:
         if "seed" not in options and _takes_seed(self.spec):
             # Seeded from the deal, so a round replays the same whichever process or backend plays it.
             options["seed"] = noise_seed
-        return ArenaAgent(get_strategy(self.spec, **options), recognizer).calculate_move
+        agent = ArenaAgent(get_strategy(self.spec, **options), recognizer)
+        return Agent(agent.calculate_move, agent)
 
 
 def _takes_seed(strategy: str) -> bool:
@@ -90,6 +103,7 @@ class MoveRecord:
     fault: str  # "" for the bot's own move, else why a safe move replaced it
     points: int
     wasted: bool
+    suggestions: tuple[dict[str, Any], ...] = ()  # the bot's best moves with values, when it has them
 
 
 @dataclass(frozen=True)
@@ -146,14 +160,15 @@ def play_round(
         started = time.perf_counter()
         fault = ""
         try:
-            move = check_move(bots[seat](view), view)
+            move = check_move(bots[seat].calculate_move(view), view)
         except MalformedMove as error:
             fault, move = f"malformed move: {error}", safe_moves(view, fallback_rng)[0]
         except Exception as error:  # noqa: BLE001 - a user's bot may raise anything; the round goes on
             fault, move = f"bot raised {type(error).__name__}: {error}", safe_moves(view, fallback_rng)[0]
         think_ms = (time.perf_counter() - started) * 1000
         outcome = match.apply(seat, move)
-        records.append(MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted))
+        suggestions = () if fault else tuple(bots[seat].last_suggestions)
+        records.append(MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions))
     finished = match.finished_rounds[-1]
     return RoundResult(
         deal_seed=deal_seed,

@@ -68,6 +68,7 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
             error=move.fault or None,
             gamestate=render_gamestate(match, move.seat, game_id=game_id, opponent_id=seated[1 - move.seat]),
             finished_round=finished,
+            suggestions=list(move.suggestions),
         )
     records.finish_match(game_id, match, "completed", now)
     return game_id

@@ -34,7 +34,10 @@ Schema (readers such as the replay viewer may rely on it):
           result TEXT             -- the Result answered
           applied INTEGER         -- 1 when the move changed the game
           error TEXT              -- the ErrorMessage answered, if any
-          gamestate TEXT)         -- JSON of the GameState answered (the mover's view after the move)
+          gamestate TEXT          -- JSON of the GameState answered (the mover's view after the move)
+          suggestions TEXT)       -- JSON [{"Move", "Label", "Value"}], the mover's best moves as it
+                                  -- saw them, best first, with "Exact" (false: an upper bound); only
+                                  -- for moves of our strategies played in process
 
 Every MakeMove request that names a seat of a match its bot owns is recorded, refused ones included.
 Times are epoch seconds. Card URLs are stored as paths; the server prefixes its base URL.
@@ -82,7 +85,8 @@ CREATE TABLE IF NOT EXISTS deal_cards (
 CREATE TABLE IF NOT EXISTS moves (
     move_seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL REFERENCES matches(game_id),
     round_index INTEGER NOT NULL, seat INTEGER NOT NULL, bot TEXT NOT NULL, received_at REAL NOT NULL,
-    move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT
+    move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT,
+    suggestions TEXT
 );
 CREATE INDEX IF NOT EXISTS moves_by_game ON moves(game_id, move_seq);
 CREATE INDEX IF NOT EXISTS deal_cards_by_token ON deal_cards(token);
@@ -100,7 +104,16 @@ def connect(path: Path | str) -> sqlite3.Connection:
     connection.execute("PRAGMA synchronous=NORMAL")
     connection.execute("PRAGMA foreign_keys=ON")
     connection.executescript(SCHEMA)
+    _add_missing_columns(connection)
     return connection
+
+
+def _add_missing_columns(connection: sqlite3.Connection) -> None:
+    """Records files made before a column existed get it (NULL in old rows)."""
+    columns = {row["name"] for row in connection.execute("PRAGMA table_info(moves)")}
+    if "suggestions" not in columns:
+        with connection:
+            connection.execute("ALTER TABLE moves ADD COLUMN suggestions TEXT")
 
 
 def token_of(url: str) -> str:
@@ -184,12 +197,13 @@ class Records:
         gamestate: dict[str, Any] | None,
         finished_round: tuple[int, Round] | None = None,
         next_round: tuple[int, Round] | None = None,
+        suggestions: list[dict[str, Any]] | None = None,
     ) -> None:
         """One MakeMove request; a move that ends a round also closes it (and opens the next) atomically."""
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO moves (game_id, round_index, seat, bot, received_at, move, result, applied, error,"
-                " gamestate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " gamestate, suggestions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     round_index,
@@ -201,6 +215,7 @@ class Records:
                     int(applied),
                     error,
                     json.dumps(gamestate) if gamestate is not None else None,
+                    json.dumps(suggestions) if suggestions else None,
                 ),
             )
             if finished_round is not None:
@@ -293,6 +308,7 @@ class Records:
                 "Applied": bool(row["applied"]),
                 "ErrorMessage": row["error"],
                 "GameState": json.loads(row["gamestate"]) if row["gamestate"] else None,
+                **({"Suggestions": json.loads(row["suggestions"])} if row["suggestions"] else {}),
             }
             for row in self.db.execute("SELECT * FROM moves WHERE game_id=? ORDER BY move_seq", (game_id,))
         ]

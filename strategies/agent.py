@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from rummy import DEFAULT_RULES, CardLabel, Recognizer, RulesConfig, Tracker
+from rummy import DEFAULT_RULES, CardLabel, CountMove, Recognizer, RulesConfig, Tracker
 from strategies.base import Strategy
 
 # Part of the time to the deadline a strategy may think; the rest covers labelling and the network.
@@ -21,6 +22,10 @@ class ArenaAgent:
         self.rules = rules
         self.tracker = Tracker(rules)
         self.last_labels: dict[int, CardLabel] = {}
+        # The best moves of the last decision with their values, for records and the viewer:
+        # [{"Move": arena move, "Label": readable, "Value": number, "Exact": bool}], best first; empty for
+        # strategies without values. A value that is not exact is an upper bound from the pruned search.
+        self.last_suggestions: list[dict[str, Any]] = []
 
     def observe(self, gamestate: dict[str, Any]) -> None:
         """Label the cards and feed the tracker (also useful for gamestates where we do not move).
@@ -41,7 +46,23 @@ class ArenaAgent:
         state = self.tracker.count_state()
         move_id = self.strategy.choose(state, self._deadline(gamestate))
         confidence = {card_id: label.confidence for card_id, label in self.last_labels.items()}
+        self.last_suggestions = self._suggestions(state.rules.moves, confidence)
         return self.tracker.card_move(move_id, confidence).to_json()
+
+    def _suggestions(self, moves: Sequence[CountMove], confidence: dict[int, float]) -> list[dict[str, Any]]:
+        ranked = getattr(self.strategy, "suggestions", None)
+        if not callable(ranked):
+            return []
+        names = self.tracker.types_in_use()
+        return [
+            {
+                "Move": self.tracker.card_move(move_id, confidence).to_json(),
+                "Label": describe_count_move(moves[move_id], names) + ("" if exact else " (value at most)"),
+                "Value": round(value, 4),
+                "Exact": exact,
+            }
+            for move_id, value, exact in ranked()
+        ]
 
     @staticmethod
     def _deadline(gamestate: dict[str, Any]) -> float | None:
@@ -50,3 +71,12 @@ class ArenaAgent:
             return None
         left_s = max(0.0, response_deadline_ms / 1000 - time.time())
         return time.monotonic() + THINKING_SHARE * left_s
+
+
+def describe_count_move(move: CountMove, names: Sequence[str]) -> str:
+    """A count-level move in landmark names, e.g. "Lay 3 big ben" or "Take giralda"."""
+    if move.kind == "lay":
+        return "Lay " + " + ".join(f"{count} {names[t]}" for t, count in enumerate(move.counts) if count)
+    if move.kind == "waste":
+        return "Waste a turn (a Lay that is no set)"
+    return f"{move.kind.title()} {names[move.type]}"

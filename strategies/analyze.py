@@ -56,11 +56,8 @@ def analyse(
         values = result.move_values
         ranked = sorted(values, key=lambda move: -values[move])
 
-        def shown(value: float) -> float:
-            return (value + 1) / 2 if objective is Objective.WIN else value
-
         moves = tuple(
-            RankedMove(position.card_move(move).to_json(), rules.moves[move].label, shown(values[move]))
+            RankedMove(position.card_move(move).to_json(), rules.moves[move].label, player.shown_value(values[move]))
             for move in ranked
         )
         return Analysis(moves[0].move, moves, objective, result.depth, result.exact)

@@ -46,23 +46,47 @@ class SearchStrategy:
         if self.searcher.options.objective is not self.objective:
             raise ValueError("search options and strategy disagree on the objective")
         self.last: SearchResult | None = None
+        self.last_values_exact = False  # every move of `last` was searched with a full window
 
     def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
         if deadline is not None:
             deadline -= DEADLINE_MARGIN_S
+        every_value = all_values or self.noise > 0
         result = self.searcher.iterate(
             state,
             self.time_ms / 1000,
             deadline=deadline,
             max_depth=self.max_depth,
-            all_values=all_values or self.noise > 0,
+            all_values=every_value,
         )
         self.last = result
+        self.last_values_exact = every_value
         return result
+
+    def shown_value(self, value: float) -> float:
+        """A search value on the objective's own scale: win probability, or points of margin."""
+        return (value + 1) / 2 if self.objective is Objective.WIN else value
+
+    def suggestions(self, top: int = 3) -> list[tuple[int, float, bool]]:
+        """The last decision's best moves as (move, value on the objective's scale, exact), best first.
+
+        The best move's value is its searched value. Unless every move was searched with a full
+        window, the others come from a pruned search, which only shows that a move cannot beat the
+        best one: their values are upper bounds (exact False).
+        """
+        if self.last is None or not self.last.move_values:
+            return []
+        values = self.last.move_values
+        ranked = sorted(values, key=lambda move: -values[move])[:top]
+        return [
+            (move, self.shown_value(values[move]), rank == 0 or self.last_values_exact)
+            for rank, move in enumerate(ranked)
+        ]
 
     def choose(self, state: CountState, deadline: float | None = None) -> int:
         legal = state.legal_moves()
         if len(legal) == 1:
+            self.last = None
             return legal[0]
         result = self.analyse(state, deadline)
         if self.noise <= 0 or not result.move_values:

@@ -33,6 +33,7 @@ PRUNINGS = ("none", "star1", "star2")
 MIN_GROWTH = 2.0
 FIRST_GROWTH = 6.0
 
+
 class SearchTimeout(Exception):
     """Raised inside the search when the time is up; the iteration in progress is dropped."""
 

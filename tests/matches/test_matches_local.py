@@ -117,3 +117,31 @@ def test_duplicate_match_records_both_plays_of_each_deal(tmp_path):
         ]
     assert seeds[0][0] == seeds[1][0] and seeds[0][1] != seeds[1][1]  # same deal, seats swapped
     assert decks[0] == decks[1] and decks[0] != decks[2]
+
+
+def test_suggestions_are_recorded_and_reach_the_viewer(tmp_path):
+    import httpx
+
+    from bot.match_records import store_rounds
+    from server.embedded import EmbeddedServer
+    from server.settings import Settings
+
+    result = play_round("suggest:1", (Contender("heuristic"), Contender("greedy")))
+    searched = [move for move in result.moves if move.seat == 0 and move.suggestions]
+    assert searched, "the searching strategy recorded no suggestions"
+    for move in searched:
+        best = move.suggestions[0]
+        # A strategy without noise plays its best suggestion; win values are probabilities.
+        assert best["Move"] == move.move and best["Exact"] is True
+        # Runner-ups from a pruned search are only bounded, and say so.
+        assert all(s["Exact"] or s["Label"].endswith("(value at most)") for s in move.suggestions[1:])
+        assert all(0.0 <= suggestion["Value"] <= 1.0 for suggestion in move.suggestions)
+        assert [s["Value"] for s in move.suggestions] == sorted((s["Value"] for s in move.suggestions), reverse=True)
+    assert not any(move.suggestions for move in result.moves if move.seat == 1)  # greedy has no values
+    db = tmp_path / "records.sqlite3"
+    _path, (game_id,) = store_rounds(db, [(result, 0)], ("heuristic", "greedy"))
+    with EmbeddedServer(Settings(db_path=db)) as server:
+        steps = httpx.get(f"{server.base}/viewer/api/games/{game_id}/steps", timeout=10).json()["Steps"]
+    shown = [step for step in steps if step.get("Suggestions")]
+    assert len(shown) == len(searched)
+    assert shown[0]["Suggestions"][0]["Label"].startswith(("Lay", "Take", "Give", "Waste"))
