@@ -7,13 +7,14 @@ results whichever backend played them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bot.local_match import Contender, RoundResult, play_round
 from rummy import DEFAULT_RULES, RulesConfig
 
 BACKENDS = ("local", "ray")
+CHUNKS_PER_WORKER = 8
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,16 @@ def run_tasks(
             if progress:
                 progress(1)
         return results
-    ordered: list[RoundResult | None] = [None] * len(tasks)
+    # Rounds are short, so sending them one by one would cost more in inter-process traffic than
+    # they take to play: each worker gets them in chunks, several chunks each to balance the load.
+    chunk = max(1, len(tasks) // (workers * CHUNKS_PER_WORKER))
+    results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_run_task, task): index for index, task in enumerate(tasks)}
-        for future in as_completed(futures):
-            ordered[futures[future]] = future.result()
+        for result in pool.map(_run_task, tasks, chunksize=chunk):
+            results.append(result)
             if progress:
                 progress(1)
-    return [result for result in ordered if result is not None]
+    return results
 
 
 def _run_on_ray(tasks: Sequence[RoundTask], progress: Progress | None) -> list[RoundResult]:
