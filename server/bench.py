@@ -60,6 +60,7 @@ def server_process(db_path: Path, *extra: str) -> Iterator[str]:
 
 
 def random_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal move without knowing any landmark: take, give, or lay 3 own cards (maybe a wasted turn)."""
     mine = [card[0] for card in state["MyHand"]]
     theirs = [card[0] for card in state["OppHand"]]
     choice = rng.random()

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from server.accounts import Accounts
+from server.bench import random_move
 from server.embedded import EmbeddedServer
 from server.records import connect
 
@@ -95,18 +96,6 @@ class PlayedMatch:
         self.key = key
         self.final = final
         self.moves = moves
-
-
-def random_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal move without knowing any landmark: take, give, or lay 3 own cards (maybe a wasted turn)."""
-    mine = [card[0] for card in state["MyHand"]]
-    theirs = [card[0] for card in state["OppHand"]]
-    choice = rng.random()
-    if choice < 0.3 and len(mine) >= 3:
-        return {"Lay": rng.sample(mine, 3)}
-    if choice < 0.65 and theirs:
-        return {"Take": rng.choice(theirs)}
-    return {"Give": rng.choice(mine)}
 
 
 async def gather_bots(*coroutines: Any) -> list[Any]:

@@ -79,9 +79,13 @@ def finished_game(db_path: Path) -> int:
     return game_ids[0]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's chromium through Playwright; never a downloaded browser."""
+    """Debian's chromium through Playwright; never a downloaded browser.
+
+    Module-scoped: Playwright's sync API keeps an event loop running in this thread while it is
+    open, and tests that run after it and call asyncio.run() must not find one.
+    """
     if not CHROMIUM.exists():
         pytest.fail(
             f"{CHROMIUM} is missing: the browser tests drive Debian's chromium. "

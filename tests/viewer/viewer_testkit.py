@@ -3,43 +3,29 @@
 from __future__ import annotations
 
 import random
-import threading
-import time
 from typing import Any
 
 import httpx
-import uvicorn
 
-from server.app import create_app
+from server.embedded import EmbeddedServer
 from server.settings import Settings
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: these tests are about the viewer, not the hash cost
 
 
-class ViewerServer:
-    """The real app on 127.0.0.1:<free port> in a daemon thread."""
+class ViewerServer(EmbeddedServer):
+    """The real app on a free loopback port, with one kept-alive client (a match makes hundreds of calls)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-        self.base = f"http://127.0.0.1:{self.server.servers[0].sockets[0].getsockname()[1]}"
-        self.client = httpx.Client(base_url=self.base, timeout=15)  # kept alive: a match makes hundreds of calls
+        super().__init__(settings)
+        self.client = httpx.Client(base_url=self.base, timeout=15)
 
     def get(self, path: str) -> httpx.Response:
         return self.client.get(path)
 
     def stop(self) -> None:
         self.client.close()
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
+        super().stop()
 
 
 class ArenaSeat:
