@@ -13,7 +13,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from bot.runner import MatchSummary
+from bot.runner import MatchSummary, SilentObserver
 from rummy.config import DEFAULT_RULES
 
 WINS = ("WON", "WON_BY_TIMEOUT")
@@ -102,20 +102,11 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
     return table
 
 
-class JsonLines:
+class JsonLines(SilentObserver):
     """One JSON object per finished match on stdout, then a summary object."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdout
-
-    def waiting(self, games_done: int) -> None:
-        pass
-
-    def gamestate(self, gamestate: dict[str, Any]) -> None:
-        pass
-
-    def moved(self, move: dict[str, Any], source: str, reason: str, result: str) -> None:
-        pass
 
     def match_ended(self, summary: MatchSummary) -> None:
         self._emit({"event": "match", **summary.to_json()})
