@@ -6,11 +6,12 @@ names are in play, and no type has more than `cards_per_type` cards. So:
 1. The round's types are the names with the most support, summed over every card seen (top
    labels and runners-up, weighted by score). A name only a stray wrong label or two supports
    loses to the real types, which ten cards each support.
-2. Each card goes to its best-scored type among those; a card whose candidates name none of them
-   waits for step 4.
-3. While a type holds more cards than it can, the card that loses least by moving (its score
-   there minus its score for a type with room) moves to that type.
-4. Cards with no usable candidate (unknown, or only names not in play) fill the types with room,
+2. The cards whose candidates name at least one of those types are spread over them, at most
+   `cards_per_type` to a type, by the assignment of least total cost, where a card's cost for a
+   type is -log(its score there + a floor): the most likely labelling the deck allows. Scores
+   compare by ratio, not difference: a card whose only link to a type is a weak runner-up (0.2
+   against nothing) is surer there than a 0.6 label with a 0.4 rival.
+3. Cards with no usable candidate (unknown, or only names not in play) fill the types with room,
    most room first, with a low confidence that says it was a guess.
 
 Every output label carries a confidence a strategy can use to avoid laying doubtful cards, and
@@ -27,7 +28,11 @@ from recognizers.observation import candidates_of
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.labels import CardLabel
 
-SCORE_FLOOR = 0.02  # the score of a type a card's candidates do not name: unlikely, not impossible
+# The score of a type a card's candidates do not name: unlikely, not impossible. A recognizer
+# that names two of 32 landmarks leaves the truth among the other 30 perhaps one time in seven,
+# about 0.005 a name; 0.02 made moving a sure card out of its type too cheap (99.00% against
+# 99.12% on the noisy:0.1 benchmark).
+SCORE_FLOOR = 0.005
 GUESS_WEIGHT = 0.5  # a room-based guess is never more than half sure
 
 
@@ -60,37 +65,18 @@ def correct_round(
     ranked = sorted((name for name in support if support[name] > 0), key=lambda name: (-support[name], name))
     types = tuple(ranked[: rules.types_per_round])
 
-    assigned: dict[int, str] = {}
-    pending: list[int] = []
-    for card_id in sorted(labels):
-        options = {name: score for name, score in scores[card_id].items() if name in types}
-        if options:
-            assigned[card_id] = max(options, key=lambda name: (options[name], name))
-        else:
-            pending.append(card_id)
-
-    moved_for_room: set[int] = set()
-    while True:
-        counts = _counts(assigned, types)
-        full = [name for name in types if counts[name] > cap]
-        open_types = [name for name in types if counts[name] < cap]
-        if not full or not open_types:
-            break
-        best: tuple[float, int, str] | None = None
-        for card_id, name in assigned.items():
-            if name not in full:
-                continue
-            here = scores[card_id].get(name, 0.0)
-            target = max(open_types, key=lambda t: (scores[card_id].get(t, 0.0), cap - counts[t], t))
-            # Compare evidence by ratio, not difference: a card whose only link to this type is a
-            # weak runner-up (0.2 against nothing) is surer here than a 0.6 label with a 0.4 rival.
-            loss = math.log(here + SCORE_FLOOR) - math.log(scores[card_id].get(target, 0.0) + SCORE_FLOOR)
-            if best is None or (loss, card_id) < (best[0], best[1]):
-                best = (loss, card_id, target)
-        assert best is not None
-        _, card_id, target = best
-        assigned[card_id] = target
-        moved_for_room.add(card_id)
+    pending = [card_id for card_id in sorted(labels) if not any(name in types for name in scores[card_id])]
+    costs = {
+        card_id: {name: -math.log(scores[card_id].get(name, 0.0) + SCORE_FLOOR) for name in types}
+        for card_id in sorted(labels)
+        if card_id not in pending
+    }
+    assigned = assign_within_capacity(costs, types, cap)
+    moved_for_room = {
+        card_id
+        for card_id, name in assigned.items()
+        if name != max((t for t in types if t in scores[card_id]), key=lambda t: (scores[card_id][t], t))
+    }
 
     guessed: dict[int, float] = {}
     if guess_unknown and len(types) == rules.types_per_round:
@@ -129,6 +115,55 @@ def correct_round(
         if landmark != label.landmark:
             changed.add(card_id)
     return Correction(corrected, types, frozenset(changed))
+
+
+def assign_within_capacity(
+    costs: Mapping[int, Mapping[str, float]], types: Sequence[str], capacity: int
+) -> dict[int, str]:
+    """The least-cost assignment of cards to types with at most `capacity` cards a type.
+
+    Successive shortest paths, as in the Hungarian method: cards join one at a time, each by the
+    cheapest chain "this card into type A, a card of A into B, ... into a type with room". Each
+    partial assignment stays optimal for the cards placed so far, so the residual graph has no
+    negative cycle and Bellman-Ford over the few type nodes finds the chain. When the cards
+    outnumber the room, the rest go to their cheapest type, since no labelling can respect the
+    counts then.
+    """
+    assigned: dict[int, str] = {}
+    counts = dict.fromkeys(types, 0)
+    room_total = capacity * len(types)
+    for card_id, card_costs in costs.items():
+        if len(assigned) >= room_total:
+            assigned[card_id] = min(types, key=lambda name: (card_costs[name], name))
+            continue
+        # distance[t]: cost of the cheapest chain that ends with one more card in type t
+        distance = {name: card_costs[name] for name in types}
+        via: dict[str, tuple[str, int] | None] = dict.fromkeys(types, None)  # (previous type, card moved)
+        for _ in range(len(types) - 1):
+            changed = False
+            for source in types:
+                for moved, name in assigned.items():
+                    if name != source:
+                        continue
+                    for target in types:
+                        if target == source:
+                            continue
+                        step = distance[source] + costs[moved][target] - costs[moved][source]
+                        if step < distance[target] - 1e-12:
+                            distance[target] = step
+                            via[target] = (source, moved)
+                            changed = True
+            if not changed:
+                break
+        end = min((name for name in types if counts[name] < capacity), key=lambda name: (distance[name], name))
+        counts[end] += 1
+        target = end
+        while (link := via[target]) is not None:
+            source, moved = link
+            assigned[moved] = target
+            target = source
+        assigned[card_id] = target
+    return assigned
 
 
 def _counts(assigned: Mapping[int, str], types: Sequence[str]) -> dict[str, int]:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from recognizers.correction import RoundLabels, correct_round
+import itertools
+import math
+import random
+
+from recognizers.correction import RoundLabels, assign_within_capacity, correct_round
 from recognizers.measure_correction import measure
 from recognizers.observation import RankedLabel
 from rummy.config import RulesConfig
@@ -64,3 +68,23 @@ def test_noisy_point_one_corrected_to_at_least_99_percent_over_100_rounds() -> N
     assert accuracy.cards == 4000
     assert accuracy.raw < 0.93  # the noise is real
     assert accuracy.corrected >= 0.99
+
+
+def test_assignment_within_capacity_equals_brute_force_on_small_cases() -> None:
+    # Successive shortest paths claim the least total cost; trying every labelling that respects
+    # the capacity is the reference (7 cards over 3 types is 2,187 labellings).
+    rng = random.Random(7)
+    types = ("a", "b", "c")
+    for _ in range(200):
+        cards = rng.randint(1, 7)
+        capacity = rng.randint(max(1, -(-cards // 3)), 3)
+        costs = {card: {name: round(rng.uniform(0, 5), 3) for name in types} for card in range(cards)}
+        assigned = assign_within_capacity(costs, types, capacity)
+        assert sorted(assigned) == list(range(cards))
+        assert all(list(assigned.values()).count(name) <= capacity for name in types)
+        best = min(
+            sum(costs[card][name] for card, name in enumerate(labelling))
+            for labelling in itertools.product(types, repeat=cards)
+            if all(labelling.count(name) <= capacity for name in types)
+        )
+        assert math.isclose(sum(costs[card][name] for card, name in assigned.items()), best, abs_tol=1e-9)
