@@ -69,6 +69,8 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
             gamestate=render_gamestate(match, move.seat, game_id=game_id, opponent_id=seated[1 - move.seat]),
             finished_round=finished,
             suggestions=list(move.suggestions),
+            finished_match=(match, "completed") if match.over else None,
         )
-    records.finish_match(game_id, match, "completed", now)
+    if not match.over:  # a round cut short still gets its end written
+        records.finish_match(game_id, match, "completed", now)
     return game_id

@@ -170,17 +170,8 @@ class Records:
             return cursor.lastrowid
 
     def start_round(self, game_id: int, round_index: int, played: Round, now: float) -> None:
-        deal = played.deal
-        rows = []
-        for owner, cards in (("P0", deal.hands[0]), ("P1", deal.hands[1]), ("DECK", deal.deck)):
-            for position, card in enumerate(cards):
-                rows.append((game_id, round_index, card.id, card.url, token_of(card.url), card.kind, owner, position))
         with self._transaction() as db:
-            db.execute(
-                "INSERT INTO rounds (game_id, round_index, kinds, first_mover, started_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, round_index, json.dumps(list(deal.kinds)), deal.first_mover, now),
-            )
-            db.executemany("INSERT INTO deal_cards VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            _insert_round(db, game_id, round_index, played, now)
 
     def record_move(
         self,
@@ -198,8 +189,10 @@ class Records:
         finished_round: tuple[int, Round] | None = None,
         next_round: tuple[int, Round] | None = None,
         suggestions: list[dict[str, Any]] | None = None,
+        finished_match: tuple[Match, str] | None = None,
     ) -> None:
-        """One MakeMove request; a move that ends a round also closes it (and opens the next) atomically."""
+        """One MakeMove request; a move that ends a round also closes it and opens the next round or
+        ends the match (`finished_match`: the match and its end reason), all in one transaction."""
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO moves (game_id, round_index, seat, bot, received_at, move, result, applied, error,"
@@ -224,35 +217,14 @@ class Records:
                     "UPDATE rounds SET points0=?, points1=?, winner=?, ended_at=? WHERE game_id=? AND round_index=?",
                     (played.points[0], played.points[1], played.winner(), received_at, game_id, index),
                 )
-        if next_round is not None:
-            self.start_round(game_id, next_round[0], next_round[1], received_at)
+            if next_round is not None:
+                _insert_round(db, game_id, next_round[0], next_round[1], received_at)
+            if finished_match is not None:
+                _finish_match(db, game_id, finished_match[0], finished_match[1], received_at)
 
     def finish_match(self, game_id: int, match: Match, end_reason: str, now: float) -> None:
-        """Store the outcome and settle the stake: the winner gets the prize, a draw gets the stake back."""
         with self._transaction() as db:
-            row = db.execute(
-                "SELECT player0, player1, stake, prize FROM matches WHERE game_id=?", (game_id,)
-            ).fetchone()
-            db.execute(
-                "UPDATE matches SET status='FINISHED', end_reason=?, status0=?, status1=?, rounds_won0=?,"
-                " rounds_won1=?, ended_at=? WHERE game_id=?",
-                (
-                    end_reason,
-                    match.status[0].value,
-                    match.status[1].value,
-                    match.rounds_won[0],
-                    match.rounds_won[1],
-                    now,
-                    game_id,
-                ),
-            )
-            if row is not None and row["stake"]:
-                players = (row["player0"], row["player1"])
-                for seat in (0, 1):
-                    status = match.status[seat].value
-                    payout = row["prize"] if status.startswith("WON") else row["stake"] if status == "DRAWN" else 0
-                    if payout:
-                        db.execute("UPDATE bots SET balance = balance + ? WHERE name = ?", (payout, players[seat]))
+            _finish_match(db, game_id, match, end_reason, now)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -318,6 +290,44 @@ class Records:
     def applied_move_count(self, game_id: int) -> int:
         row = self.db.execute("SELECT COUNT(*) FROM moves WHERE game_id=? AND applied=1", (game_id,)).fetchone()
         return int(row[0])
+
+
+def _insert_round(db: sqlite3.Connection, game_id: int, round_index: int, played: Round, now: float) -> None:
+    deal = played.deal
+    rows = []
+    for owner, cards in (("P0", deal.hands[0]), ("P1", deal.hands[1]), ("DECK", deal.deck)):
+        for position, card in enumerate(cards):
+            rows.append((game_id, round_index, card.id, card.url, token_of(card.url), card.kind, owner, position))
+    db.execute(
+        "INSERT INTO rounds (game_id, round_index, kinds, first_mover, started_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, round_index, json.dumps(list(deal.kinds)), deal.first_mover, now),
+    )
+    db.executemany("INSERT INTO deal_cards VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+def _finish_match(db: sqlite3.Connection, game_id: int, match: Match, end_reason: str, now: float) -> None:
+    """Store the outcome and settle the stake: the winner gets the prize, a draw gets the stake back."""
+    row = db.execute("SELECT player0, player1, stake, prize FROM matches WHERE game_id=?", (game_id,)).fetchone()
+    db.execute(
+        "UPDATE matches SET status='FINISHED', end_reason=?, status0=?, status1=?, rounds_won0=?,"
+        " rounds_won1=?, ended_at=? WHERE game_id=?",
+        (
+            end_reason,
+            match.status[0].value,
+            match.status[1].value,
+            match.rounds_won[0],
+            match.rounds_won[1],
+            now,
+            game_id,
+        ),
+    )
+    if row is not None and row["stake"]:
+        players = (row["player0"], row["player1"])
+        for seat in (0, 1):
+            status = match.status[seat].value
+            payout = row["prize"] if status.startswith("WON") else row["stake"] if status == "DRAWN" else 0
+            if payout:
+                db.execute("UPDATE bots SET balance = balance + ? WHERE name = ?", (payout, players[seat]))
 
 
 def _card(row: sqlite3.Row) -> dict[str, Any]:

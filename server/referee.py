@@ -355,9 +355,10 @@ class Referee:
         live.match.forfeit(mover)
         self._finish(live, "timeout")
 
-    def _finish(self, live: LiveMatch, reason: str) -> None:
+    def _finish(self, live: LiveMatch, reason: str, *, recorded: bool = False) -> None:
         self._arm_deadline(live)  # the match is over: clears the timer and the deadline
-        self.records.finish_match(live.game_id, live.match, reason, self.settings.clock())
+        if not recorded:
+            self.records.finish_match(live.game_id, live.match, reason, self.settings.clock())
         self._poke(live)
         asyncio.get_running_loop().call_later(self.settings.keep_finished_s, self._forget, live)
 
@@ -407,6 +408,7 @@ class Referee:
         if error is not None:
             told = {"Result": told["Result"], "ErrorMessage": error, "GameState": told["GameState"]}
         round_over = applied and match.round_index != round_index
+        completed = applied and match.over
         self.records.record_move(
             game_id=live.game_id,
             round_index=round_index,
@@ -420,10 +422,11 @@ class Referee:
             gamestate=told["GameState"],
             finished_round=(round_index, played) if round_over else None,
             next_round=(match.round_index, match.current) if round_over and not match.over else None,
+            finished_match=(match, "completed") if completed else None,
         )
         if applied:
-            if match.over:
-                self._finish(live, "completed")
+            if completed:
+                self._finish(live, "completed", recorded=True)
             else:
                 self._poke(live)
         return told
