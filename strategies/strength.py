@@ -3,7 +3,7 @@
 Play is in-process at count level (the information a bot has after recognising every card
 correctly), with the deck order fixed by the deal, as in the arena. Run:
 
-    python -m strategies.strength --rounds 1000 --max-depth 2 --workers 2
+    python -m strategies.strength --rounds 1000 --max-depth 3 --workers 2
 """
 
 from __future__ import annotations
