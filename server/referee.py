@@ -33,6 +33,10 @@ from server.styles import GameStyle, styles_with_move_time
 
 log = logging.getLogger(__name__)
 HOUSE_POLL_MS = 5000
+# A house bot's move goes out this long before its deadline at the latest (at most a fifth of the
+# move time): the thinking thread shares the interpreter with the server, and a busy server can
+# starve it past the share of the time the strategy planned to use.
+HOUSE_SAFETY_S = 0.1
 
 
 class Refusal(Exception):
@@ -442,6 +446,7 @@ class Referee:
         live = seat.live
         assert live is not None
         agent = house_agent(seat.bot.name, self.landmark_of_url)
+        thinking: asyncio.Future[dict[str, Any]] | None = None
         while not live.match.over:
             await self._wait_for_news(seat, HOUSE_POLL_MS)
             if live.match.over or not self._has_news(seat):
@@ -450,11 +455,13 @@ class Referee:
             if not gamestate["IsMover"]:
                 continue
             turn = live.turn
-            try:
-                move = await asyncio.to_thread(agent.calculate_move, gamestate)
-            except Exception:
-                log.exception("game %d: %s failed to choose a move", live.game_id, seat.bot.name)
+            if thinking is not None and not thinking.done():
+                log.warning("game %d: %s is still thinking about an earlier move", live.game_id, seat.bot.name)
                 move = fallback_move(gamestate)
+            else:
+                thinking = asyncio.ensure_future(asyncio.to_thread(agent.calculate_move, gamestate))
+                thinking.add_done_callback(_retrieve)
+                move = await self._house_move(live, seat, thinking, gamestate)
             if live.turn != turn or live.match.over:
                 continue  # too late: the deadline passed while it was thinking
             told = self._move(seat, move, live.url_prefix)
@@ -462,6 +469,26 @@ class Referee:
                 log.error("game %d: %s sent %s: %s", live.game_id, seat.bot.name, move, told.get("ErrorMessage"))
                 self._move(seat, fallback_move(gamestate), live.url_prefix)
         self._state_answer(seat, live.url_prefix)
+
+    async def _house_move(
+        self, live: LiveMatch, seat: Seat, thinking: asyncio.Future[dict[str, Any]], gamestate: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The strategy's move if it comes in time; otherwise a safe one, sent before the deadline."""
+        safety_s = min(HOUSE_SAFETY_S, live.style.move_time_ms / 5000)
+        time_left_s = live.deadline_ms / 1000 - self.settings.clock() - safety_s
+        try:
+            # shield: a thread cannot be cancelled; the next turn sees it still running instead
+            return await asyncio.wait_for(asyncio.shield(thinking), timeout=max(0.0, time_left_s))
+        except TimeoutError:
+            log.warning("game %d: %s ran out of time; it plays a safe move", live.game_id, seat.bot.name)
+        except Exception:
+            log.exception("game %d: %s failed to choose a move", live.game_id, seat.bot.name)
+        return fallback_move(gamestate)
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # marks a late thread's exception as seen, so asyncio does not warn at exit
 
 
 class _BusySeat:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import random
+import time
 from typing import Any
 
 import httpx
 from server_testkit import ArenaBot
 
+from rummy import CountState
 from server.accounts import Accounts, BotStatus
+from server.housebots import HOUSE_BOTS
 from server.records import connect
 
 
@@ -223,3 +227,31 @@ def test_house_bot_opponent_matches_at_once(start_server, bots):
     answer = server.call("OfferGame", body).json()
     assert list(answer) == ["Result", "PlayerKey", "GameState"]
     assert answer["Result"] == "SUCCESS" and answer["GameState"]["OpponentId"] == "housebot-practise"
+
+
+class _Sluggish:
+    """A strategy that thinks for 0.8 s, longer than style 3's 500 ms move time."""
+
+    name = "sluggish"
+
+    def choose(self, state: CountState, deadline: float | None = None) -> int:
+        time.sleep(0.8)
+        return state.legal_moves()[0]
+
+
+def test_a_slow_house_bot_still_moves_before_its_deadline(start_server, bots, monkeypatch):
+    # The referee does not wait for a house bot's thinking past its deadline minus a margin: a safe
+    # move goes out instead, and while the thread is still busy the next turns get safe moves too.
+    monkeypatch.setitem(HOUSE_BOTS, "housebot-sluggish", _Sluggish)
+    server = start_server()
+
+    async def main() -> dict:
+        async with httpx.AsyncClient(timeout=30) as client:
+            alice = ArenaBot(client, server.prod, "alice", bots["alice"])
+            played = await alice.play(3, random.Random(1), OpponentId="housebot-sluggish")
+            return played.final
+
+    final = asyncio.run(main())
+    assert final["GameStatus"] in ("WON", "LOST", "DRAWN"), final  # nobody lost on time
+    record = httpx.get(f"{server.base}/games/{final['GameId']}").json()
+    assert record["EndReason"] == "completed"
