@@ -134,34 +134,51 @@ def test_images_dir_serves_photos_and_survives_a_broken_file(start_server, bots,
         assert "exif" not in image.info and good.encode() not in response.content
 
 
+def _records_with_match(tmp_path, match: Match) -> tuple[Records, int]:
+    """A records file holding `match` with its first round started."""
+    records = Records(tmp_path / "records.sqlite3")
+    game_id = records.create_match(
+        style_id=1,
+        rounds=match.rounds,
+        move_time_ms=5000,
+        seed=str(match.seed),
+        players=("a", "b"),
+        stake=0,
+        prize=0,
+        now=0.0,
+    )
+    records.start_round(game_id, 0, match.current, 0.0)
+    return records, game_id
+
+
+def _record_give(records: Records, game_id: int, **round_or_match_end) -> None:
+    """Seat 0's applied {"Give": 1} in round 0, with whatever round or match end it brings."""
+    records.record_move(
+        game_id=game_id,
+        round_index=0,
+        seat=0,
+        bot="a",
+        received_at=1.0,
+        move={"Give": 1},
+        result="SUCCESS",
+        applied=True,
+        error=None,
+        gamestate=None,
+        **round_or_match_end,
+    )
+
+
 def test_a_move_that_ends_a_round_is_recorded_whole_or_not_at_all(tmp_path):
     # The move, the closing of its round and the opening of the next share one transaction: when
     # opening the next round fails (here, that round already exists), none of the three is kept.
-    records = Records(tmp_path / "records.sqlite3")
     match = Match(seed=5, rounds=2)
-    game_id = records.create_match(
-        style_id=1, rounds=2, move_time_ms=5000, seed="5", players=("a", "b"), stake=0, prize=0, now=0.0
-    )
-    records.start_round(game_id, 0, match.current, 0.0)
+    records, game_id = _records_with_match(tmp_path, match)
     while match.round_index == 0:  # give cards away until the 20 turns are up
         mover = match.current.mover
         match.apply(mover, Give(match.current.hands[mover][0].id))
     records.start_round(game_id, 1, match.current, 0.0)
     with pytest.raises(sqlite3.IntegrityError):
-        records.record_move(
-            game_id=game_id,
-            round_index=0,
-            seat=0,
-            bot="a",
-            received_at=1.0,
-            move={"Give": 1},
-            result="SUCCESS",
-            applied=True,
-            error=None,
-            gamestate=None,
-            finished_round=(0, match.finished_rounds[0]),
-            next_round=(1, match.current),
-        )
+        _record_give(records, game_id, finished_round=(0, match.finished_rounds[0]), next_round=(1, match.current))
     assert records.applied_move_count(game_id) == 0
     row = records.db.execute("SELECT ended_at FROM rounds WHERE game_id=? AND round_index=0", (game_id,)).fetchone()
     assert row["ended_at"] is None
@@ -169,26 +186,10 @@ def test_a_move_that_ends_a_round_is_recorded_whole_or_not_at_all(tmp_path):
 
 
 def test_the_last_move_and_the_match_result_are_one_write(tmp_path):
-    records = Records(tmp_path / "records.sqlite3")
     match = Match(seed=6)
-    game_id = records.create_match(
-        style_id=1, rounds=1, move_time_ms=5000, seed="6", players=("a", "b"), stake=0, prize=0, now=0.0
-    )
-    records.start_round(game_id, 0, match.current, 0.0)
+    records, game_id = _records_with_match(tmp_path, match)
     match.forfeit(0)
-    records.record_move(
-        game_id=game_id,
-        round_index=0,
-        seat=0,
-        bot="a",
-        received_at=2.0,
-        move={"Give": 1},
-        result="SUCCESS",
-        applied=True,
-        error=None,
-        gamestate=None,
-        finished_match=(match, "completed"),
-    )
+    _record_give(records, game_id, finished_match=(match, "completed"))
     summary = records.match_summary(game_id)
     assert summary is not None and summary["Status"] == "FINISHED"
     assert records.applied_move_count(game_id) == 1
