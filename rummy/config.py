@@ -20,14 +20,36 @@ class RulesConfig:
     catalog: tuple[str, ...] = field(default=DEFAULT_CATALOG)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.types_per_round <= len(self.catalog):
-            raise ValueError("types_per_round must be between 1 and the catalog size")
-        if not 1 <= self.cards_per_type <= 15:
-            raise ValueError("cards_per_type must be 1..15 (counts are packed in 4 bits)")
-        if 2 * self.hand_size > self.total_cards:
-            raise ValueError("two hands need more cards than the round has")
+        problems = self.problems()
+        if problems:
+            raise ValueError("invalid rules: " + "; ".join(problems))
+
+    def problems(self) -> list[str]:
+        """What makes this configuration unplayable, in words; empty when it is fine."""
+        found: list[str] = []
         if len(set(self.catalog)) != len(self.catalog):
-            raise ValueError("catalog names must be distinct")
+            found.append("catalog names must be distinct")
+        if not 1 <= self.types_per_round <= len(self.catalog):
+            found.append(f"types_per_round is {self.types_per_round}, must be 1..{len(self.catalog)} (catalog size)")
+        if not 1 <= self.cards_per_type <= 15:
+            found.append(f"cards_per_type is {self.cards_per_type}, must be 1..15 (counts are packed in 4 bits)")
+        if self.hand_size < 1:
+            found.append(f"hand_size is {self.hand_size}, must be at least 1")
+        elif self.deck_size < 1:
+            found.append(
+                f"two hands of {self.hand_size} need {2 * self.hand_size} cards, but the round has "
+                f"{self.total_cards} ({self.types_per_round} types x {self.cards_per_type}); "
+                "at least one more card is needed for the deck"
+            )
+        if not 1 <= self.min_lay <= self.max_lay:
+            found.append(f"min_lay {self.min_lay} and max_lay {self.max_lay} must satisfy 1 <= min_lay <= max_lay")
+        if self.hand_penalty < 0:
+            found.append(f"hand_penalty is {self.hand_penalty}, must not be negative")
+        for name, table in (("same_kind_points", self.same_kind_points), ("different_points", self.different_points)):
+            sizes = [size for size, _points in table]
+            if len(set(sizes)) != len(sizes) or any(points <= 0 for _size, points in table):
+                found.append(f"{name} needs distinct set sizes with positive points, got {table}")
+        return found
 
     @property
     def total_cards(self) -> int:

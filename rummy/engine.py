@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from rummy.cards import Card, Deal, deal_round
 from rummy.config import DEFAULT_RULES, RulesConfig
-from rummy.moves import Give, Lay, MalformedMove, Move, Take
+from rummy.moves import Give, Lay, MalformedMove, Move, Take, require_card_id
 
 
 class Status(StrEnum):
@@ -29,6 +29,30 @@ class MoveOutcome:
     round_over: bool
 
 
+def deal_problems(deal: Deal, rules: RulesConfig) -> list[str]:
+    """How a deal breaks the rules (hand and deck sizes, cards per type, distinct ids); empty if it fits."""
+    found: list[str] = []
+    for player, hand in enumerate(deal.hands):
+        if len(hand) != rules.hand_size:
+            found.append(f"hand {player} has {len(hand)} cards, not {rules.hand_size}")
+    if len(deal.deck) != rules.deck_size:
+        found.append(f"the deck has {len(deal.deck)} cards, not {rules.deck_size}")
+    cards = [*deal.hands[0], *deal.hands[1], *deal.deck]
+    if len(set(deal.kinds)) != rules.types_per_round:
+        found.append(f"the deal names {len(set(deal.kinds))} distinct types, not {rules.types_per_round}")
+    by_kind = Counter(card.kind for card in cards)
+    wrong = {kind: count for kind, count in sorted(by_kind.items()) if count != rules.cards_per_type}
+    missing = sorted(set(deal.kinds) - set(by_kind))
+    if wrong or missing or set(by_kind) - set(deal.kinds):
+        shown = {**wrong, **dict.fromkeys(missing, 0)}
+        found.append(f"each type needs {rules.cards_per_type} cards; got {shown or dict(by_kind)}")
+    if len({card.id for card in cards}) != len(cards):
+        found.append("card ids repeat")
+    if deal.first_mover not in (0, 1):
+        found.append(f"first_mover is {deal.first_mover}, not 0 or 1")
+    return found
+
+
 @dataclass
 class Round:
     """One round: both hands, the deck, the laid cards, the points, whose turn."""
@@ -44,6 +68,9 @@ class Round:
     over: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
+        problems = deal_problems(self.deal, self.rules)
+        if problems:
+            raise ValueError("the deal does not fit the rules: " + "; ".join(problems))
         self.hands = [list(self.deal.hands[0]), list(self.deal.hands[1])]
         self.deck = list(self.deal.deck)
         self.mover = self.deal.first_mover
@@ -66,7 +93,11 @@ class Round:
         raise MalformedMove(f"card {card_id} is not in {hand_name} ({len(self.hands[player])} cards)")
 
     def apply(self, player: int, move: Move) -> MoveOutcome:
-        """Play `move` for `player`; a MalformedMove leaves the round untouched."""
+        """Play `move` for `player`; a MalformedMove leaves the round untouched.
+
+        Every check runs before anything changes, so a refused move (wrong type, an id that is not
+        an int or not in the hand it names, a repeated id, a Lay of the wrong size) costs nothing.
+        """
         if self.over:
             raise MalformedMove("the round is over")
         if player != self.mover:
@@ -74,7 +105,7 @@ class Round:
         opponent = 1 - player
         points, wasted = 0, False
         if isinstance(move, Lay):
-            cards = [self._find(player, card_id, "the mover's hand") for card_id in move.ids]
+            cards = self._lay_cards(player, move)
             counts = Counter(card.kind for card in cards)
             points = self.rules.set_points(tuple(counts.values()))
             if points:
@@ -85,11 +116,11 @@ class Round:
             else:
                 wasted = True
         elif isinstance(move, Take):
-            card = self._find(opponent, move.id, "the opponent's hand")
+            card = self._find(opponent, require_card_id(move.id, "Take"), "the opponent's hand")
             self.hands[opponent].remove(card)
             self.hands[player].append(card)
         elif isinstance(move, Give):
-            card = self._find(player, move.id, "the mover's hand")
+            card = self._find(player, require_card_id(move.id, "Give"), "the mover's hand")
             self.hands[player].remove(card)
             self.hands[opponent].append(card)
         else:
@@ -104,6 +135,19 @@ class Round:
         else:
             self.mover = opponent
         return MoveOutcome(points=points, wasted=wasted, drawn=drawn, round_over=self.over)
+
+    def _lay_cards(self, player: int, move: Lay) -> list[Card]:
+        ids = move.ids
+        if not isinstance(ids, tuple | list):
+            raise MalformedMove(f"Lay must hold a sequence of card ids, got {type(ids).__name__}")
+        for card_id in ids:
+            require_card_id(card_id, "each Lay entry")
+        if not self.rules.min_lay <= len(ids) <= self.rules.max_lay:
+            raise MalformedMove(f"Lay needs {self.rules.min_lay} to {self.rules.max_lay} ids, got {len(ids)}")
+        repeated = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
+        if repeated:
+            raise MalformedMove(f"Lay repeats card id(s) {repeated}")
+        return [self._find(player, card_id, "the mover's hand") for card_id in ids]
 
     def _finish(self) -> None:
         self.over = True

@@ -41,7 +41,7 @@ Move = Lay | Take | Give
 MOVE_KEYS = ("Lay", "Take", "Give")
 
 
-def _card_id(value: Any, where: str) -> int:
+def require_card_id(value: Any, where: str) -> int:
     # bool is a subclass of int in Python, but true/false is not a card id in JSON.
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedMove(f"{where} must be an integer card id, got {json.dumps(value)}")
@@ -61,14 +61,14 @@ def parse_move(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Move:
         raise MalformedMove(f"a move has exactly one key of {MOVE_KEYS}, got keys {sorted(raw)}")
     ((key, value),) = raw.items()
     if key == "Take":
-        return Take(_card_id(value, "Take"))
+        return Take(require_card_id(value, "Take"))
     if key == "Give":
-        return Give(_card_id(value, "Give"))
+        return Give(require_card_id(value, "Give"))
     if key != "Lay":
         raise MalformedMove(f"unknown move {key!r}: expected one of {MOVE_KEYS}")
     if not isinstance(value, list):
         raise MalformedMove(f"Lay must be a list of card ids, got {json.dumps(value)}")
-    ids = tuple(_card_id(item, "each Lay entry") for item in value)
+    ids = tuple(require_card_id(item, "each Lay entry") for item in value)
     if not rules.min_lay <= len(ids) <= rules.max_lay:
         raise MalformedMove(f"Lay needs {rules.min_lay} to {rules.max_lay} ids, got {len(ids)}")
     repeated = sorted({card for card in ids if ids.count(card) > 1})

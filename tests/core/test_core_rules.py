@@ -119,7 +119,7 @@ def test_moves_round_trip_through_json():
 # --- a crafted round -------------------------------------------------------------------------
 
 
-def crafted_round(hand0: str, hand1: str, deck: str, first: int = 0) -> Round:
+def crafted_round(hand0: str, hand1: str, deck: str, first: int = 0, rules: RulesConfig = DEFAULT_RULES) -> Round:
     """Cards named by letters: A-D are the four types; ids are given in order of appearance."""
     kinds = {"A": "big ben", "B": "giralda", "C": "bryggen", "D": "fitz roy"}
     counter = iter(range(100, 200))
@@ -132,12 +132,12 @@ def crafted_round(hand0: str, hand1: str, deck: str, first: int = 0) -> Round:
         return tuple(result)
 
     deal = Deal(tuple(kinds.values()), (cards(hand0), cards(hand1)), cards(deck), first)
-    return Round(deal)
+    return Round(deal, rules)
 
 
 def full_round() -> Round:
-    # 40 cards: 10 of each type
-    return crafted_round("AAAAABCDBB", "ABCDCCCDDD", "AAAABBBBBBCCCCDDDDDB"[:20])
+    # 40 cards, 10 of each type: hands A5 B3 C1 D1 and A1 B1 C4 D4, deck A4 B6 C5 D5
+    return crafted_round("AAAAABCDBB", "ABCDCCCDDD", "AAAABBBBBBCCCCCDDDDD")
 
 
 def ids_of(round_: Round, player: int, letters: str) -> tuple[int, ...]:
@@ -215,8 +215,83 @@ def test_decided_malformed_moves_change_nothing(player, move, reason):
     assert (round_.hand_ids(0), round_.hand_ids(1), len(round_.deck), list(round_.points), round_.mover) == before
 
 
+def _state(round_: Round) -> tuple:
+    return (
+        round_.hand_ids(0),
+        round_.hand_ids(1),
+        [card.id for card in round_.deck],
+        [card.id for card in round_.laid],
+        list(round_.points),
+        round_.mover,
+        round_.turns_taken,
+        round_.over,
+    )
+
+
+@pytest.mark.parametrize(
+    ("build", "reason"),
+    [
+        (lambda own, theirs: Lay((own[0], own[0], own[0])), "repeats card id"),
+        (lambda own, theirs: Lay((own[0], own[1], own[0])), "repeats card id"),
+        (lambda own, theirs: Lay((own[0], own[1])), "3 to 5 ids, got 2"),
+        (lambda own, theirs: Lay(()), "3 to 5 ids, got 0"),
+        (lambda own, theirs: Lay(tuple(own[:6])), "3 to 5 ids, got 6"),
+        (lambda own, theirs: Lay((own[0], own[1], 999_999)), "999999 is not in the mover's hand"),
+        (lambda own, theirs: Lay((own[0], own[1], theirs[0])), "not in the mover's hand"),
+        (lambda own, theirs: Lay((own[0], own[1], str(own[2]))), "integer card id"),
+        (lambda own, theirs: Lay((own[0], own[1], True)), "integer card id"),
+        (lambda own, theirs: Lay(own[0]), "sequence of card ids"),
+        (lambda own, theirs: Take(own[0]), "not in the opponent's hand"),
+        (lambda own, theirs: Take(float(theirs[0])), "integer card id"),
+        (lambda own, theirs: Give(theirs[0]), "not in the mover's hand"),
+        (lambda own, theirs: Give(None), "integer card id"),
+        (lambda own, theirs: {"Give": own[0]}, "not a move"),
+    ],
+)
+def test_every_malformed_move_is_refused_with_the_round_untouched(build, reason):
+    # Round.apply is the referee's last line: it must not trust a move's shape even when no parser ran.
+    round_ = full_round()
+    move = build(round_.hand_ids(0), round_.hand_ids(1))
+    before = _state(round_)
+    with pytest.raises(MalformedMove) as error:
+        round_.apply(0, move)
+    assert reason in str(error.value)
+    assert _state(round_) == before
+    round_.apply(0, Give(round_.hand_ids(0)[0]))  # and the mover may still play
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"cards_per_type": 0}, "cards_per_type is 0"),
+        ({"hand_size": 20}, "at least one more card is needed for the deck"),
+        ({"hand_size": 21}, "two hands of 21 need 42 cards"),
+        ({"hand_size": 0}, "hand_size is 0"),
+        ({"types_per_round": 0}, "types_per_round is 0"),
+        ({"types_per_round": 33}, "must be 1..32"),
+        ({"cards_per_type": 16}, "packed in 4 bits"),
+        ({"min_lay": 4, "max_lay": 3}, "min_lay <= max_lay"),
+        ({"hand_penalty": -1}, "must not be negative"),
+        ({"catalog": ("a", "a", "b", "c")}, "distinct"),
+    ],
+)
+def test_rules_config_refuses_unplayable_settings_and_says_why(options, reason):
+    with pytest.raises(ValueError, match="invalid rules") as error:
+        RulesConfig(**options)
+    assert reason in str(error.value)
+
+
+def test_a_deal_that_does_not_fit_the_rules_is_refused():
+    with pytest.raises(ValueError, match="each type needs 10 cards"):
+        crafted_round("AAAAABCDBB", "ABCDCCCDDD", "AAAABBBBBBCCCCDDDDDB")  # 11 B and 9 C
+    with pytest.raises(ValueError, match="the deck has 19 cards, not 20"):
+        crafted_round("AAAAABCDBB", "ABCDCCCDDD", "AAAABBBBBBCCCCCDDDD")
+    with pytest.raises(ValueError, match="hand 0 has 2 cards, not 3"):
+        crafted_round("AA", "BBB", "ACCCDDD", rules=_mini_rules(cards_per_type=3, hand_size=3))
+
+
 def test_decided_empty_hand_ends_the_round_at_once_without_a_draw():
-    round_ = Round(crafted_round("AAA", "BBB", "CCCDDD").deal, rules=_mini_rules(cards_per_type=3, hand_size=3))
+    round_ = crafted_round("AAA", "BBB", "CCCDDD", rules=_mini_rules(cards_per_type=3, hand_size=3))
     outcome = round_.apply(0, Lay(ids_of(round_, 0, "AAA")))
     assert outcome.round_over and outcome.drawn is None
     assert round_.turns_taken == 0 and round_.over
@@ -225,7 +300,7 @@ def test_decided_empty_hand_ends_the_round_at_once_without_a_draw():
 
 
 def test_giving_the_last_card_also_ends_the_round():
-    round_ = Round(crafted_round("A", "B", "CD").deal, rules=_mini_rules(cards_per_type=1, hand_size=1))
+    round_ = crafted_round("A", "B", "CD", rules=_mini_rules(cards_per_type=1, hand_size=1))
     round_.apply(0, Give(round_.hands[0][0].id))
     assert round_.over and round_.points == [0, -6]
 
@@ -241,9 +316,7 @@ def test_round_ends_after_the_20th_turn_with_the_deck_empty_and_penalties():
 
 def test_tie_goes_to_the_player_who_moved_second():
     for first in (0, 1):
-        round_ = Round(
-            crafted_round("AB", "AB", "CDCD", first=first).deal, rules=_mini_rules(cards_per_type=2, hand_size=2)
-        )
+        round_ = crafted_round("AB", "AB", "CDCD", first=first, rules=_mini_rules(cards_per_type=2, hand_size=2))
         while not round_.over:
             player = round_.mover
             round_.apply(player, Give(round_.hands[player][0].id))
