@@ -9,11 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.local_match import Contender, play_round, schedule
+from bot.local_match import Contender, RoundResult, play_round, schedule
 from bot.statistics import wilson_interval
 from bot.tournament import run_tournament
 from bot.tournament_records import load_standings, store_tournament
-from rummy import Match
+from recognizers.registry import get_recognizer
+from rummy import Match, parse_move, render_gamestate
+from strategies.agent import ArenaAgent
+from strategies.registry import get_strategy
 
 runner = CliRunner()
 
@@ -31,15 +34,32 @@ def test_duplicate_schedule_plays_each_deal_twice_with_seats_swapped():
     assert plan[0][0] == plan[1][0] and plan[2][0] == plan[3][0] and plan[0][0] != plan[2][0]
 
 
+def _check_greedy_sat_in(result: RoundResult, greedy_seat: int) -> None:
+    """Replay `result` on its deal: every move fits its seat's hand, and `greedy_seat`'s moves are greedy's."""
+    match = Match(seed=result.deal_seed)
+
+    def true_labels() -> dict[str, str]:
+        return {card.url: card.kind for hand in match.current.hands for card in hand}
+
+    greedy = ArenaAgent(get_strategy("greedy"), get_recognizer("oracle", source=true_labels))
+    assert match.current.mover == result.first_mover
+    for record in result.moves:
+        if record.seat == greedy_seat:
+            assert record.move == greedy.calculate_move(render_gamestate(match, greedy_seat))
+        match.apply(record.seat, parse_move(record.move))  # refused if the cards were not that seat's
+    assert match.over and tuple(match.finished_rounds[-1].points) == result.points
+
+
 def test_duplicate_rounds_really_reuse_the_deal_with_swapped_seats():
     greedy, rand = Contender("greedy"), Contender("random")
     first = play_round("deal:7", (greedy, rand))
     second = play_round("deal:7", (rand, greedy))
     assert first.kinds == second.kinds and first.first_mover == second.first_mover
-    deal = Match(seed="deal:7").current.deal
-    # The same cards sit in the same seats: greedy held seat 0's hand first, random holds it now.
     assert first.players == ("greedy", "random") and second.players == ("random", "greedy")
-    assert deal == Match(seed="deal:7").current.deal
+    # The same cards sit in the same seats, and greedy moved to the other seat: its moves in each round
+    # are what greedy plays from that seat's hand of this deal.
+    _check_greedy_sat_in(first, 0)
+    _check_greedy_sat_in(second, 1)
 
 
 def test_match_json_summary_matches_the_recorded_rounds(tmp_path):

@@ -45,7 +45,7 @@ def test_fifty_matches_at_once_complete_without_error_answers(start_server, tmp_
     moves_by_game: Counter[int] = Counter()
     for player in players:
         final = player.played.final  # type: ignore[attr-defined]
-        assert final["GameStatus"] in {"WON", "LOST", "DRAWN"}
+        assert final["GameStatus"] in {"WON", "LOST"}  # one round: never drawn
         moves_by_game[final["GameId"]] += player.played.moves  # type: ignore[attr-defined]
     assert len(moves_by_game) == MATCHES
 

@@ -11,8 +11,11 @@ import httpx
 from server_testkit import ArenaBot, LiveServer
 
 from rummy import CardLabel
+from server import housebots, referee
 from strategies.agent import ArenaAgent
 from strategies.registry import get_strategy
+from strategies.search import SearchResult
+from strategies.searching import SearchStrategy
 
 
 async def _two_bots_play(server: LiveServer, bots: dict[str, str], style: int) -> tuple[Any, Any]:
@@ -25,8 +28,9 @@ async def _two_bots_play(server: LiveServer, bots: dict[str, str], style: int) -
 def test_two_http_clients_play_a_five_round_match_to_the_end(start_server, bots):
     server = start_server()
     first, second = asyncio.run(_two_bots_play(server, bots, style=2))
-    statuses = {first.final["GameStatus"], second.final["GameStatus"]}
-    assert statuses in ({"WON", "LOST"}, {"DRAWN"})
+    # Five rounds, each won by someone: the match cannot be drawn.
+    assert {first.final["GameStatus"], second.final["GameStatus"]} == {"WON", "LOST"}
+    assert {first.final["MyScore"], first.final["OppScore"]} in ({3, 2}, {4, 1}, {5, 0})
     assert first.final["GameId"] == second.final["GameId"]
     assert first.final["MyScore"] + first.final["OppScore"] == 5
     assert first.final["RemainingRounds"] == 0
@@ -85,7 +89,8 @@ def test_strategies_with_oracle_labels_play_over_http(start_server, bots):
             return await asyncio.gather(_agent_plays(alice, "greedy"), _agent_plays(bob, "random"))
 
     finals = asyncio.run(main())
-    assert {state["GameStatus"] for state in finals} <= {"WON", "LOST", "DRAWN"}
+    # One round always has a winner (ties go to the second mover): never DRAWN.
+    assert sorted(state["GameStatus"] for state in finals) == ["LOST", "WON"]
     assert finals[0]["GameId"] == finals[1]["GameId"]
 
 
@@ -106,6 +111,53 @@ def test_each_house_bot_plays_a_whole_match(start_server, bots):
     results = asyncio.run(main())
     for played, house in zip(results, ["housebot-practise", "housebot-greedy", "housebot-expert"], strict=True):
         assert played.final["OpponentId"] == house
-        assert played.final["GameStatus"] in {"WON", "LOST", "DRAWN"}
+        assert played.final["GameStatus"] in {"WON", "LOST"}  # one round: never drawn
     games = httpx.get(f"{server.base}/games").json()["Games"]
     assert {game["EndReason"] for game in games} == {"completed"}
+
+
+def test_the_expert_house_bot_plays_searched_moves_not_fallbacks(start_server, bots, monkeypatch):
+    # The expert could lose every decision to its safe fallback (a Give of its first card) and still
+    # finish matches; this checks that each of its moves is the searcher's answer, searched at least
+    # one turn deep, and that the referee never sent a fallback for it. The style's 5 s per move leaves
+    # the expert's 1 s budget ample room even on a loaded machine.
+    decisions: list[tuple[dict[str, Any], SearchResult | None, int]] = []
+    fallbacks: list[dict[str, Any]] = []
+
+    def recording_agent(name: str, landmark_of_url: Any) -> ArenaAgent:
+        agent = housebots.house_agent(name, landmark_of_url)
+        plain = agent.calculate_move
+
+        def calculate_move(gamestate: dict[str, Any]) -> dict[str, Any]:
+            move = plain(gamestate)
+            strategy = agent.strategy
+            assert isinstance(strategy, SearchStrategy)
+            decisions.append((move, strategy.last, len(agent.tracker.count_state().legal_moves())))
+            return move
+
+        agent.calculate_move = calculate_move  # type: ignore[method-assign]
+        return agent
+
+    def counted_fallback(gamestate: dict[str, Any]) -> dict[str, Any]:
+        fallbacks.append(gamestate)
+        return housebots.fallback_move(gamestate)
+
+    monkeypatch.setattr(referee, "house_agent", recording_agent)
+    monkeypatch.setattr(referee, "fallback_move", counted_fallback)
+    server = start_server()
+
+    async def main() -> Any:
+        async with httpx.AsyncClient(timeout=30) as client:
+            eve = ArenaBot(client, server.prod, "eve", bots["eve"])
+            return await eve.play(1, random.Random(5), OpponentId="housebot-expert")
+
+    final = asyncio.run(main()).final
+    assert final["GameStatus"] in {"WON", "LOST"}
+    assert fallbacks == []
+    assert decisions, "the expert never moved"
+    for _move, result, legal in decisions:
+        if legal > 1:  # with one legal move there is nothing to search
+            assert result is not None and result.depth >= 1
+    record = httpx.get(f"{server.base}/games/{final['GameId']}").json()
+    expert_moves = [move["Move"] for move in record["Moves"] if move["Applied"] and move["Bot"] == "housebot-expert"]
+    assert expert_moves == [move for move, _result, _legal in decisions]

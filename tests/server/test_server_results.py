@@ -252,6 +252,6 @@ def test_a_slow_house_bot_still_moves_before_its_deadline(start_server, bots, mo
             return played.final
 
     final = asyncio.run(main())
-    assert final["GameStatus"] in ("WON", "LOST", "DRAWN"), final  # nobody lost on time
+    assert final["GameStatus"] in ("WON", "LOST"), final  # nobody lost on time; one round is never drawn
     record = httpx.get(f"{server.base}/games/{final['GameId']}").json()
     assert record["EndReason"] == "completed"
