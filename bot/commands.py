@@ -26,6 +26,14 @@ def play(
     recognizer: Annotated[
         str | None, typer.Option(help="Recognizer for --strategy: stub, oracle, noisy:P, azure, customvision.")
     ] = None,
+    nodes: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Node budget per move for a search --strategy, instead of its time budget; the move's deadline "
+            "still applies.",
+        ),
+    ] = None,
     game_style: Annotated[int | None, typer.Option(help="GameStyleId (default: the first free style).")] = None,
     game_type: Annotated[int | None, typer.Option(help=GAME_TYPE_HELP)] = None,
     opponent: Annotated[str | None, typer.Option(help="Play this bot, e.g. housebot-practise.")] = None,
@@ -59,6 +67,8 @@ def play(
         raise typer.BadParameter("give exactly one of --strategy NAME or --bot FILE.py")
     if bot is not None and recognizer is not None:
         raise typer.BadParameter("--recognizer is for --strategy; a bot file reads the gamestate itself")
+    if bot is not None and nodes is not None:
+        raise typer.BadParameter("--nodes is for --strategy; a bot file manages its own time")
     try:
         credentials = resolve_credentials(bot_id, password)
         url = resolve_base_url(base_url)
@@ -69,7 +79,7 @@ def play(
     try:
         # Exactly one of --bot and --strategy was given (checked above).
         match_bot: MatchBot = (
-            file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url)
+            file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url, nodes=nodes)
         )
     except (UserBotError, ValueError, ImportError) as error:
         err.print(f"[red]{error}[/]")

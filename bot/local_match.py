@@ -9,7 +9,6 @@ replaced by a safe legal one (as the bot client does online) and counted as a fa
 
 from __future__ import annotations
 
-import inspect
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -72,27 +71,15 @@ class Contender:
             return Agent(load_user_bot(self.spec).new_match())
         from recognizers.registry import get_recognizer
         from strategies.agent import ArenaAgent
-        from strategies.registry import get_strategy
+        from strategies.registry import get_strategy, takes_option
 
         recognizer = get_recognizer(self.recognizer, source=labels, noise_seed=noise_seed)
         options = dict(self.strategy_options)
-        if "seed" not in options and _takes_seed(self.spec):
+        if "seed" not in options and takes_option(self.spec, "seed"):
             # Seeded from the deal, so a round replays the same whichever process or backend plays it.
             options["seed"] = noise_seed
         agent = ArenaAgent(get_strategy(self.spec, **options), recognizer)
         return Agent(agent.calculate_move, agent)
-
-
-def _takes_seed(strategy: str) -> bool:
-    from strategies.registry import STRATEGIES
-
-    factory = STRATEGIES.get(strategy)
-    if factory is None:
-        return False
-    try:
-        return "seed" in inspect.signature(factory).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 @dataclass(frozen=True)
@@ -179,6 +166,22 @@ def play_round(
         moves=tuple(records),
         kinds=kinds,
     )
+
+
+# The --help text of --nodes, shared by match and tournament.
+NODES_HELP = (
+    "Node budget per move for the search strategies (expectimax, heuristic, exact and the characters), "
+    "instead of the clock. Replaces --time-ms: no move deadline is set."
+)
+
+
+def make_contender(spec: str, recognizer: str = "oracle", nodes: int | None = None) -> Contender:
+    """A contender; with `nodes`, search strategies get that node budget and the others are unchanged."""
+    from strategies.registry import takes_option
+
+    if nodes is not None and not spec.endswith(".py") and takes_option(spec, "nodes"):
+        return Contender(spec, recognizer, {"nodes": nodes})
+    return Contender(spec, recognizer)
 
 
 def deal_seeds(seed: int | str, deals: int) -> list[str]:

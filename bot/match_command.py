@@ -10,6 +10,8 @@ from typing import Any
 
 import typer
 
+from bot.local_match import NODES_HELP
+
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
 
 
@@ -25,6 +27,7 @@ def match(
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
     in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
     server: str | None = typer.Option(
         None, "--server", help="Play over the protocol through this local server's base URL (ends in /prod/)."
@@ -35,15 +38,21 @@ def match(
     record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
-    """Play A against B in process and print rounds won, margins and win rates with 95% intervals."""
+    """Play A against B in process and print rounds won, margins and win rates with 95% intervals.
+
+    In process, the same --seed gives the same results bit for bit (every move and score; only the times
+    differ), with any --workers, when no player follows the clock: random, greedy, a bot file that is
+    deterministic itself, and search strategies given --nodes. Under a time budget (--time-ms, the default)
+    a searcher goes as deep as the clock allows, so its moves can change with the machine's load.
+    """
     from rich.console import Console
 
     from bot.executors import RoundTask, run_tasks
-    from bot.local_match import Contender, schedule
+    from bot.local_match import make_contender, schedule
     from bot.match_summary import summarize, summary_json
 
     console = Console(stderr=json_output)
-    contenders = [Contender(player_a, recognizer), Contender(player_b, recognizer)]
+    contenders = [make_contender(player_a, recognizer, nodes), make_contender(player_b, recognizer, nodes)]
     for contender in contenders:
         try:
             contender.check()
@@ -63,7 +72,7 @@ def match(
             RoundTask(
                 deal,
                 (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
-                move_time_ms=time_ms,
+                move_time_ms=None if nodes is not None else time_ms,
             )
             for deal, seat_of_a in plan
         ]

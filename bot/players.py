@@ -52,6 +52,7 @@ class StrategyBot:
     strategy: str
     recognizer: str | None
     make_recognizer: RecognizerFactory
+    nodes: int | None = None  # a node budget per move for search strategies (None: their time budget)
 
     @property
     def label(self) -> str:
@@ -61,7 +62,8 @@ class StrategyBot:
         from strategies.agent import ArenaAgent
         from strategies.registry import get_strategy
 
-        return ArenaAgent(get_strategy(self.strategy), self.make_recognizer(gamestate)).calculate_move
+        options = {} if self.nodes is None else {"nodes": self.nodes}
+        return ArenaAgent(get_strategy(self.strategy, **options), self.make_recognizer(gamestate)).calculate_move
 
     def end_match(self, calculate_move: CalculateMove) -> None:
         agent = getattr(calculate_move, "__self__", None)
@@ -74,18 +76,20 @@ def file_bot(path: str | Path) -> FileBot:
     return FileBot(load_user_bot(path))
 
 
-def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str) -> StrategyBot:
+def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str, nodes: int | None = None) -> StrategyBot:
     """Check the names now (a typo fails before any game) and build a fresh recognizer per match."""
-    from strategies.registry import get_strategy
+    from strategies.registry import get_strategy, takes_option
 
     get_strategy(strategy)  # raises ValueError naming the known strategies
+    if nodes is not None and not takes_option(strategy, "nodes"):
+        raise ValueError(f"--nodes is a search budget; strategy {strategy!r} does not search")
     spec = recognizer or "stub"
     recognizer_for_match(spec, base_url, game_id=None)  # raises for an unknown name or missing settings
 
     def make_recognizer(gamestate: dict[str, Any]) -> Any:
         return recognizer_for_match(spec, base_url, gamestate.get("GameId"))
 
-    return StrategyBot(strategy, spec, make_recognizer)
+    return StrategyBot(strategy, spec, make_recognizer, nodes)
 
 
 def recognizer_for_match(spec: str, base_url: str, game_id: int | None) -> Any:

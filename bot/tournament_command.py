@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from bot.local_match import NODES_HELP
+
 
 def register(app: typer.Typer) -> None:
     app.command("tournament")(tournament)
@@ -18,16 +20,24 @@ def tournament(
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (local backend)."),
     backend: str = typer.Option("local", "--backend", help="local (worker processes) or ray (pip extra 'ray')."),
     db: Path | None = typer.Option(None, "--db", help="SQLite file for the results (default: the records file)."),
     json_output: bool = typer.Option(False, "--json", help="Print the standings as one JSON object."),
 ) -> None:
-    """Every bot plays every other on duplicate deals; prints Bradley-Terry ratings with 95% intervals."""
+    """Every bot plays every other on duplicate deals; prints Bradley-Terry ratings with 95% intervals.
+
+    The same --seed gives the same results bit for bit (every move, score and rating; only the times
+    differ), with any --workers or --backend, when no player follows the clock: random, greedy, a bot
+    file that is deterministic itself, and search strategies given --nodes. Under a time budget
+    (--time-ms, the default) a searcher goes as deep as the clock allows, so its moves can change with
+    the machine's load.
+    """
     from rich.console import Console
     from rich.table import Table
 
-    from bot.local_match import Contender
+    from bot.local_match import make_contender
     from bot.match_command import _progress
     from bot.match_records import default_db_path
     from bot.tournament import run_tournament
@@ -35,10 +45,10 @@ def tournament(
 
     if len(bots) < 2:
         raise typer.BadParameter("a tournament needs at least two bots")
-    contenders = [Contender(spec, recognizer) for spec in bots]
-    for contender in contenders:
+    contenders = [make_contender(spec, recognizer, nodes) for spec in bots]
+    for player in contenders:
         try:
-            contender.check()
+            player.check()
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
     console = Console(stderr=json_output)
@@ -50,7 +60,7 @@ def tournament(
                 contenders,
                 rounds_per_pair=rounds,
                 seed=seed,
-                move_time_ms=time_ms,
+                move_time_ms=None if nodes is not None else time_ms,
                 workers=workers,
                 backend=backend,
                 progress=advance,

@@ -79,8 +79,8 @@ class CountRules:
         self.moves: tuple[CountMove, ...] = tuple(moves)
         self.lay_codes = tuple(pack(move.counts) if move.kind == "lay" else 0 for move in moves)
         self.unit = tuple(1 << (BITS * t) for t in range(n))
-        self.full_code = pack([config.cards_per_type] * n)
         self._own: dict[int, tuple[int, ...]] = {}
+        self._draws: dict[int, tuple[tuple[int, float], ...]] = {}
         self._takes: dict[int, tuple[int, ...]] = {}
         self._sizes: dict[int, int] = {}
 
@@ -96,6 +96,15 @@ class CountRules:
         if found is None:
             counts = unpack(opponent_hand, self.n_types)
             found = self._takes[opponent_hand] = tuple(self.take_ids[t] for t in range(self.n_types) if counts[t])
+        return found
+
+    def draw_outcomes(self, deck: int) -> tuple[tuple[int, float], ...]:
+        """A draw from `deck` as (type, probability) pairs, weighted by the deck's counts."""
+        found = self._draws.get(deck)
+        if found is None:
+            counts = unpack(deck, self.n_types)
+            total = sum(counts)
+            found = self._draws[deck] = tuple((t, count / total) for t, count in enumerate(counts) if count)
         return found
 
     def size(self, code: int) -> int:
@@ -166,30 +175,6 @@ class CountState:
             self.phase = OVER
 
     @classmethod
-    def from_counts(
-        cls,
-        my_hand: Sequence[int],
-        opp_hand: Sequence[int],
-        deck: Sequence[int],
-        *,
-        my_points: int = 0,
-        opp_points: int = 0,
-        turns_left: int | None = None,
-        i_moved_second: bool = True,
-        config: RulesConfig = DEFAULT_RULES,
-    ) -> CountState:
-        """A state where player 0 ("me") is to move."""
-        return cls(
-            count_rules(config),
-            (pack(my_hand), pack(opp_hand)),
-            pack(deck),
-            points=(my_points, opp_points),
-            turns_left=turns_left,
-            mover=0,
-            second=0 if i_moved_second else 1,
-        )
-
-    @classmethod
     def random_deal(cls, rng: random.Random, config: RulesConfig = DEFAULT_RULES) -> CountState:
         rules = count_rules(config)
         cards = [t for t in range(rules.n_types) for _ in range(config.cards_per_type)]
@@ -233,9 +218,7 @@ class CountState:
         """The draw's outcomes as (type, probability), weighted by the deck."""
         if self.phase != DRAW:
             return []
-        counts = unpack(self.deck, self.rules.n_types)
-        total = sum(counts)
-        return [(t, count / total) for t, count in enumerate(counts) if count]
+        return list(self.rules.draw_outcomes(self.deck))
 
     def score(self, player: int) -> int:
         """The round score as it would stand if the round ended now (hand penalty applied)."""
@@ -267,10 +250,6 @@ class CountState:
         )
 
     # --- make / unmake ------------------------------------------------------------------------
-
-    def _snapshot(self) -> tuple[int, int, int, int, int, int, int, int]:
-        hands, points = self.hands, self.points
-        return (hands[0], hands[1], self.deck, points[0], points[1], self.turns_left, self.mover, self.phase)
 
     def push(self, move_id: int) -> None:
         """Play a count-level move for the mover (no legality check: take ids from legal_moves)."""

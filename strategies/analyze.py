@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from strategies.position import Position
-from strategies.registry import get_strategy
+from strategies.registry import get_strategy, takes_option
 from strategies.search import Objective
 from strategies.searching import SearchStrategy
 
@@ -41,14 +41,19 @@ def analyse(
     strategy: str = "expectimax",
     objective: Objective | str = Objective.WIN,
     time_ms: float = 1000,
+    nodes: int | None = None,
 ) -> Analysis:
+    """Rank the moves of `position`; with `nodes`, a search strategy gets that node budget instead of
+    `time_ms`, so the ranking is the same on every machine."""
     objective = Objective(objective)
     state = position.state
     rules = state.rules
     options: dict[str, Any] = {}
     if strategy not in {"random", "greedy"}:
         options["objective"] = objective
-    if strategy in {"expectimax", "easy", "medium", "hard", "perfect"}:
+    if nodes is not None and takes_option(strategy, "nodes"):
+        options["nodes"] = nodes
+    elif takes_option(strategy, "time_ms"):
         options["time_ms"] = time_ms
     player = get_strategy(strategy, **options)
     if isinstance(player, SearchStrategy):

@@ -29,7 +29,12 @@ CHARACTERS: dict[str, Character] = {
 
 
 def make_character(
-    name: str, *, objective: Objective | str = Objective.WIN, seed: int | None = None, time_ms: float | None = None
+    name: str,
+    *,
+    objective: Objective | str = Objective.WIN,
+    seed: int | None = None,
+    time_ms: float | None = None,
+    nodes: int | None = None,
 ) -> SearchStrategy:
     preset = CHARACTERS[name]
     objective = Objective(objective)
@@ -41,4 +46,5 @@ def make_character(
         noise=preset.noise,
         seed=seed,
         options=SearchOptions(objective=objective, tt_size=preset.tt_size),
+        nodes=nodes,
     )

@@ -16,6 +16,11 @@ def analyze(
     strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves."),
     objective: str = typer.Option("win", help="win (probability of winning the round) or margin (points)."),
     time_ms: float = typer.Option(1000, help="Thinking time per position, in milliseconds."),
+    nodes: int | None = typer.Option(
+        None,
+        min=1,
+        help="Node budget per position instead of --time-ms: the same answer on any machine, under any load.",
+    ),
     top: int = typer.Option(8, help="Moves shown in the table (the JSON lists all)."),
     json_output: bool = typer.Option(False, "--json", help="One JSON answer per position."),
 ) -> None:
@@ -58,7 +63,7 @@ def analyze(
             except ValueError as error:
                 raise PositionError(f"not valid JSON: {error}") from None
             position = parse_position(raw)
-            analysis = analyse(position, strategy, objective, time_ms)
+            analysis = analyse(position, strategy, objective, time_ms, nodes)
         except PositionError as error:
             failed = True
             if json_output:

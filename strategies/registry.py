@@ -1,7 +1,9 @@
 """Strategies by name: plain factories, so every match gets fresh instances.
 
 `get_strategy(name, **options)` passes options to the factory (e.g. `objective="margin"`,
-`time_ms=200`, `max_depth=2`, `seed=1`); an option a strategy does not take is an error.
+`time_ms=200`, `nodes=20000`, `max_depth=2`, `seed=1`); an option a strategy does not take is an error.
+Every search strategy takes `nodes`, a node budget per move that replaces the time budget and makes
+its moves independent of the clock (see `takes_option`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,17 @@ STRONGEST = "expectimax"
 
 def strategy_names() -> list[str]:
     return sorted(STRATEGIES)
+
+
+def takes_option(name: str, option: str) -> bool:
+    """Whether strategy `name` accepts `option` (e.g. "nodes" or "seed")."""
+    factory = STRATEGIES.get(name)
+    if factory is None:
+        return False
+    try:
+        return option in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def get_strategy(name: str, **options: Any) -> Strategy:

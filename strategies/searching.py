@@ -1,5 +1,11 @@
 """Strategies built on the search: heuristic (one turn of lookahead), expectimax (iterative
-deepening under a time budget) and exact (to the end of the round)."""
+deepening under a time or node budget) and exact (to the end of the round).
+
+A time budget makes the depth follow the clock, so the moves change with the machine and its load.
+A node budget (`nodes=`) replaces it: the search stops after that many nodes, so with the same seed
+the same positions get the same moves everywhere. A gamestate's deadline still cuts a search short
+when one is given (online play); in-process matches with a node budget give none.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,8 @@ DEADLINE_MARGIN_S = 0.01
 
 
 class SearchStrategy:
-    """Expectiminimax with a time budget (`time_ms`), optionally a depth cap, and optional noise.
+    """Expectiminimax with a time budget (`time_ms`) or a node budget (`nodes`, which then replaces the
+    time budget), optionally a depth cap, and optional noise.
 
     `noise` (the standard deviation of Gaussian noise added to each move's value before picking
     the best) makes weaker characters; the values are then searched exactly for every move.
@@ -31,15 +38,19 @@ class SearchStrategy:
         noise: float = 0.0,
         seed: int | None = None,
         options: SearchOptions | None = None,
+        nodes: int | None = None,
     ) -> None:
         if time_ms <= 0:
             raise ValueError("time_ms must be positive")
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+            raise ValueError(f"nodes must be a positive integer, got {nodes!r}")
         if max_depth is not None and max_depth < 1:
             raise ValueError("max_depth must be at least 1")
         self.name = name
         self.objective = Objective(objective)
         self.time_ms = time_ms
         self.max_depth = max_depth
+        self.nodes = nodes
         self.noise = noise
         self.rng = random.Random(seed)
         self.searcher = Searcher(options or SearchOptions(objective=self.objective))
@@ -54,10 +65,11 @@ class SearchStrategy:
         every_value = all_values or self.noise > 0
         result = self.searcher.iterate(
             state,
-            self.time_ms / 1000,
+            self.time_ms / 1000 if self.nodes is None else math.inf,
             deadline=deadline,
             max_depth=self.max_depth,
             all_values=every_value,
+            nodes=self.nodes,
         )
         self.last = result
         self.last_values_exact = every_value
@@ -98,29 +110,33 @@ class SearchStrategy:
 class HeuristicStrategy(SearchStrategy):
     """The hand-quality evaluation with one turn of lookahead over the draw."""
 
-    def __init__(self, *, objective: Objective | str = Objective.WIN) -> None:
+    def __init__(self, *, objective: Objective | str = Objective.WIN, nodes: int | None = None) -> None:
         super().__init__(
             "heuristic",
             objective=objective,
             time_ms=DEFAULT_TIME_MS,
             max_depth=1,
             options=SearchOptions(objective=Objective(objective), use_tt=False, killers=False),
+            nodes=nodes,
         )
 
 
 class ExactStrategy(SearchStrategy):
     """Solves to the end of the round; without a deadline it takes as long as that needs."""
 
-    def __init__(self, *, objective: Objective | str = Objective.WIN, tt_size: int = 1 << 20) -> None:
+    def __init__(
+        self, *, objective: Objective | str = Objective.WIN, tt_size: int = 1 << 20, nodes: int | None = None
+    ) -> None:
         super().__init__(
             "exact",
             objective=objective,
             time_ms=math.inf,
             options=SearchOptions(objective=Objective(objective), tt_size=tt_size),
+            nodes=nodes,
         )
 
     def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
-        if deadline is None:
+        if deadline is None and self.nodes is None:
             self.last = self.searcher.search(state, state.turns_left, all_values=all_values)
             return self.last
         return super().analyse(state, deadline, all_values=all_values)

@@ -11,7 +11,7 @@ import math
 from enum import StrEnum
 from functools import lru_cache
 
-from rummy import OVER, CountRules, CountState
+from rummy import CountRules, CountState
 
 
 class Objective(StrEnum):
@@ -29,7 +29,6 @@ class Evaluator:
         config = rules.config
         self.penalty = config.hand_penalty
         self.n_types = rules.n_types
-        self.lay_ids = tuple(move.id for move in rules.moves if move.kind == "lay")
         self.lay_points = tuple(move.points for move in rules.moves)
         per_card = max((move.points / sum(move.counts) for move in rules.moves if move.kind == "lay"), default=0.0)
         # A card still in play can move the final margin by at most this much, whichever way it ends:
@@ -64,12 +63,6 @@ class Evaluator:
         if margin == 0:
             return 1.0 if state.second == mover else -1.0
         return 1.0 if margin > 0 else -1.0
-
-    def value(self, state: CountState) -> float:
-        """Exact when the round is over, else the heuristic estimate."""
-        if state.phase == OVER:
-            return self.terminal(state)
-        return self.leaf(state)
 
     def estimate_margin(self, state: CountState) -> float:
         """Expected final margin for the mover if both players lay the best sets their hands hold.

@@ -19,10 +19,10 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from rummy import OVER, CountRules, CountState
+from rummy import DECIDE, OVER, CountRules, CountState, count_rules
 from strategies.search.evaluation import Evaluator, Objective, evaluator_for
 from strategies.search.ordering import MoveOrderer
-from strategies.search.tt import EXACT, LOWER, UPPER, TranspositionTable
+from strategies.search.tt import EXACT, LOWER, UPPER, Key, TranspositionTable
 
 INF = math.inf
 PRUNINGS = ("none", "star1", "star2")
@@ -35,7 +35,7 @@ FIRST_GROWTH = 6.0
 
 
 class SearchTimeout(Exception):
-    """Raised inside the search when the time is up; the iteration in progress is dropped."""
+    """Raised inside the search when the time or the node budget is spent; the iteration in progress is dropped."""
 
 
 @dataclass(frozen=True)
@@ -82,27 +82,25 @@ class SearchResult:
 class Searcher:
     """One searcher per player and rule set; its table and killers carry over from move to move."""
 
-    def __init__(self, options: SearchOptions | None = None) -> None:
+    def __init__(self, options: SearchOptions | None = None, rules: CountRules | None = None) -> None:
         self.options = options or SearchOptions()
         self.stats = SearchStats()
         self.table: TranspositionTable | None = (
             TranspositionTable(self.options.tt_size) if self.options.use_tt else None
         )
-        self._stop: float = INF
-        self._evaluator: Evaluator | None = None
-        self._orderer: MoveOrderer | None = None
-        self._outcomes: dict[int, tuple[tuple[int, float], ...]] = {}
-        self._rules: CountRules | None = None
+        self._stop: float = INF  # time.monotonic() instant at which the search gives up
+        self._node_stop: float = INF  # ... and the node count at which it does
+        self._use(rules or count_rules())
 
     # --- public -------------------------------------------------------------------------------
 
     def search(self, state: CountState, depth: int, *, all_values: bool = False) -> SearchResult:
         """Search `state` (its mover to move) `depth` turns deep, with no time limit."""
         self._prepare(state)
-        self._stop = INF
+        self._stop = self._node_stop = INF
         start = time.perf_counter()
         before = self.stats.nodes
-        moves = self._orderer_for().static(state)
+        moves = self._orderer.static(state)
         result = self._root(state, depth, moves, all_values)
         return _with_cost(result, self.stats.nodes - before, time.perf_counter() - start)
 
@@ -114,9 +112,16 @@ class Searcher:
         deadline: float | None = None,
         max_depth: int | None = None,
         all_values: bool = False,
+        nodes: int | None = None,
     ) -> SearchResult:
-        """Iterative deepening until `seconds` pass or `deadline` (time.monotonic()) comes; the best
-        move of the deepest finished iteration, or of the move ordering if none finished."""
+        """Iterative deepening until `seconds` pass, `deadline` (time.monotonic()) comes or `nodes` nodes
+        are searched; the best move of the deepest finished iteration, or of the move ordering if none
+        finished.
+
+        With `nodes` and no `seconds` or `deadline` (pass math.inf), the result depends on the state, the
+        options and the searches this searcher made before (its table and killers carry over), never on
+        the clock: the same sequence of calls gives the same moves on any machine under any load.
+        """
         self._prepare(state)
         # A timeout unwinds the search without its pops: work on a copy, never the caller's state.
         state = state.copy()
@@ -126,12 +131,15 @@ class Searcher:
             stop = min(stop, deadline)
         self._stop = stop
         before = self.stats.nodes
-        moves = list(self._orderer_for().static(state))
+        self._node_stop = INF if nodes is None else before + max(0, nodes)
+        moves = list(self._orderer.static(state))
         result = SearchResult(moves[0], 0.0, 0, False)
         limit = state.turns_left if max_depth is None else min(max_depth, state.turns_left)
         previous_s = 0.0
+        previous_nodes = 0
         for depth in range(1, max(1, limit) + 1):
             began = time.monotonic()
+            began_nodes = self.stats.nodes
             try:
                 found = self._root(state, depth, moves, all_values)
             except SearchTimeout:
@@ -139,44 +147,40 @@ class Searcher:
             result = found
             # The next iteration tries the best moves first.
             moves.sort(key=lambda move: -found.move_values.get(move, -INF))
-            took_s = time.monotonic() - began
-            # An iteration that cannot finish in time is thrown away, so don't start it: each
+            if found.exact:
+                break
+            # An iteration that cannot finish within the budget is thrown away, so don't start it: each
             # iteration costs about as many times its predecessor as the last one did.
+            took_s = time.monotonic() - began
             growth = max(MIN_GROWTH, took_s / previous_s) if previous_s > 1e-3 else FIRST_GROWTH
             previous_s = took_s
-            if found.exact or time.monotonic() + took_s * growth > stop:
+            if time.monotonic() + took_s * growth > stop:
                 break
-        self._stop = INF
+            took_nodes = self.stats.nodes - began_nodes
+            node_growth = max(MIN_GROWTH, took_nodes / previous_nodes) if previous_nodes else FIRST_GROWTH
+            previous_nodes = took_nodes
+            if self.stats.nodes + took_nodes * node_growth > self._node_stop:
+                break
+        self._stop = self._node_stop = INF
         return _with_cost(result, self.stats.nodes - before, time.monotonic() - start)
 
     # --- setup --------------------------------------------------------------------------------
 
     def _prepare(self, state: CountState) -> None:
-        if state.phase != 0:
+        if state.phase != DECIDE:
             raise ValueError("search needs a state where a player is to move")
         if self._rules is not state.rules:
-            self._rules = state.rules
-            self._evaluator = evaluator_for(state.rules, self.options.objective)
-            self._orderer = MoveOrderer(state.rules, killers=self.options.killers)
-            self._outcomes = {}
+            self._use(state.rules)
             if self.table is not None:
                 self.table.clear()
         if self.table is not None:
             self.table.new_search()
 
-    def _orderer_for(self) -> MoveOrderer:
-        assert self._orderer is not None
-        return self._orderer
-
-    def outcomes(self, deck: int) -> tuple[tuple[int, float], ...]:
-        found = self._outcomes.get(deck)
-        if found is None:
-            assert self._rules is not None, "outcomes() is used only inside a search"
-            n_types = self._rules.n_types
-            counts = [(deck >> (4 * t)) & 15 for t in range(n_types)]
-            total = sum(counts)
-            found = self._outcomes[deck] = tuple((t, count / total) for t, count in enumerate(counts) if count)
-        return found
+    def _use(self, rules: CountRules) -> None:
+        """Evaluate, order and draw for this rule set."""
+        self._rules = rules
+        self._evaluator: Evaluator = evaluator_for(rules, self.options.objective)
+        self._orderer = MoveOrderer(rules, killers=self.options.killers)
 
     # --- the search ---------------------------------------------------------------------------
 
@@ -201,31 +205,32 @@ class Searcher:
 
     def _decide(self, state: CountState, depth: int, alpha: float, beta: float, ply: int) -> float:
         stats = self.stats
-        stats.decisions += 1
         evaluator = self._evaluator
+        # Each node counts once: as a leaf (a finished round or an estimate) or as a decision.
         if state.phase == OVER:
             stats.leaves += 1
-            return evaluator.terminal(state)  # type: ignore[union-attr]
+            return evaluator.terminal(state)
         if depth <= 0:
             stats.leaves += 1
-            return evaluator.leaf(state)  # type: ignore[union-attr]
+            return evaluator.leaf(state)
+        stats.decisions += 1
         if depth > state.turns_left:
             depth = state.turns_left
         table = self.table
         tt_move = -1
-        key = None
+        key: Key = ()
         if table is not None:
             key = state.key()
             entry = table.probe(key)
             if entry is not None:
-                if entry[3] >= depth:
-                    value, bound = entry[1], entry[2]
+                if entry.depth >= depth:
+                    value, bound = entry.value, entry.bound
                     if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
                         table.stats.cutoffs += 1
                         return value
-                tt_move = entry[4]
+                tt_move = entry.best_move
         orderer = self._orderer
-        moves = orderer.ordered(state, tt_move, ply)  # type: ignore[union-attr]
+        moves = orderer.ordered(state, tt_move, ply)
         if self.options.pruning == "none":
             best = -INF
             best_move = moves[0]
@@ -247,25 +252,25 @@ class Searcher:
                 best, best_move = value, move
                 if value > low:
                     if value >= beta:
-                        orderer.cutoff(move, ply)  # type: ignore[union-attr]
+                        orderer.cutoff(move, ply)
                         break
                     low = value
         if table is not None:
             bound = LOWER if best >= beta else UPPER if best <= alpha else EXACT
-            table.store(key, best, bound, depth, best_move)  # type: ignore[arg-type]
+            table.store(key, best, bound, depth, best_move)
         return best
 
     def _chance(self, state: CountState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of the draw after the mover's move, for the mover; `depth` is the deciding node's."""
         stats = self.stats
-        stats.chances += 1
-        if (stats.chances & 127) == 0 and time.monotonic() > self._stop:
-            raise SearchTimeout
         evaluator = self._evaluator
-        if state.phase == OVER:
+        if state.phase == OVER:  # the move emptied a hand: no draw
             stats.leaves += 1
-            return evaluator.terminal(state)  # type: ignore[union-attr]
-        outcomes = self.outcomes(state.deck)
+            return evaluator.terminal(state)
+        stats.chances += 1
+        if (stats.chances & 127) == 0 and (time.monotonic() > self._stop or stats.nodes > self._node_stop):
+            raise SearchTimeout
+        outcomes = self._rules.draw_outcomes(state.deck)
         child_depth = depth - 1
         pruning = self.options.pruning
         if child_depth <= 0 or state.turns_left == 1:
@@ -276,14 +281,14 @@ class Searcher:
                 state.push_draw(draw)
                 if state.phase == OVER:
                     stats.leaves += 1
-                    value = evaluator.terminal(state)  # type: ignore[union-attr]
+                    value = evaluator.terminal(state)
                 else:
                     value = -self._decide(state, child_depth, -INF, INF, ply + 1)
                 state.pop()
                 total += p * value
             return total
 
-        low_bound, high_bound = evaluator.bounds(state)  # type: ignore[union-attr]
+        low_bound, high_bound = evaluator.bounds(state)
         if low_bound >= beta:
             return low_bound
         if high_bound <= alpha:
@@ -300,7 +305,7 @@ class Searcher:
                 state.push_draw(draw)
                 if state.phase == OVER:
                     stats.leaves += 1
-                    exact = evaluator.terminal(state)  # type: ignore[union-attr]
+                    exact = evaluator.terminal(state)
                     state.pop()
                     lo_sum += p * (exact - lo[index])
                     hi_sum += p * (exact - hi[index])
@@ -332,7 +337,7 @@ class Searcher:
             state.push_draw(draw)
             if state.phase == OVER:
                 stats.leaves += 1
-                value = evaluator.terminal(state)  # type: ignore[union-attr]
+                value = evaluator.terminal(state)
             else:
                 value = -self._decide(state, child_depth, -b, -a, ply + 1)
             state.pop()
@@ -372,10 +377,10 @@ class Searcher:
         """A chance node whose children are all leaves: estimate them, stopping once the sum is settled."""
         stats = self.stats
         evaluator = self._evaluator
-        terminal = evaluator.terminal  # type: ignore[union-attr]
-        leaf = evaluator.leaf  # type: ignore[union-attr]
+        terminal = evaluator.terminal
+        leaf = evaluator.leaf
         if prune:
-            low_bound, high_bound = evaluator.bounds(state)  # type: ignore[union-attr]
+            low_bound, high_bound = evaluator.bounds(state)
         total = 0.0
         rest = 1.0
         last = len(outcomes) - 1
@@ -406,10 +411,10 @@ class Searcher:
         if table is not None:
             entry = table.probe(state.key())
             if entry is not None:
-                if entry[3] >= depth and entry[2] != UPPER:
-                    return entry[1]
-                move = entry[4]
-        moves = self._orderer.ordered(state, move, ply)  # type: ignore[union-attr]
+                if entry.depth >= depth and entry.bound != UPPER:
+                    return entry.value
+                move = entry.best_move
+        moves = self._orderer.ordered(state, move, ply)
         state.push(moves[0])
         value = self._chance(state, depth, alpha, beta, ply)
         state.pop()

@@ -30,9 +30,6 @@ class MoveOrderer:
         self.killers = [[-1] * KILLER_SLOTS for _ in range(MAX_PLY)]
         self._static: dict[tuple[int, int], tuple[int, ...]] = {}
 
-    def reset_killers(self) -> None:
-        self.killers = [[-1] * KILLER_SLOTS for _ in range(MAX_PLY)]
-
     def static(self, state: CountState) -> tuple[int, ...]:
         mover = state.mover
         pair = (state.hands[mover], state.hands[1 - mover])

@@ -8,11 +8,20 @@ new one comes from a newer search or searched at least as deep.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-EXACT, LOWER, UPPER = 0, 1, 2
+EXACT, LOWER, UPPER = 0, 1, 2  # the stored value is the node's value, a lower bound, an upper bound
 
 Key = tuple[int, ...]  # CountState.key()
-Entry = tuple[Key, float, int, int, int, int]  # key, value, bound, depth, best move, generation
+
+
+class Entry(NamedTuple):
+    key: Key
+    value: float
+    bound: int  # EXACT, LOWER or UPPER
+    depth: int  # turns searched below the node
+    best_move: int
+    generation: int  # the search that stored it
 
 
 @dataclass
@@ -29,7 +38,7 @@ class TableStats:
 
 
 class TranspositionTable:
-    """Entries are tuples (key, value, bound, depth, best_move, generation)."""
+    """One `Entry` per slot."""
 
     def __init__(self, size: int = 1 << 18) -> None:
         if size < 1:
@@ -53,7 +62,7 @@ class TranspositionTable:
         entry = self.slots[hash(key) % self.size]
         if entry is None:
             return None
-        if entry[0] == key:
+        if entry.key == key:
             stats.hits += 1
             return entry
         stats.collisions += 1
@@ -64,14 +73,11 @@ class TranspositionTable:
         slots = self.slots
         old = slots[index]
         if old is not None:
-            if old[0] != key:
-                if old[5] == self.generation and old[3] > depth:
+            if old.key != key:
+                if old.generation == self.generation and old.depth > depth:
                     return  # keep the deeper entry of this search
                 self.stats.replacements += 1
-            elif old[3] > depth and old[5] == self.generation:
+            elif old.depth > depth and old.generation == self.generation:
                 return
         self.stats.stores += 1
-        slots[index] = (key, value, bound, depth, best_move, self.generation)
-
-    def fill(self) -> float:
-        return sum(1 for entry in self.slots if entry is not None) / self.size
+        slots[index] = Entry(key, value, bound, depth, best_move, self.generation)

@@ -165,3 +165,18 @@ def test_suggestions_are_recorded_and_reach_the_viewer(tmp_path):
     shown = [step for step in steps if step.get("Suggestions")]
     assert len(shown) == len(searched)
     assert shown[0]["Suggestions"][0]["Label"].startswith(("Lay", "Take", "Give", "Waste"))
+
+
+def test_match_with_a_node_budget_is_reproducible_across_workers(tmp_path):
+    # The README's promise: with --seed and --nodes, the same results bit for bit whatever --workers.
+    def run(workers: int) -> dict:
+        arguments = ["match", "expectimax", "greedy", "--rounds", "4", "--duplicate", "--seed", "9", "--nodes", "3000"]
+        result = runner.invoke(app, [*arguments, "--workers", str(workers), "--no-record", "--json"])
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.stdout.strip().splitlines()[-1])
+        for player in summary["players"]:
+            player.pop("ms_per_move", None)  # the only thing the clock decides
+        return summary
+
+    first = run(1)
+    assert first == run(2)

@@ -1,0 +1,53 @@
+"""A node budget makes the search independent of the clock: same state and budget, same answer."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from strategies_helpers import random_position
+
+from strategies.registry import get_strategy, strategy_names, takes_option
+from strategies.search import Searcher, SearchOptions
+from strategies.search import expectimax as expectimax_module
+
+SEARCHERS = ("heuristic", "expectimax", "exact", "easy", "medium", "hard", "perfect")
+
+
+def _decisions(name: str, nodes: int, positions) -> list[tuple]:
+    player = get_strategy(name, nodes=nodes, **({"seed": 3} if takes_option(name, "seed") else {}))
+    answers = []
+    for state in positions:
+        move = player.choose(state.copy())
+        last = getattr(player, "last", None)
+        answers.append((move, None if last is None else (last.depth, last.value, sorted(last.move_values.items()))))
+    return answers
+
+
+def test_every_search_strategy_takes_a_node_budget_and_the_others_refuse_it() -> None:
+    assert {name for name in strategy_names() if takes_option(name, "nodes")} == set(SEARCHERS)
+    with pytest.raises(ValueError, match="does not take the option"):
+        get_strategy("greedy", nodes=100)
+    with pytest.raises(ValueError, match="nodes must be a positive integer"):
+        get_strategy("expectimax", nodes=0)
+
+
+@pytest.mark.parametrize("name", ["expectimax", "medium", "heuristic"])
+def test_with_a_node_budget_the_moves_do_not_follow_the_clock(name: str, monkeypatch) -> None:
+    # A clock that jumps a whole second at every look is a machine under extreme load: with a time
+    # budget the search would stop after its first iteration; with a node budget nothing changes.
+    positions = [random_position(random.Random(seed)) for seed in range(6)]
+    calm = _decisions(name, 4000, positions)
+    ticks = itertools.count()
+    monkeypatch.setattr(expectimax_module.time, "monotonic", lambda: float(next(ticks)))
+    assert _decisions(name, 4000, positions) == calm
+
+
+def test_a_bigger_budget_searches_deeper_and_the_budget_bounds_the_work() -> None:
+    state = random_position(random.Random(11), max_steps=4)
+    small = Searcher(SearchOptions()).iterate(state, float("inf"), nodes=2_000)
+    large = Searcher(SearchOptions()).iterate(state, float("inf"), nodes=200_000)
+    assert small.depth < large.depth
+    # The budget is checked every 128 chance nodes, so it can be overrun by what those cost, not more.
+    assert small.nodes <= 2_000 + 128 * 200
