@@ -6,7 +6,17 @@ Everything else in the project imports from here; this package imports nothing o
 from rummy.cards import Card, Deal, deal_round
 from rummy.catalog import DEFAULT_CATALOG
 from rummy.config import DEFAULT_RULES, RulesConfig
-from rummy.countstate import DECIDE, DRAW, OVER, CountMove, CountRules, CountState, count_rules, play_random_round
+from rummy.countstate import (
+    DECIDE,
+    DRAW,
+    OVER,
+    CountMove,
+    CountRules,
+    CountState,
+    count_rules,
+    play_random_round,
+    random_decision,
+)
 from rummy.engine import Match, MoveOutcome, Round, Status
 from rummy.gamestate import GAMESTATE_KEYS, render_gamestate
 from rummy.labels import UNKNOWN, CardLabel, Recognizer
@@ -43,5 +53,6 @@ __all__ = [
     "deal_round",
     "parse_move",
     "play_random_round",
+    "random_decision",
     "render_gamestate",
 ]

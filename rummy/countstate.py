@@ -329,10 +329,43 @@ def _code_of(rules: CountRules, types: Sequence[int]) -> int:
 
 def play_random_round(state: CountState, rng: random.Random) -> CountState:
     """Finish the round with uniformly random count-level moves and draws (mutates `state`)."""
-    choice = rng.choice
     while state.phase != OVER:
-        if state.phase == DECIDE:
-            state.push(choice(state.legal_moves()))
-        else:
-            state.push_draw(state.sample_draw(rng))
+        _random_ply(state, rng)
     return state
+
+
+def random_decision(
+    rng: random.Random,
+    config: RulesConfig = DEFAULT_RULES,
+    *,
+    turns_left: int | None = None,
+    max_plies: int | None = None,
+) -> CountState:
+    """A random deal advanced by uniformly random moves and draws to a state where a player is to move.
+
+    With `turns_left`, play stops exactly that many turns before the round's end (a deal whose round
+    ends sooner is dealt again); otherwise after a random number of plies (moves and draws), at most
+    `max_plies` (default: two per turn), then any pending draw.
+    """
+    while True:
+        state = CountState.random_deal(rng, config)
+        if turns_left is not None:
+            while state.phase != OVER and not (state.phase == DECIDE and state.turns_left == turns_left):
+                _random_ply(state, rng)
+        else:
+            plies = rng.randrange(0, 2 * config.max_turns if max_plies is None else max_plies + 1)
+            for _ in range(plies):
+                if state.phase == OVER:
+                    break
+                _random_ply(state, rng)
+            while state.phase == DRAW:
+                state.push_draw(state.sample_draw(rng))
+        if state.phase == DECIDE:
+            return state.copy()
+
+
+def _random_ply(state: CountState, rng: random.Random) -> None:
+    if state.phase == DECIDE:
+        state.push(rng.choice(state.legal_moves()))
+    else:
+        state.push_draw(state.sample_draw(rng))

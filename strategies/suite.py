@@ -15,25 +15,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from rummy import DECIDE, DEFAULT_CATALOG, DRAW, CountState
+from rummy import DEFAULT_CATALOG, CountState, random_decision
 from strategies.baselines import GreedyStrategy
 from strategies.position import parse_position
 from strategies.search import Objective
 from strategies.search.exact import solve
 
 LANDMARKS = tuple(sorted(DEFAULT_CATALOG[:4]))
-
-
-def _endgame(rng: random.Random, target: int) -> CountState:
-    while True:
-        state = CountState.random_deal(rng)
-        while state.phase != 2 and not (state.phase == DECIDE and state.turns_left == target):
-            if state.phase == DECIDE:
-                state.push(rng.choice(state.legal_moves()))
-            elif state.phase == DRAW:
-                state.push_draw(state.sample_draw(rng))
-        if state.phase == DECIDE:
-            return state.copy()
 
 
 def to_position(state: CountState, rng: random.Random, game_id: int) -> dict[str, Any]:
@@ -105,7 +93,7 @@ def build(count: int, seed: int, margin_every: int = 4) -> list[dict[str, Any]]:
     seen: set[tuple[int, ...]] = set()
     attempts = 0
     while len(suite) < count:
-        raw_state = _endgame(rng, 1 + attempts % 4)
+        raw_state = random_decision(rng, turns_left=1 + attempts % 4)
         attempts += 1
         position = to_position(raw_state, rng, len(suite) + 1)
         state = parse_position(position).state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rummy import DECIDE, DEFAULT_RULES, DRAW, OVER, CountState, RulesConfig
+from rummy import DEFAULT_RULES, OVER, CountState, RulesConfig, random_decision
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 SUITE = REPO / "fixtures" / "strategies" / "positions.jsonl"
@@ -12,18 +12,7 @@ SUITE = REPO / "fixtures" / "strategies" / "positions.jsonl"
 
 def random_position(rng: random.Random, rules: RulesConfig = DEFAULT_RULES, max_steps: int | None = None) -> CountState:
     """A random deal advanced by random moves and draws to a state where someone is to move."""
-    while True:
-        state = CountState.random_deal(rng, rules)
-        steps = rng.randrange(0, 2 * rules.max_turns if max_steps is None else max_steps + 1)
-        for _ in range(steps):
-            if state.phase == DECIDE:
-                state.push(rng.choice(state.legal_moves()))
-            elif state.phase == DRAW:
-                state.push_draw(state.sample_draw(rng))
-        while state.phase == DRAW:
-            state.push_draw(state.sample_draw(rng))
-        if state.phase == DECIDE:
-            return state.copy()
+    return random_decision(rng, rules, max_plies=max_steps)
 
 
 class BruteForce:

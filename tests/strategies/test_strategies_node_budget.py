@@ -51,3 +51,17 @@ def test_a_bigger_budget_searches_deeper_and_the_budget_bounds_the_work() -> Non
     assert small.depth < large.depth
     # The budget is checked every 128 chance nodes, so it can be overrun by what those cost, not more.
     assert small.nodes <= 2_000 + 128 * 200
+
+
+def test_each_node_is_counted_once() -> None:
+    # Plain expectimax one turn deep: after each root move either the round is over (one leaf) or there
+    # is one chance node with one leaf per distinct card type in the deck. Budgets and the benchmark
+    # count these nodes, so a leaf must not also count as a decision or a chance node.
+    state = random_position(random.Random(2), max_steps=6)
+    expected = 0
+    for move in state.legal_moves():
+        state.push(move)
+        expected += 1 if state.is_over else 1 + len(state.chance_outcomes())
+        state.pop()
+    result = Searcher(SearchOptions(pruning="none")).search(state.copy(), 1)
+    assert result.nodes == expected
