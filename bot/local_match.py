@@ -128,12 +128,11 @@ def play_round(
 ) -> RoundResult:
     """One round on the deal `deal_seed`, `seats[0]` as player 0; the same seed always deals the same cards."""
     match = Match(seed=deal_seed, rules=rules)
-
-    def true_labels() -> dict[str, str]:
-        return {card.url: card.kind for hand in match.current.hands for card in hand}
-
     noise_base = random.Random(f"noise:{deal_seed}").getrandbits(32)
-    bots = [contender.new_bot(true_labels, noise_base + seat) for seat, contender in enumerate(seats)]
+    bots = [
+        contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat)
+        for seat, contender in enumerate(seats)
+    ]
     fallback_rng = random.Random(f"fallback:{deal_seed}")
     first_mover = match.current.mover
     kinds = match.current.deal.kinds

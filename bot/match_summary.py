@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.local_match import RoundResult
-from bot.statistics import wilson_interval
+from rummy.stats import wilson_interval
 
 
 @dataclass(frozen=True)

@@ -76,13 +76,12 @@ def continue_with(
     if match.over:
         raise ReplayError(f"the match is already over at step {step_number}")
 
-    def true_labels() -> dict[str, str]:
-        return {card.url: card.kind for hand in match.current.hands for card in hand}
-
     what_if = match.current.mover
     names = {what_if: strategy, 1 - what_if: opponent}
     agents = {
-        seat: ArenaAgent(get_strategy(name), get_recognizer("oracle", source=true_labels))
+        seat: ArenaAgent(
+            get_strategy(name), get_recognizer("oracle", source=lambda: match.current.landmarks_by_url())
+        )
         for seat, name in names.items()
     }
     players = (names[0], names[1])

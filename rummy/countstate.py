@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.moves import Give, Lay, Move, Take
 
 BITS = 4
 NIBBLE = (1 << BITS) - 1
@@ -176,13 +178,21 @@ class CountState:
 
     @classmethod
     def random_deal(cls, rng: random.Random, config: RulesConfig = DEFAULT_RULES) -> CountState:
-        rules = count_rules(config)
-        cards = [t for t in range(rules.n_types) for _ in range(config.cards_per_type)]
-        rng.shuffle(cards)
-        size = config.hand_size
-        first = rng.randrange(2)
-        hands = (_code_of(rules, cards[:size]), _code_of(rules, cards[size : 2 * size]))
-        return cls(rules, hands, _code_of(rules, cards[2 * size :]), mover=first, second=1 - first)
+        hands, deck, first = deal_types(rng, config)
+        return cls.from_types(count_rules(config), hands, deck, first)
+
+    @classmethod
+    def from_types(
+        cls, rules: CountRules, hands: tuple[Sequence[int], Sequence[int]], deck: Sequence[int], first_mover: int
+    ) -> CountState:
+        """The start of a round whose hands and deck hold cards of these type indices."""
+        return cls(
+            rules,
+            (_code_of(rules, hands[0]), _code_of(rules, hands[1])),
+            _code_of(rules, deck),
+            mover=first_mover,
+            second=1 - first_mover,
+        )
 
     def copy(self) -> CountState:
         return CountState(
@@ -318,6 +328,58 @@ class CountState:
             f"CountState(hands={self.counts(0)}/{self.counts(1)}, deck={self.deck_counts()}, points={self.points}, "
             f"turns_left={self.turns_left}, mover={self.mover}, second={self.second}, phase={self.phase})"
         )
+
+
+def deal_types(
+    rng: random.Random, config: RulesConfig = DEFAULT_RULES
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...], int]:
+    """A shuffled deal by type index: (both hands, the deck from the top, the first mover)."""
+    cards = [t for t in range(config.types_per_round) for _ in range(config.cards_per_type)]
+    rng.shuffle(cards)
+    size = config.hand_size
+    hands = (tuple(cards[:size]), tuple(cards[size : 2 * size]))
+    return hands, tuple(cards[2 * size :]), rng.randrange(2)
+
+
+def card_move(
+    rules: CountRules,
+    move_id: int,
+    my_cards: Sequence[tuple[int, int]],
+    opp_cards: Sequence[tuple[int, int]],
+    trust: Mapping[int, float] | None = None,
+) -> Move:
+    """The card-level move (card ids) for count-level move `move_id` of the player holding `my_cards`.
+
+    Cards are (id, type index) pairs in hand order. Where a type has several cards, the most trusted
+    are laid and the least trusted given away, in hand order among equals; without `trust` (e.g. a
+    recognizer's confidences) every card is trusted alike.
+    """
+    move = rules.moves[move_id]
+    trust = trust or {}
+    by_trust = sorted(my_cards, key=lambda card: -trust.get(card[0], 1.0))
+    if move.kind == "lay":
+        chosen: list[int] = []
+        for t, need in enumerate(move.counts):
+            chosen.extend([card_id for card_id, kind in by_trust if kind == t][:need])
+        return Lay(tuple(chosen))
+    if move.kind == "take":
+        return Take(next(card_id for card_id, kind in opp_cards if kind == move.type))
+    if move.kind == "give":
+        of_type = [card_id for card_id, kind in my_cards if kind == move.type]
+        return Give(min(of_type, key=lambda card_id: trust.get(card_id, 1.0)))
+    config = rules.config
+    for size in range(config.min_lay, config.max_lay + 1):
+        for combo in itertools.combinations(my_cards, size):
+            if config.set_points(tuple(Counter(kind for _id, kind in combo).values())) == 0:
+                return Lay(tuple(card_id for card_id, _kind in combo))
+    raise ValueError("no cards of the hand form an invalid set")
+
+
+def second_mover(turns_taken: int, mover: int) -> int:
+    """Who moved second this round, from the turns taken and who is to move: the first mover moves on
+    turns 0, 2, 4, ... (each turn is one move, by alternating players)."""
+    first_mover = mover if turns_taken % 2 == 0 else 1 - mover
+    return 1 - first_mover
 
 
 def _code_of(rules: CountRules, types: Sequence[int]) -> int:

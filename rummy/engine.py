@@ -86,6 +86,10 @@ class Round:
     def hand_ids(self, player: int) -> list[int]:
         return [card.id for card in self.hands[player]]
 
+    def landmarks_by_url(self) -> dict[str, str]:
+        """The true landmark of every card in the hands, by image URL: what the oracle recognizer reads."""
+        return {card.url: card.kind for hand in self.hands for card in hand}
+
     def _find(self, player: int, card_id: int, hand_name: str) -> Card:
         for card in self.hands[player]:
             if card.id == card_id:

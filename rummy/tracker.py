@@ -7,14 +7,13 @@ both hands was laid, and the deck holds, per type, the cards of that type not ye
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from rummy.config import DEFAULT_RULES, RulesConfig
-from rummy.countstate import CountState, count_rules, pack
-from rummy.moves import Give, Lay, Move, Take
+from rummy.countstate import CountState, card_move, count_rules, pack, second_mover
+from rummy.moves import Move
 
 PLACEHOLDER = "unseen type {}"
 
@@ -115,8 +114,6 @@ class Tracker:
         deck = list(self.deck_counts().values())
         turns_taken = self.rules.max_turns - state["RemainingMoves"]
         mover = 0 if state["IsMover"] else 1
-        # The first mover moves on even turns, so the parity of turns taken tells who moved second.
-        first_mover = mover if turns_taken % 2 == 0 else 1 - mover
         return CountState(
             count_rules(self.rules),
             (pack(mine), pack(theirs)),
@@ -124,7 +121,7 @@ class Tracker:
             points=(state["MyPoints"], state["OppPoints"]),
             turns_left=state["RemainingMoves"],
             mover=mover,
-            second=1 - first_mover,
+            second=second_mover(turns_taken, mover),
         )
 
     def card_move(self, move_id: int, confidence: Mapping[int, float] | None = None) -> Move:
@@ -135,27 +132,10 @@ class Tracker:
         """
         if self._last is None:
             raise RuntimeError("observe a gamestate first")
-        move = count_rules(self.rules).moves[move_id]
         types = self.card_types()
-        trust = confidence or {}
-        my_ids = [card[0] for card in self._last["MyHand"]]
-        opp_ids = [card[0] for card in self._last["OppHand"]]
-        by_trust = sorted(my_ids, key=lambda card_id: -trust.get(card_id, 1.0))
-        if move.kind == "lay":
-            chosen: list[int] = []
-            for t, need in enumerate(move.counts):
-                chosen.extend([card_id for card_id in by_trust if types[card_id] == t][:need])
-            return Lay(tuple(chosen))
-        if move.kind == "take":
-            return Take(next(card_id for card_id in opp_ids if types[card_id] == move.type))
-        if move.kind == "give":
-            return Give(next(card_id for card_id in reversed(by_trust) if types[card_id] == move.type))
-        for size in range(self.rules.min_lay, self.rules.max_lay + 1):
-            for combo in itertools.combinations(my_ids, size):
-                counts = Counter(types[card_id] for card_id in combo)
-                if self.rules.set_points(tuple(counts.values())) == 0:
-                    return Lay(combo)
-        raise ValueError("no set of cards in hand forms an invalid set")
+        my_cards = [(card[0], types[card[0]]) for card in self._last["MyHand"]]
+        opp_cards = [(card[0], types[card[0]]) for card in self._last["OppHand"]]
+        return card_move(count_rules(self.rules), move_id, my_cards, opp_cards, confidence)
 
 
 def _fit(room: list[int], total: int, cap: int) -> None:

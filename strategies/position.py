@@ -7,14 +7,13 @@ annotations for curated suites.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummy import DEFAULT_RULES, CountState, Give, Lay, Move, RulesConfig, Take, count_rules
-from rummy.countstate import pack
+from rummy import DEFAULT_RULES, CountState, Move, RulesConfig, count_rules
+from rummy.countstate import card_move, pack, second_mover
 
 REQUIRED = ("GameState", "CardLabels", "DeckCounts")
 ANNOTATIONS = ("Comment", "Expected", "Objective")
@@ -36,21 +35,7 @@ class Position:
 
     def card_move(self, move_id: int) -> Move:
         """A card-level move for the count-level move `move_id`."""
-        move = self.state.rules.moves[move_id]
-        if move.kind == "lay":
-            chosen: list[int] = []
-            for t, need in enumerate(move.counts):
-                chosen.extend([card_id for card_id, kind in self.my_cards if kind == t][:need])
-            return Lay(tuple(chosen))
-        if move.kind == "take":
-            return Take(next(card_id for card_id, kind in self.opp_cards if kind == move.type))
-        if move.kind == "give":
-            return Give(next(card_id for card_id, kind in self.my_cards if kind == move.type))
-        for size in range(self.rules.min_lay, self.rules.max_lay + 1):
-            for combo in itertools.combinations(self.my_cards, size):
-                if self.rules.set_points(tuple(Counter(kind for _id, kind in combo).values())) == 0:
-                    return Lay(tuple(card_id for card_id, _kind in combo))
-        raise PositionError("no cards of the hand form an invalid set")
+        return card_move(self.state.rules, move_id, self.my_cards, self.opp_cards)
 
     def move_id(self, raw: Mapping[str, Any]) -> int:
         """The count-level move id of an arena move of this position (e.g. a suite's "Expected")."""
@@ -151,9 +136,6 @@ def parse_position(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Position:
         return found
 
     deck = [deck_counts.get(name, 0) for name in types]
-    turns_taken = rules.max_turns - remaining
-    # The first mover moves on even turns; I move now.
-    i_moved_first = turns_taken % 2 == 0
     state = CountState(
         count_rules(rules),
         (pack(counts(my_cards)), pack(counts(opp_cards))),
@@ -161,7 +143,7 @@ def parse_position(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Position:
         points=(my_points, opp_points),
         turns_left=remaining,
         mover=0,
-        second=1 if i_moved_first else 0,
+        second=second_mover(rules.max_turns - remaining, mover=0),
     )
     annotations = {key: raw[key] for key in ANNOTATIONS if key in raw}
     return Position(state, types, my_cards, opp_cards, rules, annotations)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -18,11 +17,10 @@ from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from rummy import DEFAULT_RULES, OVER, CountState, RulesConfig, count_rules
-from rummy.countstate import DECIDE
-from strategies.registry import get_strategy
-
-SEARCHERS = {"heuristic", "expectimax", "exact", "easy", "medium", "hard", "perfect"}
+from rummy import DECIDE, DEFAULT_RULES, OVER, CountState, RulesConfig, count_rules
+from rummy.countstate import deal_types
+from rummy.stats import wilson_interval
+from strategies.registry import get_strategy, takes_option
 
 
 @dataclass(frozen=True)
@@ -46,26 +44,12 @@ class PairResult:
 
 
 def make_deal(seed: int, rules: RulesConfig = DEFAULT_RULES) -> DealSpec:
-    rng = random.Random(f"strength-deal:{seed}")
-    cards = [t for t in range(rules.types_per_round) for _ in range(rules.cards_per_type)]
-    rng.shuffle(cards)
-    size = rules.hand_size
-    return DealSpec((tuple(cards[:size]), tuple(cards[size : 2 * size])), tuple(cards[2 * size :]), rng.randrange(2))
+    hands, draws, first_mover = deal_types(random.Random(f"strength-deal:{seed}"), rules)
+    return DealSpec(hands, draws, first_mover)
 
 
 def start_state(deal: DealSpec, rules: RulesConfig = DEFAULT_RULES) -> CountState:
-    count = count_rules(rules)
-
-    def code(types: Sequence[int]) -> int:
-        return sum(count.unit[t] for t in types)
-
-    return CountState(
-        count,
-        (code(deal.hands[0]), code(deal.hands[1])),
-        code(deal.draws),
-        mover=deal.first_mover,
-        second=1 - deal.first_mover,
-    )
+    return CountState.from_types(count_rules(rules), deal.hands, deal.draws, deal.first_mover)
 
 
 def play_round(deal: DealSpec, seats: Sequence[Any], rules: RulesConfig = DEFAULT_RULES) -> CountState:
@@ -84,21 +68,11 @@ def play_round(deal: DealSpec, seats: Sequence[Any], rules: RulesConfig = DEFAUL
     return state
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return centre - half, centre + half
-
-
 def _options(name: str, time_ms: float | None, max_depth: int | None, seed: int) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if name == "random":
         options["seed"] = seed
-    if name in {"expectimax", "easy", "medium", "hard", "perfect"} and time_ms is not None:
+    if takes_option(name, "time_ms") and time_ms is not None:
         options["time_ms"] = time_ms
     if name == "expectimax" and max_depth is not None:
         options["max_depth"] = max_depth
@@ -138,7 +112,7 @@ def run_pair(
         results = [_play_deal(job) for job in jobs]
     flat = [outcome for pair in results for outcome in pair]
     wins = sum(won for won, _margin in flat)
-    low, high = wilson(wins, len(flat))
+    low, high = wilson_interval(wins, len(flat))
     return PairResult(
         player,
         opponent,

@@ -57,3 +57,17 @@ def kinds_of(match: Match) -> dict[int, str]:
 def type_counts(cards, kinds: tuple[str, ...]) -> tuple[int, ...]:
     counted = Counter(card.kind for card in cards)
     return tuple(counted[kind] for kind in kinds)
+
+
+def round_snapshot(round_) -> tuple:
+    """Everything a move can change in a round, to check that a refused move changed nothing."""
+    return (
+        round_.hand_ids(0),
+        round_.hand_ids(1),
+        [card.id for card in round_.deck],
+        [card.id for card in round_.laid],
+        list(round_.points),
+        round_.mover,
+        round_.turns_taken,
+        round_.over,
+    )

@@ -8,7 +8,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from random_play import random_card_move
+from random_play import random_card_move, round_snapshot
 
 from rummy import DEFAULT_CATALOG, MalformedMove, Match, RulesConfig, parse_move, render_gamestate
 
@@ -16,18 +16,7 @@ MINIATURE = RulesConfig(types_per_round=3, cards_per_type=5, hand_size=4)
 
 
 def snapshot(match: Match) -> tuple:
-    round_ = match.current
-    return (
-        match.round_index,
-        round_.hand_ids(0),
-        round_.hand_ids(1),
-        [card.id for card in round_.deck],
-        [card.id for card in round_.laid],
-        list(round_.points),
-        round_.mover,
-        round_.turns_taken,
-        list(match.rounds_won),
-    )
+    return (match.round_index, round_snapshot(match.current), list(match.rounds_won))
 
 
 def play_checked(match_seed: int, move_seed: int, rounds: int, rules: RulesConfig) -> list[dict]:

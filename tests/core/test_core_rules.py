@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from random_play import round_snapshot
 
 from rummy import (
     DEFAULT_CATALOG,
@@ -215,19 +216,6 @@ def test_decided_malformed_moves_change_nothing(player, move, reason):
     assert (round_.hand_ids(0), round_.hand_ids(1), len(round_.deck), list(round_.points), round_.mover) == before
 
 
-def _state(round_: Round) -> tuple:
-    return (
-        round_.hand_ids(0),
-        round_.hand_ids(1),
-        [card.id for card in round_.deck],
-        [card.id for card in round_.laid],
-        list(round_.points),
-        round_.mover,
-        round_.turns_taken,
-        round_.over,
-    )
-
-
 @pytest.mark.parametrize(
     ("build", "reason"),
     [
@@ -252,11 +240,11 @@ def test_every_malformed_move_is_refused_with_the_round_untouched(build, reason)
     # Round.apply is the referee's last line: it must not trust a move's shape even when no parser ran.
     round_ = full_round()
     move = build(round_.hand_ids(0), round_.hand_ids(1))
-    before = _state(round_)
+    before = round_snapshot(round_)
     with pytest.raises(MalformedMove) as error:
         round_.apply(0, move)
     assert reason in str(error.value)
-    assert _state(round_) == before
+    assert round_snapshot(round_) == before
     round_.apply(0, Give(round_.hand_ids(0)[0]))  # and the mover may still play
 
 

@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from bot.local_match import Contender, RoundResult, play_round, schedule
-from bot.statistics import wilson_interval
 from bot.tournament import run_tournament
 from bot.tournament_records import load_standings, store_tournament
 from recognizers.registry import get_recognizer
 from rummy import Match, parse_move, render_gamestate
+from rummy.stats import wilson_interval
 from strategies.agent import ArenaAgent
 from strategies.registry import get_strategy
 
@@ -37,11 +37,7 @@ def test_duplicate_schedule_plays_each_deal_twice_with_seats_swapped():
 def _check_greedy_sat_in(result: RoundResult, greedy_seat: int) -> None:
     """Replay `result` on its deal: every move fits its seat's hand, and `greedy_seat`'s moves are greedy's."""
     match = Match(seed=result.deal_seed)
-
-    def true_labels() -> dict[str, str]:
-        return {card.url: card.kind for hand in match.current.hands for card in hand}
-
-    greedy = ArenaAgent(get_strategy("greedy"), get_recognizer("oracle", source=true_labels))
+    greedy = ArenaAgent(get_strategy("greedy"), get_recognizer("oracle", source=match.current.landmarks_by_url))
     assert match.current.mover == result.first_mover
     for record in result.moves:
         if record.seat == greedy_seat:

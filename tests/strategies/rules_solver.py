@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 # The rules: 3, 4, 5 of a kind score 20, 30, 50; 3 or 4 all different score 25, 35; 3 points off per card
@@ -70,7 +70,7 @@ def _final(mine: Hand, theirs: Hand, lead: int, i_am_second: bool, objective: st
     return 1.0 if margin > 0 else -1.0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lays(hand: Hand) -> tuple[Hand, ...]:
     """Every distinct multiset of 3-5 cards of the hand: how many cards of each landmark it takes."""
     names = [name for name, _count in hand]
@@ -80,8 +80,10 @@ def _lays(hand: Hand) -> tuple[Hand, ...]:
     )
 
 
-@lru_cache(maxsize=None)
-def _value(mine: Hand, theirs: Hand, deck: Hand, lead: int, turns_left: int, i_am_second: bool, objective: str) -> float:
+@cache
+def _value(
+    mine: Hand, theirs: Hand, deck: Hand, lead: int, turns_left: int, i_am_second: bool, objective: str
+) -> float:
     """The value for the player to move (holding `mine`) of a decision with `turns_left` draws still to come."""
     best = -float("inf")
     for after_mine, after_theirs, points in _moves(mine, theirs):

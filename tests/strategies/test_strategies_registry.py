@@ -7,9 +7,10 @@ import pytest
 from strategies_helpers import random_position
 
 from rummy import CardLabel, Match, render_gamestate
+from rummy.stats import wilson_interval
 from strategies.agent import ArenaAgent
 from strategies.registry import STRONGEST, get_strategy, strategy_names
-from strategies.strength import make_deal, play_round, wilson
+from strategies.strength import make_deal, play_round
 
 FAST = {"time_ms": 50}
 
@@ -98,5 +99,5 @@ def test_duplicate_deals_beat_random_and_the_interval_is_wilson() -> None:
             final = play_round(deal, (me, them) if seat == 0 else (them, me))
             wins += final.winner() == seat
     assert wins >= 7
-    low, high = wilson(768, 1000)
+    low, high = wilson_interval(768, 1000)
     assert low == pytest.approx(0.7408, abs=1e-4) and high == pytest.approx(0.7931, abs=1e-4)

@@ -1,4 +1,4 @@
-"""Honest match statistics: win rates with Wilson score intervals."""
+"""Statistics shared by matches (bot/) and strength measurements (strategies/)."""
 
 from __future__ import annotations
 
