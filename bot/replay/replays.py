@@ -28,8 +28,8 @@ __all__ = [
 
 def replay_file(path: str | Path) -> Replay:
     """The steps of a bot client's replay file: its gamestates as received, with the moves it sent."""
-    from bot.recording import ReplayError as RecordingError
-    from bot.recording import read_replay
+    from bot.replay.recording import ReplayError as RecordingError
+    from bot.replay.recording import read_replay
 
     try:
         lines = read_replay(path)

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
-from bot.players import MatchBot
-from bot.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
-from bot.recording import MatchRecorder
+from bot.client.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
+from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
+from bot.players.match_bots import MatchBot
+from bot.replay.recording import MatchRecorder
 from rummy.moves import Move
 
 log = logging.getLogger("bot.runner")

@@ -37,7 +37,7 @@ def selfplay(
     seed: int = typer.Option(1, help="Deal seed: the same seed replays the same round."),
 ) -> None:
     """Play one seeded round between two random players and print it turn by turn."""
-    from bot.selfplay import self_play
+    from bot.matches.selfplay import self_play
 
     console = Console()
     match, turns = self_play(seed)
@@ -61,19 +61,19 @@ def selfplay(
     )
 
 
-from bot.commands import register as register_play  # noqa: E402 -- commands register after the app exists
+from bot.cli.play import register as register_play  # noqa: E402 -- commands register after the app exists
 
 register_play(app)
 
-from bot.match_command import register as register_match  # noqa: E402
+from bot.cli.match import register as register_match  # noqa: E402
 
 register_match(app)
 
-from bot.tournament_command import register as register_tournament  # noqa: E402
+from bot.cli.tournament import register as register_tournament  # noqa: E402
 
 register_tournament(app)
 
-from bot.replay_command import register as register_replay  # noqa: E402
+from bot.cli.replay import register as register_replay  # noqa: E402
 
 register_replay(app)
 

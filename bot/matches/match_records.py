@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.local_match import RoundResult
+from bot.matches.local_match import RoundResult
 from rummy import Match, parse_move, render_gamestate
 from server.records import Records
 

@@ -25,7 +25,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity import wait_random_exponential as full_jitter
 from tenacity.stop import stop_base
 
-from bot.config import Credentials
+from bot.client.config import Credentials
 
 log = logging.getLogger("bot.protocol")
 
