@@ -65,7 +65,7 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
 
     if source.isdigit() and not Path(source).exists():
         from bot.matches.match_records import default_db_path
-        from server.records import Records
+        from rummy.records import Records
 
         path = Path(db) if db is not None else default_db_path()
         if not path.exists():

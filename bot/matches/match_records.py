@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.matches.local_match import RoundResult
 from rummy import Match, parse_move, render_gamestate
-from server.records import Records
+from rummy.records import Records
 
 IN_PROCESS_STYLE = 0
 

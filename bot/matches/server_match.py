@@ -21,8 +21,8 @@ from bot.client.runner import MatchSummary, PlayOptions, Runner
 from bot.matches.local_match import Contender, MoveRecord, RoundResult
 from bot.players.match_bots import file_bot, strategy_bot
 from bot.replay.recording import read_replay
+from rummy.records import Records, connect
 from server.accounts import Accounts
-from server.records import Records, connect
 
 ONE_ROUND_STYLE = 1
 
