@@ -1,7 +1,7 @@
 """Replays the bot side adds to `rummy.replay`: client replay files, and "what if" continuations.
 
 A match in the referee's records is rebuilt by `rummy.replay.replay_record`. A replay file written
-by the bot client (`bot/recording.py`) holds the gamestates one player received, exactly as
+by the bot client (`bot/replay/recording.py`) holds the gamestates one player received, exactly as
 received, and the moves it sent; it knows no landmarks, so a what-if needs the match's record.
 """
 
