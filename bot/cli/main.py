@@ -1,7 +1,7 @@
 """`rummy-vision`: one command line, a subcommand per use.
 
-Each area keeps its commands in its own module with a `register(app)`; `REGISTRATIONS` lists them
-in the order `--help` shows them.
+Each area keeps its commands in a module with a `register(app)`; `REGISTRATIONS` lists them in the
+order `--help` shows them.
 """
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
-from bot.cli import match, play, replay, selfplay, tournament
+from bot.cli import match, play, replay, tournament
 from recognizers import commands as recognizer_commands
 from server import commands as server_commands
 from strategies import commands as strategy_commands
@@ -28,11 +30,43 @@ def root() -> None:
     """Referee, bot client, recognizers and strategies for Rummy Vision."""
 
 
+def selfplay(
+    seed: int = typer.Option(1, help="Deal seed: the same seed replays the same round."),
+) -> None:
+    """Play one seeded round between two random players and print it turn by turn."""
+    from bot.matches.selfplay import self_play
+
+    console = Console()
+    match, turns = self_play(seed)
+    table = Table(title=f"Self-play, seed {seed}: landmarks {', '.join(match.current.deal.kinds)}")
+    for column in ("turn", "player", "move", "points P0", "points P1", "deck"):
+        table.add_column(column)
+    for report in turns:
+        table.add_row(
+            str(report.turn),
+            f"P{report.player}",
+            report.move,
+            str(report.points[0]),
+            str(report.points[1]),
+            str(report.cards_in_deck),
+        )
+    console.print(table)
+    finished = match.finished_rounds[-1]
+    console.print(
+        f"Final scores (after -{match.rules.hand_penalty} per card in hand): "
+        f"P0 {finished.points[0]}, P1 {finished.points[1]}; winner P{finished.winner()}"
+    )
+
+
+def register_selfplay(app: typer.Typer) -> None:
+    app.command()(selfplay)
+
+
 REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     recognizer_commands.register,  # recognize
     server_commands.register,  # serve, bots
     strategy_commands.register,  # analyze
-    selfplay.register,
+    register_selfplay,
     play.register,
     match.register,
     tournament.register,
