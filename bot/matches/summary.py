@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.local_match import RoundResult
+from bot.matches.local_match import RoundResult
 from rummy.stats import wilson_interval
 
 
