@@ -94,22 +94,21 @@ def test_strategies_with_oracle_labels_play_over_http(start_server, bots):
     assert finals[0]["GameId"] == finals[1]["GameId"]
 
 
-def test_each_house_bot_plays_a_whole_match(start_server, bots):
-    # A shorter move time keeps the expert's thinking (60% of the time left) short.
+def test_the_quick_house_bots_play_whole_matches(start_server, bots):
+    # The expert has its own test below, at the style's full move time: squeezed into 1 s moves on a
+    # loaded machine it could miss a deadline, which is not what this test is about.
     server = start_server(move_time_ms=1000)
 
     async def main() -> list[Any]:
         async with httpx.AsyncClient(timeout=30) as client:
             players = [
                 ArenaBot(client, server.prod, name, bots[name]).play(1, random.Random(index), OpponentId=house)
-                for index, (name, house) in enumerate(
-                    [("alice", "housebot-practise"), ("bob", "housebot-greedy"), ("eve", "housebot-expert")]
-                )
+                for index, (name, house) in enumerate([("alice", "housebot-practise"), ("bob", "housebot-greedy")])
             ]
             return await asyncio.gather(*players)
 
     results = asyncio.run(main())
-    for played, house in zip(results, ["housebot-practise", "housebot-greedy", "housebot-expert"], strict=True):
+    for played, house in zip(results, ["housebot-practise", "housebot-greedy"], strict=True):
         assert played.final["OpponentId"] == house
         assert played.final["GameStatus"] in {"WON", "LOST"}  # one round: never drawn
     games = httpx.get(f"{server.base}/games").json()["Games"]
