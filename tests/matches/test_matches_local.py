@@ -164,15 +164,24 @@ def test_suggestions_are_recorded_and_reach_the_viewer(tmp_path):
 
 
 def test_match_with_a_node_budget_is_reproducible_across_workers(tmp_path):
-    # The README's promise: with --seed and --nodes, the same results bit for bit whatever --workers.
-    def run(workers: int) -> dict:
+    # The README's promise: with --seed and --nodes, the same results bit for bit whatever --workers:
+    # the summary (times aside) and every recorded move.
+    def run(workers: int) -> tuple[dict, list[tuple]]:
+        db = tmp_path / f"records-{workers}.sqlite3"
         arguments = ["match", "expectimax", "greedy", "--rounds", "4", "--duplicate", "--seed", "9", "--nodes", "3000"]
-        result = runner.invoke(app, [*arguments, "--workers", str(workers), "--no-record", "--json"])
+        result = runner.invoke(app, [*arguments, "--workers", str(workers), "--db", str(db), "--json"])
         assert result.exit_code == 0, result.output
         summary = json.loads(result.stdout.strip().splitlines()[-1])
+        summary.pop("records")
         for player in summary["players"]:
-            player.pop("ms_per_move", None)  # the only thing the clock decides
-        return summary
+            player.pop("ms_per_move")  # the only thing the clock decides
+        with sqlite3.connect(db) as connection:
+            moves = connection.execute(
+                "SELECT r.seed, m.seat, m.move, m.applied FROM moves m JOIN matches r USING (game_id)"
+                " ORDER BY m.game_id, m.move_seq"
+            ).fetchall()
+        return summary, moves
 
-    first = run(1)
-    assert first == run(2)
+    one_worker, two_workers = run(1), run(2)
+    assert len(one_worker[1]) > 20
+    assert one_worker == two_workers
