@@ -58,7 +58,7 @@ def parse_move(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Move:
     if not isinstance(raw, dict):
         raise MalformedMove(f"a move is a JSON object with one key of {MOVE_KEYS}, got {type(raw).__name__}")
     if len(raw) != 1:
-        raise MalformedMove(f"a move has exactly one key of {MOVE_KEYS}, got keys {sorted(raw)}")
+        raise MalformedMove(f"a move has exactly one key of {MOVE_KEYS}, got keys {sorted(map(str, raw))[:5]}")
     ((key, value),) = raw.items()
     if key == "Take":
         return Take(_card_id(value, "Take"))

@@ -1,0 +1,140 @@
+"""A user's bot file runs in its own process: whatever it returns or does, a safe move goes out in time.
+
+The faulty bots live in fixtures/bots/: odd_values.py (five kinds of unusable return value), gil_hog.py
+(one long C call holding the GIL past the deadline), slow_import.py (1.5 s of import-time work). Each
+is played with `rummy-vision play` against the real referee and with `rummy-vision match` in process.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli import app
+from bot.deadline import Budget
+from bot.local_match import Contender, play_round
+from bot.players import file_bot
+from bot.recording import read_replay
+from bot.user_bot_process import UserBotProcess
+
+FAULTY = ("odd_values", "gil_hog", "slow_import")
+GAMESTATE = {"MyHand": [[5, "u5"], [6, "u6"], [7, "u7"]], "OppHand": [[8, "u8"]]}
+
+
+def budget(seconds: float) -> Budget:
+    now = time.monotonic()
+    return Budget(send_by=now + seconds, received=now, deadline=now + seconds, margin_s=0.0)
+
+
+def test_module_state_lives_for_one_match_and_each_match_gets_a_fresh_module(tmp_path):
+    path = tmp_path / "counter.py"
+    path.write_text(
+        "calls = 0\n\ndef calculate_move(gamestate):\n    global calls\n    calls += 1\n"
+        "    return {'Give': calls + 4}\n"
+    )
+    bot = file_bot(path)
+    try:
+        first = bot.new_match(GAMESTATE)
+        assert [first.run(GAMESTATE, budget(5)).move.to_json() for _ in range(3)] == [{"Give": n} for n in (5, 6, 7)]
+        bot.warm()  # the next match's process loads while this one still plays
+        second = bot.new_match(GAMESTATE)
+        assert second.run(GAMESTATE, budget(5)).move.to_json() == {"Give": 5}
+        bot.end_match(first)
+        bot.end_match(second)
+    finally:
+        bot.close()
+
+
+def test_each_unusable_return_value_is_explained_without_crashing(fixture_bots):
+    expected = [
+        "got keys ['2', 'Lay']",  # {"Lay": [...], 2: 3}: json turns the key into "2", the move check refuses it
+        "not JSON (TypeError",  # {"Take": object()}
+        "not JSON (ValueError: Exceeds the limit",  # {"Take": 10**5000}
+        "whose to_json() raised RuntimeError",
+        "repr() raised RuntimeError",
+    ]
+    with UserBotProcess(fixture_bots / "odd_values.py") as process:
+        process.wait_loaded()
+        problems = [process.run(GAMESTATE, budget(5)) for _ in expected]
+    for outcome, fragment in zip(problems, expected):
+        assert outcome.move is None
+        assert fragment in outcome.problem, outcome.problem
+        assert len(outcome.problem) < 400  # a short excerpt, never the whole value
+
+
+def test_a_bot_holding_the_gil_gets_a_safe_move_and_plays_again_once_free(fixture_bots):
+    with UserBotProcess(fixture_bots / "gil_hog.py") as process:
+        process.wait_loaded()
+        first = process.run(GAMESTATE, budget(0.05))
+        assert first.move is None and "overran" in first.problem
+        for _ in range(200):  # the long call ends; its late answer is dropped and the bot plays again
+            outcome = process.run(GAMESTATE, budget(0.5))
+            if outcome.move is not None:
+                break
+            assert "still busy" in outcome.problem
+            time.sleep(0.05)
+        assert outcome.move is not None and outcome.move.to_json() == {"Give": 5}
+
+
+def env_for(password: str, tmp_path: Path) -> dict[str, str]:
+    return {
+        "RUMMY_VISION_BOT_ID": "tester",
+        "RUMMY_VISION_BOT_PASSWORD": password,
+        "RUMMY_VISION_CONFIG": str(tmp_path / "no-config.toml"),
+    }
+
+
+@pytest.mark.parametrize("name", FAULTY)
+def test_play_sends_safe_moves_for_a_faulty_bot_and_never_loses_on_time(real_server, fixture_bots, tmp_path, name):
+    base, passwords = real_server(move_time_ms=1000)
+    record_dir = tmp_path / "replays"
+    args = ["play", "--base-url", base, "--bot", str(fixture_bots / f"{name}.py"), "--opponent", "housebot-practise"]
+    # The file is checked by loading it in the process that plays the first match. The second match's
+    # process loads while its offer is out, but a house bot starts the match at once: safe moves go out.
+    games = 2 if name == "slow_import" else 1
+    args += ["--game-style", "3", "--record", str(record_dir), "--json", "--games", str(games)]
+    result = CliRunner().invoke(app, args, env=env_for(passwords["tester"], tmp_path))
+    assert result.exit_code == 0, result.output
+    matches = [json.loads(line) for line in result.stdout.splitlines()[:games]]
+    for match in matches:
+        assert match["status"] in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), match  # never LOST_BY_TIMEOUT
+    assert matches[-1]["fallbacks"] >= 1
+    if name == "slow_import":
+        assert matches[0]["fallbacks"] == 0  # loaded before the first match was offered
+    replay = read_replay(matches[-1]["record_path"])
+    moves = [r for r in replay if r["type"] == "move" and r["applied"]]
+    reasons = [move["reason"] for move in moves if move["source"] == "fallback"]
+    assert reasons
+    if name == "odd_values":
+        assert all(move["source"] == "fallback" for move in moves)
+    if name == "slow_import":
+        assert "still loading" in reasons[0]
+    if name == "gil_hog":
+        assert "overran" in reasons[0]
+
+
+@pytest.mark.parametrize("name", FAULTY)
+def test_match_replaces_a_faulty_bots_moves_and_finishes_the_round(fixture_bots, name):
+    seats = (Contender(str(fixture_bots / f"{name}.py")), Contender("random"))
+    result = play_round("faulty:1", seats, move_time_ms=300)
+    faults = [move.fault for move in result.moves if move.seat == 0 and move.fault]
+    if name == "slow_import":
+        # Loaded before the first move (the clock does not run while the file loads): no fault at all.
+        assert not faults and result.faults(0) == 0
+    else:
+        assert faults
+        assert ("overran" if name == "gil_hog" else "calculate_move returned") in faults[0]
+
+
+@pytest.mark.parametrize("name", ("odd_values", "gil_hog"))
+def test_the_match_command_plays_faulty_bots_through(fixture_bots, tmp_path, name):
+    args = ["match", str(fixture_bots / f"{name}.py"), "random", "--rounds", "1", "--time-ms", "300", "--json"]
+    result = CliRunner().invoke(app, [*args, "--no-record"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["rounds"] == 1
+    assert summary["players"][0]["faults"] >= 1
