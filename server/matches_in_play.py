@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rummy import MalformedMove, Match, Round, parse_move, render_gamestate
+from rummy.records import Records, token_of
 from server.housebots import is_house_bot
 from server.protocol import Result, answer
-from server.records import Records, token_of
 from server.seats import LiveMatch, Refusal, Seat
 from server.settings import Settings
 

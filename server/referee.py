@@ -13,6 +13,7 @@ import logging
 import secrets
 from typing import Any
 
+from rummy.records import Records, token_of
 from server.accounts import Accounts, Bot, BotStatus, status_result
 from server.house_players import HousePlayers
 from server.housebots import HOUSE_USER, is_house_bot
@@ -28,7 +29,6 @@ from server.protocol import (
     Result,
     answer,
 )
-from server.records import Records, token_of
 from server.seats import BusySeat, LiveMatch, Refusal, Seat, wait_for_news
 from server.settings import Settings
 from server.styles import GameStyle, styles_with_move_time

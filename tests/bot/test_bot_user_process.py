@@ -15,11 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.deadline import Budget
-from bot.local_match import Contender, play_round
-from bot.players import file_bot
-from bot.recording import read_replay
-from bot.user_bot_process import UserBotProcess
+from bot.client.deadline import Budget
+from bot.matches.local_match import Contender, play_round
+from bot.players.match_bots import file_bot
+from bot.players.user_bot_process import UserBotProcess
+from bot.replay.recording import read_replay
 
 FAULTY = ("odd_values", "gil_hog", "slow_import")
 GAMESTATE = {"MyHand": [[5, "u5"], [6, "u6"], [7, "u7"]], "OppHand": [[8, "u8"]]}
@@ -93,28 +93,40 @@ def test_play_sends_safe_moves_for_a_faulty_bot_and_never_loses_on_time(real_ser
     base, passwords = real_server(move_time_ms=1000)
     record_dir = tmp_path / "replays"
     args = ["play", "--base-url", base, "--bot", str(fixture_bots / f"{name}.py"), "--opponent", "housebot-practise"]
-    # The file is checked by loading it in the process that plays the first match. The second match's
-    # process loads while its offer is out, but a house bot starts the match at once: safe moves go out.
-    games = 2 if name == "slow_import" else 1
-    args += ["--game-style", "3", "--record", str(record_dir), "--json", "--games", str(games)]
+    args += ["--game-style", "3", "--record", str(record_dir), "--json"]
     result = CliRunner().invoke(app, args, env=env_for(passwords["tester"], tmp_path))
     assert result.exit_code == 0, result.output
-    matches = [json.loads(line) for line in result.stdout.splitlines()[:games]]
-    for match in matches:
-        assert match["status"] in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), match  # never LOST_BY_TIMEOUT
-    assert matches[-1]["fallbacks"] >= 1
-    if name == "slow_import":
-        assert matches[0]["fallbacks"] == 0  # loaded before the first match was offered
-    replay = read_replay(matches[-1]["record_path"])
-    moves = [r for r in replay if r["type"] == "move" and r["applied"]]
+    match = json.loads(result.stdout.splitlines()[0])
+    assert match["status"] in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), match  # never LOST_BY_TIMEOUT
+    moves = [r for r in read_replay(match["record_path"]) if r["type"] == "move" and r["applied"]]
     reasons = [move["reason"] for move in moves if move["source"] == "fallback"]
-    assert reasons
+    if name == "slow_import":
+        # The file was checked by loading it in the process that then played: loaded before the offer.
+        assert match["fallbacks"] == 0 and not reasons
+        return
+    assert match["fallbacks"] >= 1 and reasons
     if name == "odd_values":
         assert all(move["source"] == "fallback" for move in moves)
-    if name == "slow_import":
-        assert "still loading" in reasons[0]
     if name == "gil_hog":
         assert "overran" in reasons[0]
+
+
+def test_a_bot_file_still_loading_when_the_match_starts_gets_safe_moves(real_server, fixture_bots, tmp_path):
+    from bot.client.config import Credentials
+    from bot.client.protocol_client import ArenaClient
+    from bot.client.runner import PlayOptions, Runner
+    from bot.players.match_bots import FileBot
+    from bot.players.user_bot import UserBotFile
+
+    base, passwords = real_server(move_time_ms=300)
+    # No process loaded up front: the offer starts the load, and a house bot starts the match at once.
+    bot = FileBot(UserBotFile((fixture_bots / "slow_import.py").resolve()))
+    options = PlayOptions(game_style_id=3, opponent_id="housebot-practise", record_dir=tmp_path, move_time_s=0.3)
+    with ArenaClient(base, Credentials("tester", passwords["tester"])) as client:
+        (summary,) = Runner(client, bot, options).run()
+    assert summary.status in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), summary  # never LOST_BY_TIMEOUT
+    moves = [r for r in read_replay(summary.record_path) if r["type"] == "move" and r["applied"]]
+    assert "still loading" in moves[0]["reason"]
 
 
 @pytest.mark.parametrize("name", FAULTY)

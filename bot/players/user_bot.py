@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.user_bot_process import UserBotProcess
+    from bot.players.user_bot_process import UserBotProcess
 
 CalculateMove = Callable[[dict[str, Any]], Any]
 _serial = itertools.count(1)
@@ -36,7 +36,7 @@ class UserBotFile:
 
     def new_match(self) -> CalculateMove:
         """Execute the file as a fresh module in this process and return its calculate_move (unguarded:
-        matches and `play` run the file in a bot process instead, see bot/user_bot_process.py)."""
+        matches and `play` run the file in a bot process instead, see bot/players/user_bot_process.py)."""
         return load_module(self.path).calculate_move  # type: ignore[no-any-return]
 
 
@@ -52,7 +52,7 @@ def load_user_bot(path: str | Path) -> UserBotFile:
 
 def start_checked(path: Path) -> UserBotProcess:
     """A bot process with the file loaded, or UserBotError saying why it cannot load."""
-    from bot.user_bot_process import BotProcessError, UserBotProcess
+    from bot.players.user_bot_process import BotProcessError, UserBotProcess
 
     check_source(path)
     process = UserBotProcess(path)

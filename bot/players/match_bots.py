@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.deadline import BotOutcome, Budget, GuardedBot
-from bot.user_bot import UserBotFile, start_checked
-from bot.user_bot_process import UserBotProcess
+from bot.client.deadline import BotOutcome, Budget, GuardedBot
+from bot.players.user_bot import UserBotFile, start_checked
+from bot.players.user_bot_process import UserBotProcess
 
 
 class Mover(Protocol):

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from bot.deadline import BotOutcome, Budget, check_move
+from bot.client.deadline import BotOutcome, Budget, check_move
 from rummy.moves import MalformedMove
 
 WORKER = Path(__file__).with_name("user_bot_worker.py")

@@ -6,7 +6,7 @@ user's arena editor file. Each round is a one-round match with a fresh bot, as o
 A bot that raises or answers a malformed move is not allowed to spoil the round: the move is
 replaced by a safe legal one (as the bot client does online) and counted as a fault.
 
-A user's file runs in its own process (bot/user_bot_process.py), loaded before the round's first
+A user's file runs in its own process (bot/players/user_bot_process.py), loaded before the round's first
 move and held to the move time: a move that comes late is a fault too, and the round goes on.
 Our strategies run in this process, unguarded, so that the same seeds give the same rounds.
 """
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.deadline import Budget, check_move, safe_moves
-from bot.user_bot_process import BotProcessError, UserBotProcess
+from bot.client.deadline import Budget, check_move, safe_moves
+from bot.players.user_bot_process import BotProcessError, UserBotProcess
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
 
 CalculateMove = Callable[[dict[str, Any]], Any]
@@ -68,7 +68,7 @@ class Contender:
     def check(self) -> None:
         """Fail before any game on a typo: an unknown strategy, a missing or broken bot file, a bad recognizer."""
         if self.is_file:
-            from bot.user_bot import load_user_bot
+            from bot.players.user_bot import load_user_bot
 
             load_user_bot(self.spec)
             return
