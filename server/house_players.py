@@ -45,7 +45,9 @@ class HousePlayers:
         agent = house_agent(seat.bot.name, self.landmark_of_url)
         thinking: asyncio.Future[dict[str, Any]] | None = None
         while not live.match.over:
-            await wait_for_news(seat, HOUSE_POLL_MS)
+            await wait_for_news(seat, HOUSE_POLL_MS, matches.shutdown)
+            if matches.shutdown.is_set():
+                return
             if live.match.over or not has_news(seat):
                 continue
             gamestate = matches.state_answer(seat, live.url_prefix)["GameState"]

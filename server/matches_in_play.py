@@ -15,11 +15,22 @@ from typing import Any
 from rummy import MalformedMove, Match, Round, parse_move, render_gamestate
 from rummy.records import Records, token_of
 from server.housebots import is_house_bot
-from server.protocol import Result, answer
+from server.protocol import MAX_MESSAGE_CHARS, Result, answer, clip, excerpt
 from server.seats import LiveMatch, Refusal, Seat
 from server.settings import Settings
 
 log = logging.getLogger(__name__)
+# Refused moves of one turn that are stored; later ones are answered but not recorded.
+MAX_REFUSED_PER_TURN = 10
+MAX_STORED_MOVE_CHARS = 500
+
+
+def stored_excerpt(raw_move: Any) -> Any:
+    """A refused move as stored: itself when short, else {"Excerpt": its first characters, "Chars": length}."""
+    text = excerpt(raw_move, limit=10**9)
+    if len(text) <= MAX_STORED_MOVE_CHARS:
+        return raw_move
+    return {"Excerpt": clip(text, MAX_STORED_MOVE_CHARS), "Chars": len(text)}
 
 
 class MatchesInPlay:
@@ -31,11 +42,17 @@ class MatchesInPlay:
         self.landmarks: dict[str, str] = {}  # card token -> landmark, for cards of matches in memory
         self.on_start: Callable[[Seat], None] = lambda _seat: None  # called per seat when its match starts
         self._matches_started = 0
+        self.shutdown = asyncio.Event()  # set when the server begins to stop: no more timeouts
 
-    def stop_deadlines(self) -> None:
+    def begin_shutdown(self) -> None:
+        """Stop every deadline (a match must end ABORTED, not on time) and wake every long poll."""
+        self.shutdown.set()
         for live in self.live.values():
             if live.timer is not None:
                 live.timer.cancel()
+                live.timer = None
+        for seat in self.seats.values():
+            seat.poke.set()
 
     def gamestate(self, seat: Seat, base_url: str) -> dict[str, Any]:
         live = seat.live
@@ -78,7 +95,9 @@ class MatchesInPlay:
             stake=house_stakes,
             prize=style.prize if house_stakes else 0,
             now=now,
+            held=(first.key, second.key) if first.stake_held and second.stake_held else None,
         )
+        first.stake_held = second.stake_held = False
         match = Match(seed=seed, rounds=style.rounds)
         live = LiveMatch(game_id, style, match, (first, second), self.settings.public_url or base_url)
         first.live, first.index = live, 0
@@ -102,15 +121,15 @@ class MatchesInPlay:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        if live.match.over:
-            live.deadline_ms = 0
+        if live.match.over or self.shutdown.is_set():
+            live.deadline_ms = 0 if live.match.over else live.deadline_ms
             return
         move_time = live.style.move_time_ms
         live.deadline_ms = round(self.settings.clock() * 1000) + move_time
         live.timer = asyncio.get_running_loop().call_later(move_time / 1000, self._deadline_passed, live, live.turn)
 
     def _deadline_passed(self, live: LiveMatch, turn: int) -> None:
-        if live.turn == turn and not live.match.over:
+        if live.turn == turn and not live.match.over and not self.shutdown.is_set():
             self._time_out(live)
 
     def _time_out(self, live: LiveMatch) -> None:
@@ -145,14 +164,16 @@ class MatchesInPlay:
         if live is None:
             raise Refusal(Result.WAITING_FOR_GAME, "no opponent yet: poll until the match starts", PlayerKey=seat.key)
         match = live.match
-        if not match.over and received * 1000 > live.deadline_ms:
+        if not match.over and received * 1000 > live.deadline_ms and not self.shutdown.is_set():
             self._time_out(live)  # the timer has not fired yet, but the deadline has passed
         round_index = match.round_index
         played = match.current
         error: str | None = None
         applied = False
         if match.over:
-            told = self.state_answer(seat, base_url)
+            # As the arena answers: the move is not played, and the final state says how it ended.
+            seat.told_end = seat.told_started = True
+            told = answer(Result.GAME_HAS_ENDED, GameState=self.gamestate(seat, base_url))
             error = "the match has ended; the move was not played"
         elif match.mover != seat.index:
             told = answer(Result.NOT_YOUR_MOVE, GameState=self.gamestate(seat, base_url))
@@ -161,7 +182,7 @@ class MatchesInPlay:
             try:
                 match.apply(seat.index, parse_move(raw_move, match.rules))
             except MalformedMove as refused:
-                error = str(refused)
+                error = clip(str(refused), MAX_MESSAGE_CHARS)
                 told = answer(Result.INVALID_MOVE, GameState=self.gamestate(seat, base_url))
             else:
                 applied = True
@@ -174,13 +195,19 @@ class MatchesInPlay:
             told = {"Result": told["Result"], "ErrorMessage": error, "GameState": told["GameState"]}
         round_over = applied and match.round_index != round_index
         completed = applied and match.over
+        if not applied:
+            if live.refused_turn != live.turn:
+                live.refused_turn, live.refused_in_turn = live.turn, 0
+            live.refused_in_turn += 1
+            if live.refused_in_turn > MAX_REFUSED_PER_TURN:
+                return told  # answered, but a flood of refused moves is not stored
         self.records.record_move(
             game_id=live.game_id,
             round_index=round_index,
             seat=seat.index,
             bot=seat.bot.name,
             received_at=received,
-            move=raw_move,
+            move=raw_move if applied else stored_excerpt(raw_move),
             result=told["Result"],
             applied=applied,
             error=error,

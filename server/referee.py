@@ -18,6 +18,7 @@ from server.accounts import Accounts, Bot, BotStatus, status_result
 from server.house_players import HousePlayers
 from server.housebots import HOUSE_USER, is_house_bot
 from server.lobby import Lobby, OfferTerms
+from server.logins import Logins
 from server.matches_in_play import MatchesInPlay
 from server.protocol import (
     GAME_TYPE_ID,
@@ -43,11 +44,13 @@ class Referee:
         self.settings = settings
         self.records = records
         self.accounts = accounts
+        self.logins = Logins(accounts)
         self.styles = styles_with_move_time(settings.move_time_ms)
         self.lobby = Lobby()
         self.matches = MatchesInPlay(settings, records)
         self.house = HousePlayers(self.matches, self.landmark_of_url)
         self.matches.on_start = self._seat_started
+        self._sweeper: asyncio.Task[None] | None = None
 
     @property
     def seats(self) -> dict[str, Seat]:
@@ -62,13 +65,26 @@ class Referee:
     def start(self) -> None:
         aborted = self.records.abort_running(self.settings.clock())
         if aborted:
-            log.warning("marked %d match(es) left running by an earlier server as ABORTED", aborted)
+            log.warning("marked %d match(es) left running by an earlier server as ABORTED (stakes refunded)", aborted)
+        released = self.records.release_all_stakes()
+        if released:
+            log.warning("gave back the stakes of %d offer(s) an earlier server left waiting", released)
+        self._sweeper = asyncio.get_running_loop().create_task(self._expire_idle_offers())
+
+    def begin_shutdown(self) -> None:
+        """The server is stopping: no deadline fires from now on, and every long poll answers at once."""
+        self.matches.begin_shutdown()
 
     async def close(self) -> None:
-        self.matches.stop_deadlines()
+        self.begin_shutdown()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await self.house.close()
-        # Matches still running can never finish now; a restarted server would find them RUNNING.
+        self.logins.close()
+        # Matches still running can never finish now (a restarted server would find them RUNNING), and
+        # waiting offers are gone: every stake goes back.
         self.records.abort_running(self.settings.clock())
+        self.records.release_all_stakes()
 
     # --- the five calls -----------------------------------------------------------------------
 
@@ -96,13 +112,16 @@ class Referee:
                 f"GameStyleId {request.GameStyleId} is not hosted here; choose one of {hosted}",
             )
         if bot.balance < style.stake:
-            raise Refusal(
-                Result.INSUFFICIENT_BALANCE,
-                f"style {style.style_id} needs a stake of {style.stake}; balance {bot.balance}",
-            )
+            raise self._short_of_stake(style, bot.balance)
         opponent = request.OpponentId
         if opponent is not None and not is_house_bot(opponent) and self.accounts.get(opponent) is None:
             raise Refusal(Result.INVALID_LOGIN_OR_PASSWORD, "Check of OpponentId failed")
+        waiting = self.lobby.offers_of(bot.name)
+        if waiting >= self.settings.max_offers_per_bot:
+            raise Refusal(
+                Result.INVALID_LOGIN_OR_PASSWORD,
+                f"bot {bot.name!r} already has {waiting} offers waiting; cancel one or wait for an opponent",
+            )
         terms = OfferTerms(
             bot=bot.name,
             user=bot.user,
@@ -117,13 +136,20 @@ class Referee:
             house_seat = self._new_seat(house, style, OfferTerms(opponent, HOUSE_USER, style.style_id))
             self.matches.start(seat, house_seat, base_url)
         else:
-            partner = self.lobby.pair(seat.key, terms)
+            if style.stake:
+                # Held now, not at pairing: several waiting offers can never take the balance below zero.
+                if not self.records.hold_stake(seat.key, bot.name, style.stake, self.settings.clock()):
+                    self.seats.pop(seat.key, None)
+                    current = self.accounts.get(bot.name)
+                    raise self._short_of_stake(style, current.balance if current else 0)
+                seat.stake_held = True
+            partner = self.lobby.pair(seat.key, terms, alive=self._alive)
             if partner is not None:
                 self.matches.start(self.seats[partner], seat, base_url)
             else:
                 self.lobby.add(seat.key, terms)
         async with BusySeat(seat):
-            await wait_for_news(seat, request.MaximumWaitTime)
+            await wait_for_news(seat, request.MaximumWaitTime, self.matches.shutdown)
         if seat.live is None:
             return answer(Result.WAITING_FOR_GAME, PlayerKey=seat.key)
         told = self.matches.state_answer(seat, base_url)
@@ -132,7 +158,7 @@ class Referee:
     async def poll(self, request: PollRequest, base_url: str) -> dict[str, Any]:
         seat = await self._seat(request.BotId, request.BotPassword, request.PlayerKey)
         async with BusySeat(seat):
-            await wait_for_news(seat, request.MaximumWaitTime)
+            await wait_for_news(seat, request.MaximumWaitTime, self.matches.shutdown)
         if seat.live is None:
             return answer(Result.WAITING_FOR_GAME, PlayerKey=seat.key)
         return self.matches.state_answer(seat, base_url)
@@ -149,9 +175,7 @@ class Referee:
                 if seat.live.match.over:
                     raise Refusal(Result.GAME_HAS_ENDED, "the match of this offer has ended")
                 raise Refusal(Result.GAME_ALREADY_STARTED, "the offer was already matched; play or time out")
-            self.lobby.withdraw(seat.key)
-            seat.cancelled = True
-            asyncio.get_running_loop().call_later(self.settings.keep_finished_s, self.seats.pop, seat.key, None)
+            self._withdraw(seat, "this offer was cancelled")
             return answer(Result.SUCCESS)
 
     # --- what other routes need ---------------------------------------------------------------
@@ -162,26 +186,20 @@ class Referee:
     def landmark_of_url(self, url: str) -> str | None:
         return self.landmark_of_token(token_of(url))
 
-    def oracle_labels(self, game_id: int, base_url: str) -> dict[str, str] | None:
-        """{absolute url: landmark} for every card of the match's current round (None if not in memory)."""
+    def oracle_labels(self, game_id: int) -> dict[str, str] | None:
+        """{card id: landmark} for the cards in view in the match's current round (both hands and the laid
+        cards), in id order (None if not in memory). Nothing about the deck: not its cards, not its order."""
         live = self.live.get(game_id)
         if live is None:
             return None
         shown = live.match.current
-        cards = [*shown.hands[0], *shown.hands[1], *shown.deck, *shown.laid]
-        return {base_url + card.url: card.kind for card in cards}
+        cards = sorted([*shown.hands[0], *shown.hands[1], *shown.laid], key=lambda card: card.id)
+        return {str(card.id): card.kind for card in cards}
 
     # --- calls' building blocks ---------------------------------------------------------------
 
     async def _login(self, bot_id: str, password: str) -> Bot:
-        login = self.accounts.login(bot_id)
-        if login is None:
-            raise Refusal(Result.INVALID_LOGIN_OR_PASSWORD, "unknown BotId or wrong BotPassword")
-        if not self.accounts.known_good(login, password):
-            if not await asyncio.to_thread(login.matches, password):
-                raise Refusal(Result.INVALID_LOGIN_OR_PASSWORD, "unknown BotId or wrong BotPassword")
-            self.accounts.remember_good(login, password)
-        return login.bot
+        return await self.logins.login(bot_id, password)
 
     @staticmethod
     def _check_status(bot: Bot) -> None:
@@ -197,13 +215,54 @@ class Referee:
         if seat.bot.name != bot.name:
             raise Refusal(Result.INVALID_PLAYER_KEY, "this PlayerKey belongs to another bot")
         if seat.cancelled:
-            raise Refusal(Result.INVALID_PLAYER_KEY, "this offer was cancelled")
+            raise Refusal(Result.INVALID_PLAYER_KEY, seat.why_cancelled)
         return seat
 
     def _new_seat(self, bot: Bot, style: GameStyle, terms: OfferTerms) -> Seat:
         seat = Seat(key=secrets.token_urlsafe(24), bot=bot, style=style, terms=terms)
+        seat.last_seen = asyncio.get_running_loop().time()
         self.seats[seat.key] = seat
         return seat
+
+    @staticmethod
+    def _short_of_stake(style: GameStyle, balance: int) -> Refusal:
+        return Refusal(
+            Result.INSUFFICIENT_BALANCE,
+            f"style {style.style_id} needs a stake of {style.stake}; balance {balance} (stakes of waiting offers"
+            " are held until they are matched, cancelled or expire)",
+        )
+
+    # --- waiting offers -----------------------------------------------------------------------
+
+    def _alive(self, key: str) -> bool:
+        """The offer's owner is still there: a call on it is in progress, or one ended recently."""
+        seat = self.seats.get(key)
+        if seat is None or seat.cancelled:
+            return False
+        idle_s = asyncio.get_running_loop().time() - seat.last_seen
+        return seat.busy or idle_s <= self.settings.offer_idle_expiry_s
+
+    def _withdraw(self, seat: Seat, why: str) -> None:
+        self.lobby.withdraw(seat.key)
+        seat.cancelled, seat.why_cancelled = True, why
+        if seat.stake_held:
+            self.records.release_stake(seat.key)
+            seat.stake_held = False
+        asyncio.get_running_loop().call_later(self.settings.keep_finished_s, self.seats.pop, seat.key, None)
+
+    async def _expire_idle_offers(self) -> None:
+        every_s = max(0.05, min(1.0, self.settings.offer_idle_expiry_s / 4))
+        while True:
+            await asyncio.sleep(every_s)
+            for key, _terms in self.lobby.waiting():
+                if not self._alive(key):
+                    seat = self.seats.get(key)
+                    if seat is None:
+                        self.lobby.withdraw(key)
+                        continue
+                    expiry = self.settings.offer_idle_expiry_s
+                    log.info("the offer of %s expired: no call for %.0f s", seat.bot.name, expiry)
+                    self._withdraw(seat, f"this offer expired: its bot made no call for {expiry:g} s")
 
     def _seat_started(self, seat: Seat) -> None:
         if is_house_bot(seat.bot.name):

@@ -34,7 +34,10 @@ class Seat:
     live: LiveMatch | None = None
     index: int = 0
     cancelled: bool = False
+    why_cancelled: str = "this offer was cancelled"
+    stake_held: bool = False  # the offer's stake is held in the records until it is paired or released
     busy: bool = False
+    last_seen: float = 0.0  # event-loop time when a call on this seat last ended
     # What this seat has been told, so that a long poll knows whether there is news.
     told_started: bool = False
     told_end: bool = False
@@ -52,6 +55,8 @@ class LiveMatch:
     deadline_ms: int = 0
     timer: asyncio.TimerHandle | None = None
     tokens: set[str] = field(default_factory=set)
+    refused_turn: int = -1  # the turn whose refused moves `refused_in_turn` counts
+    refused_in_turn: int = 0
 
     def opponent_name(self, index: int) -> str:
         return self.seats[1 - index].bot.name
@@ -70,10 +75,11 @@ def has_news(seat: Seat) -> bool:
     return live.match.mover == seat.index
 
 
-async def wait_for_news(seat: Seat, wait_ms: int) -> None:
+async def wait_for_news(seat: Seat, wait_ms: int, shutdown: asyncio.Event | None = None) -> None:
+    """Until the seat has news, `wait_ms` pass, or the server shuts down (which pokes every seat)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + wait_ms / 1000
-    while not has_news(seat):
+    while not has_news(seat) and not (shutdown is not None and shutdown.is_set()):
         remaining = end - loop.time()
         if remaining <= 0:
             return
@@ -97,4 +103,5 @@ class BusySeat:
         return self.seat
 
     async def __aexit__(self, *exc_info: object) -> None:
-        self.seat.busy = False
+        self.seat.busy = False  # also when a dropped connection cancelled the call
+        self.seat.last_seen = asyncio.get_running_loop().time()
