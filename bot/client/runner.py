@@ -267,6 +267,9 @@ class Runner:
             if answer is not None and answer.result in ("SUCCESS", "GAME_HAS_ENDED") and answer.game_state:
                 self._record_move(match, sent, budget, applied=answer.result == "SUCCESS")
                 self._saw(match, answer)
+                if answer.result == "GAME_HAS_ENDED":
+                    ended = answer.game_state.get("GameStatus")
+                    self._note(match, f"the move arrived after the match had ended ({ended}); it was not played")
                 return
             # Unclear or refused: ask the server where the game stands.
             self._saw(match, self.client.poll(match.player_key, 0))
