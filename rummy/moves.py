@@ -91,7 +91,9 @@ def parse_move(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Move:
     if key == "Give":
         return Give(_card_id(value, "Give"))
     if key != "Lay":
-        raise MalformedMove(f"unknown move {_excerpt(key)}: expected one of {MOVE_KEYS}")
+        shown = repr(key)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise MalformedMove(f"unknown move {shown}: expected one of {MOVE_KEYS}")
     if not isinstance(value, list):
         raise MalformedMove(f"Lay must be a list of card ids, got {_excerpt(value)}")
     ids = tuple(_card_id(item, "each Lay entry") for item in value)

@@ -12,6 +12,7 @@ as JSON text (through its to_json() if it has one), or null with `problem` sayin
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -95,7 +96,8 @@ def main(argv: list[str]) -> int:
     # Ctrl-C in a terminal reaches the whole process group: the parent decides when this process stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # When the bot and the client compete for a busy CPU, the client must win: it sends the safe moves.
-    os.nice(BOT_NICENESS)
+    with contextlib.suppress(OSError, AttributeError):  # not everywhere (Windows has no nice)
+        os.nice(BOT_NICENESS)
     sys.path.insert(0, os.path.dirname(path))  # as for a script: the bot may import its neighbours
     try:
         calculate_move = load(path)

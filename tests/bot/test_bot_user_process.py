@@ -51,7 +51,7 @@ def test_module_state_lives_for_one_match_and_each_match_gets_a_fresh_module(tmp
 
 def test_each_unusable_return_value_is_explained_without_crashing(fixture_bots):
     expected = [
-        "got keys ['2', 'Lay']",  # {"Lay": [...], 2: 3}: json turns the key into "2", the move check refuses it
+        'got keys ["2", "Lay"]',  # {"Lay": [...], 2: 3}: json turns the key into "2", the move check refuses it
         "not JSON (TypeError",  # {"Take": object()}
         "not JSON (ValueError: Exceeds the limit",  # {"Take": 10**5000}
         "whose to_json() raised RuntimeError",
