@@ -3,7 +3,8 @@
 Everything here runs on the server's event loop (one thread), so a seat's state never changes between
 two lines without an `await`. Slow work (password hashing, house bots thinking) runs in worker threads.
 The pieces: seats and long polls (server.seats), matches, deadlines and moves (server.matches_in_play),
-house bots (server.house_players), matchmaking (server.lobby).
+house bots (server.house_players), waiting offers (server.offers, over server.lobby), logins
+(server.logins).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from rummy.records import Records, token_of
 from server.accounts import Accounts, Bot, BotStatus, status_result
 from server.house_players import HousePlayers
 from server.housebots import HOUSE_USER, is_house_bot
-from server.lobby import Lobby, OfferTerms
+from server.lobby import OfferTerms
 from server.logins import Logins
 from server.matches_in_play import MatchesInPlay
+from server.offers import WaitingOffers
 from server.protocol import (
     GAME_TYPE_ID,
     CancelRequest,
@@ -46,11 +48,11 @@ class Referee:
         self.accounts = accounts
         self.logins = Logins(accounts)
         self.styles = styles_with_move_time(settings.move_time_ms)
-        self.lobby = Lobby()
         self.matches = MatchesInPlay(settings, records)
         self.house = HousePlayers(self.matches, self.landmark_of_url)
         self.matches.on_start = self._seat_started
-        self._sweeper: asyncio.Task[None] | None = None
+        self.offers = WaitingOffers(settings, records, self.matches.seats)
+        self.lobby = self.offers.lobby
 
     @property
     def seats(self) -> dict[str, Seat]:
@@ -69,7 +71,7 @@ class Referee:
         released = self.records.release_all_stakes()
         if released:
             log.warning("gave back the stakes of %d offer(s) an earlier server left waiting", released)
-        self._sweeper = asyncio.get_running_loop().create_task(self._expire_idle_offers())
+        self.offers.start()
 
     def begin_shutdown(self) -> None:
         """The server is stopping: no deadline fires from now on, and every long poll answers at once."""
@@ -77,8 +79,7 @@ class Referee:
 
     async def close(self) -> None:
         self.begin_shutdown()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        self.offers.close()
         await self.house.close()
         self.logins.close()
         # Matches still running can never finish now (a restarted server would find them RUNNING), and
@@ -116,7 +117,7 @@ class Referee:
         opponent = request.OpponentId
         if opponent is not None and not is_house_bot(opponent) and self.accounts.get(opponent) is None:
             raise Refusal(Result.INVALID_LOGIN_OR_PASSWORD, "Check of OpponentId failed")
-        waiting = self.lobby.offers_of(bot.name)
+        waiting = self.offers.count_of(bot.name)
         if waiting >= self.settings.max_offers_per_bot:
             raise Refusal(
                 Result.INVALID_LOGIN_OR_PASSWORD,
@@ -143,11 +144,9 @@ class Referee:
                     current = self.accounts.get(bot.name)
                     raise self._short_of_stake(style, current.balance if current else 0)
                 seat.stake_held = True
-            partner = self.lobby.pair(seat.key, terms, alive=self._alive)
+            partner = self.offers.pair_or_wait(seat, terms)
             if partner is not None:
-                self.matches.start(self.seats[partner], seat, base_url)
-            else:
-                self.lobby.add(seat.key, terms)
+                self.matches.start(partner, seat, base_url)
         async with BusySeat(seat):
             await wait_for_news(seat, request.MaximumWaitTime, self.matches.shutdown)
         if seat.live is None:
@@ -175,7 +174,7 @@ class Referee:
                 if seat.live.match.over:
                     raise Refusal(Result.GAME_HAS_ENDED, "the match of this offer has ended")
                 raise Refusal(Result.GAME_ALREADY_STARTED, "the offer was already matched; play or time out")
-            self._withdraw(seat, "this offer was cancelled")
+            self.offers.withdraw(seat, "this offer was cancelled")
             return answer(Result.SUCCESS)
 
     # --- what other routes need ---------------------------------------------------------------
@@ -231,38 +230,6 @@ class Referee:
             f"style {style.style_id} needs a stake of {style.stake}; balance {balance} (stakes of waiting offers"
             " are held until they are matched, cancelled or expire)",
         )
-
-    # --- waiting offers -----------------------------------------------------------------------
-
-    def _alive(self, key: str) -> bool:
-        """The offer's owner is still there: a call on it is in progress, or one ended recently."""
-        seat = self.seats.get(key)
-        if seat is None or seat.cancelled:
-            return False
-        idle_s = asyncio.get_running_loop().time() - seat.last_seen
-        return seat.busy or idle_s <= self.settings.offer_idle_expiry_s
-
-    def _withdraw(self, seat: Seat, why: str) -> None:
-        self.lobby.withdraw(seat.key)
-        seat.cancelled, seat.why_cancelled = True, why
-        if seat.stake_held:
-            self.records.release_stake(seat.key)
-            seat.stake_held = False
-        asyncio.get_running_loop().call_later(self.settings.keep_finished_s, self.seats.pop, seat.key, None)
-
-    async def _expire_idle_offers(self) -> None:
-        every_s = max(0.05, min(1.0, self.settings.offer_idle_expiry_s / 4))
-        while True:
-            await asyncio.sleep(every_s)
-            for key, _terms in self.lobby.waiting():
-                if not self._alive(key):
-                    seat = self.seats.get(key)
-                    if seat is None:
-                        self.lobby.withdraw(key)
-                        continue
-                    expiry = self.settings.offer_idle_expiry_s
-                    log.info("the offer of %s expired: no call for %.0f s", seat.bot.name, expiry)
-                    self._withdraw(seat, f"this offer expired: its bot made no call for {expiry:g} s")
 
     def _seat_started(self, seat: Seat) -> None:
         if is_house_bot(seat.bot.name):
