@@ -55,6 +55,7 @@ class UserBotProcess:
         self._load_error: str | None = None
         self._seq = 0
         self._waiting_for: int | None = None  # the seq of a request still being worked on (or loading)
+        self._exited = False  # the pipe closed: the process is gone (os._exit, a crash, killed)
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -96,8 +97,8 @@ class UserBotProcess:
         if self._waiting_for is not None:
             still = "loading its file" if not self._loaded else "busy with an earlier move it overran"
             return BotOutcome(None, f"the bot is still {still}", 0.0)
-        if self._process.poll() is not None:
-            return BotOutcome(None, f"the bot's process has exited (code {self._process.returncode})", 0.0)
+        if self._exited or self._process.poll() is not None:
+            return BotOutcome(None, f"the bot's process has exited ({self._exit_code()})", 0.0)
         self._seq += 1
         seq = self._seq
         try:
@@ -112,8 +113,8 @@ class UserBotProcess:
                 return BotOutcome(None, f"the bot could not start: {self._load_error}", think)
             if not self._loaded:
                 return BotOutcome(None, f"the bot file was still loading after {think * 1000:.0f} ms", think)
-            if self._process.poll() is not None:
-                return BotOutcome(None, f"the bot's process exited (code {self._process.returncode})", think)
+            if self._exited:
+                return BotOutcome(None, f"the bot's process exited ({self._exit_code()})", think)
             return BotOutcome(None, f"calculate_move overran its budget of {think * 1000:.0f} ms", think)
         text, problem = answer.get("move"), str(answer.get("problem") or "")
         think = float(answer.get("think_s") or think)
@@ -126,6 +127,12 @@ class UserBotProcess:
             return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(text)}", think, text)
         return BotOutcome(move, "", think, raw)
 
+    def _exit_code(self) -> str:
+        try:
+            return f"code {self._process.wait(0.1)}"
+        except subprocess.TimeoutExpired:  # it closed its pipe but runs on: it is stopped at the match's end
+            return "its pipe was closed"
+
     def _take_answers(self, timeout_s: float | None, until_seq: int | None = None) -> dict[str, Any] | None:
         """Read what the process has sent within `timeout_s`; the answer to `until_seq` if it came."""
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -137,8 +144,9 @@ class UserBotProcess:
                 message: dict[str, Any] = json.loads(self._answers.recv_bytes())
             except (EOFError, OSError):
                 self._waiting_for = None
+                self._exited = True
                 if not self._loaded and self._load_error is None:
-                    self._load_error = f"the bot's process exited while loading (code {self._process.wait()})"
+                    self._load_error = f"the bot's process exited while loading ({self._exit_code()})"
                 return None
             if "loaded" in message:
                 self._loaded = True

@@ -150,3 +150,13 @@ def test_the_match_command_plays_faulty_bots_through(fixture_bots, tmp_path, nam
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["rounds"] == 1
     assert summary["players"][0]["faults"] >= 1
+
+
+def test_a_bot_that_kills_its_own_process_gets_safe_moves_with_the_reason(tmp_path):
+    path = tmp_path / "quitter.py"
+    path.write_text("import os\n\ndef calculate_move(gamestate):\n    os._exit(3)\n")
+    with UserBotProcess(path) as process:
+        process.wait_loaded()
+        outcomes = [process.run(GAMESTATE, budget(5)) for _ in range(2)]
+    assert all(outcome.move is None for outcome in outcomes)
+    assert "exited (code 3)" in outcomes[0].problem and "exited" in outcomes[1].problem
