@@ -6,18 +6,25 @@ the bottleneck itself (and inflating the latencies it reports). Here the referee
 processes, each playing its bots' random matches with asyncio. Every bot offers once per wave, so a
 wave is MATCHES matches at once; waves repeat until at least --min-moves moves were timed. Prints
 moves per second and MakeMove p50/p99 over all timed moves.
+
+`--login-flood RATE` adds one more process sending RATE wrong-password logins per second for a bot
+with the default (production) PBKDF2 cost while the matches run, to see what a login flood costs them.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from rummy.records import connect
 from server.accounts import Accounts
@@ -34,6 +41,18 @@ def play_bots(prod: str, bots: list[tuple[str, str]], seed: int) -> tuple[list[f
 
     asyncio.run(wave())
     return tally.latencies, tally.errors
+
+
+def flood_logins(prod: str, bot_id: str, rate: float, stop: Any) -> None:
+    """In its own process: wrong-password calls for `bot_id`, `rate` per second, until `stop` is set."""
+    with httpx.Client(timeout=30) as client:
+        sent = 0
+        started = time.monotonic()
+        while not stop.is_set():
+            body = {"BotId": bot_id, "BotPassword": f"guess-{sent}"}
+            client.post(f"{prod}GM-GetListOfGameStyles", json=body)
+            sent += 1
+            time.sleep(max(0.0, started + sent / rate - time.monotonic()))
 
 
 def measure(prod: str, bots: list[tuple[str, str]], clients: int, min_moves: int) -> dict[str, float]:
@@ -69,16 +88,28 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=50, help="matches played at once")
     parser.add_argument("--clients", type=int, default=4, help="client processes the bots are spread over")
     parser.add_argument("--min-moves", type=int, default=2000, help="moves to time (at least)")
+    parser.add_argument("--login-flood", type=float, default=0.0, help="wrong-password logins per second meanwhile")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "bench.sqlite3"
         db = connect(db_path)
         accounts = Accounts(db)
         bots = [(f"bench-{i}", accounts.add_bot(f"bench-{i}", iterations=1000)) for i in range(2 * args.matches)]
+        accounts.add_bot("victim")  # the default PBKDF2 cost, as a real bot has
         db.close()
         with server_process(db_path) as prod:
-            row = measure(prod, bots, args.clients, args.min_moves)
-    print(f"{args.matches} matches at once, bots in {args.clients} client processes")
+            stop = multiprocessing.Event()
+            flood = multiprocessing.Process(target=flood_logins, args=(prod, "victim", args.login_flood, stop))
+            if args.login_flood:
+                flood.start()
+            try:
+                row = measure(prod, bots, args.clients, args.min_moves)
+            finally:
+                stop.set()
+                if args.login_flood:
+                    flood.join(timeout=30)
+    flooded = f", {args.login_flood:g} failed logins/s meanwhile" if args.login_flood else ""
+    print(f"{args.matches} matches at once, bots in {args.clients} client processes{flooded}")
     print("moves  moves/s  p50 ms  p99 ms  mean ms  errors")
     print(
         f"{row['moves']:>5}  {row['moves_per_s']:>7.0f}  {row['p50_ms']:>6.2f}  {row['p99_ms']:>6.2f}"
