@@ -46,7 +46,7 @@ def _excerpt(value: Any, limit: int = 60) -> str:
     """A short JSON excerpt of what was sent, for error messages (never the whole of a big value)."""
     try:
         text = json.dumps(value, default=repr)
-    except (ValueError, TypeError, RecursionError):
+    except Exception:  # noqa: BLE001 -- a bot's own object may raise anything from repr()
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
