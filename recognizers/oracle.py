@@ -1,9 +1,10 @@
 """`oracle`: the true labels, from the local server's oracle endpoint or from a mapping in process.
 
 The local server (started with `--oracle`) answers `GET {base}/oracle/labels/{GameId}` with
-`{card url: landmark}` for every card of the match's current round. Gamestate URLs are absolute
-(the server's base + "/cards/<token>.png"), the oracle may answer with either form, so cards are
-matched on the full URL and on its path.
+`{card id: landmark}` for the cards in view in the match's current round (both hands and the laid
+cards; nothing about the deck), in id order. A mapping in process is `{card url: landmark}`; gamestate
+URLs are absolute (the server's base + "/cards/<token>.png") and the mapping may use either form, so
+cards are matched on their id, on the full URL and on its path.
 
 The oracle exists for tests and for measuring strategies without recognition errors; the arena
 has no such endpoint.
@@ -72,7 +73,7 @@ class OracleRecognizer:
         return f"OracleRecognizer({where})"
 
     def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
-        if any(not any(key in self._known for key in url_keys(url)) for _, url in cards):
+        if any(self._landmark(card_id, url) is None for card_id, url in cards):
             try:
                 self._known = index_by_url(self._fetch())
             except (httpx.HTTPError, ValueError) as error:
@@ -84,7 +85,7 @@ class OracleRecognizer:
         in_catalog = set(catalog)
         labels: dict[int, CardLabel] = {}
         for card_id, url in cards:
-            landmark = next((self._known[key] for key in url_keys(url) if key in self._known), None)
+            landmark = self._landmark(card_id, url)
             if landmark is None:
                 labels[card_id] = CardLabel(None, 0.0, f"oracle has no label for {url}")
             elif landmark not in in_catalog:
@@ -92,6 +93,10 @@ class OracleRecognizer:
             else:
                 labels[card_id] = CardLabel(landmark, 1.0)
         return labels
+
+    def _landmark(self, card_id: int, url: str) -> str | None:
+        keys = (str(card_id), *url_keys(url))
+        return next((self._known[key] for key in keys if key in self._known), None)
 
     def _fetch(self) -> Mapping[str, str]:
         if self._source is not None:
@@ -107,5 +112,5 @@ class OracleRecognizer:
             if self._http is None:
                 client.close()
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            raise ValueError("oracle answer is not a {url: landmark} object")
+            raise ValueError("oracle answer is not a {card id: landmark} object")
         return data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,10 +42,30 @@ Move = Lay | Take | Give
 MOVE_KEYS = ("Lay", "Take", "Give")
 
 
+def _excerpt(value: Any, limit: int = 60) -> str:
+    """A short JSON excerpt of what was sent, for error messages (never the whole of a big value)."""
+    try:
+        text = json.dumps(value, default=repr)
+    except Exception:  # noqa: BLE001 -- a bot's own object may raise anything from repr()
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError("a number too large for JSON")
+    return number
+
+
 def require_card_id(value: Any, where: str) -> int:
     # bool is a subclass of int in Python, but true/false is not a card id in JSON.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedMove(f"{where} must be an integer card id, got {json.dumps(value)}")
+        raise MalformedMove(f"{where} must be an integer card id, got {_excerpt(value)}")
     return value
 
 
@@ -52,22 +73,29 @@ def parse_move(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Move:
     """Check a move's shape (not the hands) and return it; a JSON string is decoded first."""
     if isinstance(raw, (str, bytes)):
         try:
-            raw = json.loads(raw)
+            # NaN and Infinity are not JSON, whatever Python's json module accepts by default.
+            raw = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
         except ValueError as error:
             raise MalformedMove(f"move is not valid JSON: {error}") from None
+        except RecursionError:
+            raise MalformedMove("move is not valid JSON: nested far too deeply") from None
     if not isinstance(raw, dict):
         raise MalformedMove(f"a move is a JSON object with one key of {MOVE_KEYS}, got {type(raw).__name__}")
     if len(raw) != 1:
-        raise MalformedMove(f"a move has exactly one key of {MOVE_KEYS}, got keys {sorted(raw)}")
+        raise MalformedMove(
+            f"a move has exactly one key of {MOVE_KEYS}, got keys {_excerpt(sorted(map(str, raw))[:5])}"
+        )
     ((key, value),) = raw.items()
     if key == "Take":
         return Take(require_card_id(value, "Take"))
     if key == "Give":
         return Give(require_card_id(value, "Give"))
     if key != "Lay":
-        raise MalformedMove(f"unknown move {key!r}: expected one of {MOVE_KEYS}")
+        shown = repr(key)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise MalformedMove(f"unknown move {shown}: expected one of {MOVE_KEYS}")
     if not isinstance(value, list):
-        raise MalformedMove(f"Lay must be a list of card ids, got {json.dumps(value)}")
+        raise MalformedMove(f"Lay must be a list of card ids, got {_excerpt(value)}")
     ids = tuple(require_card_id(item, "each Lay entry") for item in value)
     if not rules.min_lay <= len(ids) <= rules.max_lay:
         raise MalformedMove(f"Lay needs {rules.min_lay} to {rules.max_lay} ids, got {len(ids)}")

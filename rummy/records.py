@@ -30,7 +30,8 @@ Schema (readers such as the replay viewer may rely on it):
 
     moves(move_seq INTEGER PRIMARY KEY, game_id, round_index, seat INTEGER, bot TEXT,
           received_at REAL        -- epoch seconds
-          move TEXT               -- the Move field exactly as sent, as JSON
+          move TEXT               -- the Move field as sent, as JSON; a long refused one is stored as
+                                  -- {"Excerpt": its first 500 characters, "Chars": its length}
           result TEXT             -- the Result answered
           applied INTEGER         -- 1 when the move changed the game
           error TEXT              -- the ErrorMessage answered, if any
@@ -39,7 +40,12 @@ Schema (readers such as the replay viewer may rely on it):
                                   -- saw them, best first, with "Exact" (false: an upper bound); only
                                   -- for moves of our strategies played in process
 
-Every MakeMove request that names a seat of a match its bot owns is recorded, refused ones included.
+    held_stakes(player_key TEXT PRIMARY KEY, bot TEXT, amount INTEGER, held_at REAL)
+                                  -- the stake of an offer still waiting, already taken from the balance;
+                                  -- pairing moves it into the match, a cancel or expiry gives it back
+
+Every MakeMove request that names a seat of a match its bot owns is recorded, refused ones included
+(at most the first 10 refused ones of each turn).
 Times are epoch seconds. Card URLs are stored as paths; the server prefixes its base URL.
 """
 
@@ -88,9 +94,15 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT,
     suggestions TEXT
 );
+CREATE TABLE IF NOT EXISTS held_stakes (
+    player_key TEXT PRIMARY KEY, bot TEXT NOT NULL, amount INTEGER NOT NULL, held_at REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS moves_by_game ON moves(game_id, move_seq);
 CREATE INDEX IF NOT EXISTS deal_cards_by_token ON deal_cards(token);
 """
+
+
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest INTEGER
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -137,13 +149,37 @@ class Records:
     # --- writes -------------------------------------------------------------------------------
 
     def abort_running(self, now: float | None = None) -> int:
-        """Matches left RUNNING by a stopped server can never finish: mark them ABORTED."""
+        """Matches left RUNNING by a stopped server can never finish: mark them ABORTED and give both
+        players their stakes back."""
         with self._transaction() as db:
+            for row in db.execute("SELECT player0, player1, stake FROM matches WHERE status='RUNNING' AND stake > 0"):
+                for name in (row["player0"], row["player1"]):
+                    db.execute("UPDATE bots SET balance = balance + ? WHERE name = ?", (row["stake"], name))
             cursor = db.execute(
                 "UPDATE matches SET status='ABORTED', end_reason='aborted', ended_at=? WHERE status='RUNNING'",
                 (now or time.time(),),
             )
             return cursor.rowcount
+
+    def hold_stake(self, player_key: str, bot: str, amount: int, now: float) -> bool:
+        """Take an offer's stake from the bot's balance now (False, and nothing taken, if it is short)."""
+        with self._transaction() as db:
+            taken = db.execute(
+                "UPDATE bots SET balance = balance - ? WHERE name = ? AND balance >= ?", (amount, bot, amount)
+            ).rowcount
+            if taken:
+                db.execute("INSERT INTO held_stakes VALUES (?, ?, ?, ?)", (player_key, bot, amount, now))
+            return bool(taken)
+
+    def release_stake(self, player_key: str) -> None:
+        """An offer that will not be played (cancelled, expired): its held stake goes back."""
+        with self._transaction() as db:
+            _release(db, "WHERE player_key = ?", (player_key,))
+
+    def release_all_stakes(self) -> int:
+        """Offers of a server that stopped are gone: every stake still held goes back."""
+        with self._transaction() as db:
+            return _release(db, "", ())
 
     def create_match(
         self,
@@ -156,14 +192,19 @@ class Records:
         stake: int,
         prize: int,
         now: float,
+        held: tuple[str, str] | None = None,
     ) -> int:
+        """A new RUNNING match. The stake is taken from both players' balances, or, with `held` (the two
+        offers' PlayerKeys), it is the stake their offers already hold."""
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO matches (style_id, rounds, move_time_ms, seed, player0, player1, stake, prize,"
                 " status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RUNNING', ?)",
                 (style_id, rounds, move_time_ms, seed, players[0], players[1], stake, prize, now),
             )
-            if stake:
+            if held is not None:
+                db.executemany("DELETE FROM held_stakes WHERE player_key = ?", [(key,) for key in held])
+            elif stake:
                 for name in players:
                     db.execute("UPDATE bots SET balance = balance - ? WHERE name = ?", (stake, name))
             assert cursor.lastrowid is not None
@@ -237,6 +278,8 @@ class Records:
         return [_match_summary(row) for row in rows]
 
     def match_summary(self, game_id: int) -> dict[str, Any] | None:
+        if not 0 <= game_id <= MAX_GAME_ID:
+            return None  # no such match can exist, and SQLite cannot even take the number
         row = self.db.execute("SELECT * FROM matches WHERE game_id=?", (game_id,)).fetchone()
         return None if row is None else _match_summary(row)
 
@@ -275,12 +318,12 @@ class Records:
                 "Seat": row["seat"],
                 "Bot": row["bot"],
                 "ReceivedAt": row["received_at"],
-                "Move": json.loads(row["move"]),
+                "Move": _loads(row["move"]),
                 "Result": row["result"],
                 "Applied": bool(row["applied"]),
                 "ErrorMessage": row["error"],
-                "GameState": json.loads(row["gamestate"]) if row["gamestate"] else None,
-                **({"Suggestions": json.loads(row["suggestions"])} if row["suggestions"] else {}),
+                "GameState": _loads(row["gamestate"]) if row["gamestate"] else None,
+                **({"Suggestions": _loads(row["suggestions"])} if row["suggestions"] else {}),
             }
             for row in self.db.execute("SELECT * FROM moves WHERE game_id=? ORDER BY move_seq", (game_id,))
         ]
@@ -328,6 +371,23 @@ def _finish_match(db: sqlite3.Connection, game_id: int, match: Match, end_reason
             payout = row["prize"] if status.startswith("WON") else row["stake"] if status == "DRAWN" else 0
             if payout:
                 db.execute("UPDATE bots SET balance = balance + ? WHERE name = ?", (payout, players[seat]))
+
+
+def _release(db: sqlite3.Connection, where: str, parameters: tuple[Any, ...]) -> int:
+    rows = db.execute(f"SELECT bot, amount FROM held_stakes {where}", parameters).fetchall()
+    for row in rows:
+        db.execute("UPDATE bots SET balance = balance + ? WHERE name = ?", (row["amount"], row["bot"]))
+    db.execute(f"DELETE FROM held_stakes {where}", parameters)
+    return len(rows)
+
+
+def _loads(text: str) -> Any:
+    """A stored JSON value; NaN or Infinity (kept verbatim by older servers) come back as strings, which any
+    JSON writer can send on, and a value that does not parse comes back as its text."""
+    try:
+        return json.loads(text, parse_constant=str)
+    except (ValueError, RecursionError):
+        return text
 
 
 def _card(row: sqlite3.Row) -> dict[str, Any]:

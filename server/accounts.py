@@ -117,6 +117,13 @@ class Accounts:
         bot = Bot(row["name"], row["user"], BotStatus(row["status"]), row["balance"])
         return Login(bot, bytes(row["salt"]), bytes(row["password_hash"]), row["iterations"])
 
+    def typical_iterations(self) -> int | None:
+        """The PBKDF2 iterations most bots use (what checking an unknown BotId should cost too)."""
+        row = self.db.execute(
+            "SELECT iterations FROM bots GROUP BY iterations ORDER BY COUNT(*) DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else int(row["iterations"])
+
     def known_good(self, login: Login, password: str) -> bool:
         """True when this password was verified recently (cheap; no PBKDF2)."""
         return self._cache_key(login, password) in self._verified

@@ -21,6 +21,15 @@ from pydantic import BaseModel
 from rummy.records import Records
 from server.accounts import Accounts
 from server.cards_images import CardImages
+from server.http_io import (
+    CLIENT_ADDRESS,
+    BodyTooLarge,
+    ClientGone,
+    SafeJSONResponse,
+    read_body,
+    too_large,
+    unless_dropped,
+)
 from server.protocol import (
     GAME_TYPE_ID,
     BadRequest,
@@ -78,40 +87,52 @@ def create_app(settings: Settings) -> FastAPI:
         return settings.public_url or str(request.base_url).rstrip("/")
 
     async def call(
-        request: Request, model: type[Any], handler: Callable[[Any], Awaitable[dict[str, Any]]]
-    ) -> JSONResponse:
+        request: Request,
+        model: type[Any],
+        handler: Callable[[Any], Awaitable[dict[str, Any]]],
+        *,
+        long_poll: bool = False,
+    ) -> Response:
+        CLIENT_ADDRESS.set(request.client.host if request.client else "")
         try:
-            body = parse_body(await request.body(), model)
-            return JSONResponse(await handler(body))
+            body = parse_body(await read_body(request), model)
+            work = handler(body)
+            return SafeJSONResponse(await (unless_dropped(request, work) if long_poll else work))
+        except BodyTooLarge as error:
+            return too_large(error)
         except BadRequest as bad:
-            return JSONResponse(bad.answer, status_code=400)
+            return SafeJSONResponse(bad.answer, status_code=400)
         except Refusal as refusal:
-            return JSONResponse(refusal.answer)
+            return SafeJSONResponse(refusal.answer)
+        except ClientGone:
+            return Response(status_code=499)  # nobody reads it: the connection is closed
 
     arena = APIRouter(prefix="/prod", tags=["arena protocol"])
 
     @arena.post("/GM-GetListOfGameStyles", openapi_extra=_body_doc(GameStylesRequest))
-    async def get_list_of_game_styles(request: Request) -> JSONResponse:
+    async def get_list_of_game_styles(request: Request) -> Response:
         """The hosted styles with rounds and move time in `GameTypeSpecificInfo`, and the bot's balance."""
         return await call(request, GameStylesRequest, referee.game_styles)
 
     @arena.post("/GM-OfferGame", openapi_extra=_body_doc(OfferGameRequest))
-    async def offer_game(request: Request) -> JSONResponse:
+    async def offer_game(request: Request) -> Response:
         """Offer to play a style; waits up to `MaximumWaitTime` ms for an opponent."""
-        return await call(request, OfferGameRequest, lambda body: referee.offer_game(body, base_url(request)))
+        return await call(
+            request, OfferGameRequest, lambda body: referee.offer_game(body, base_url(request)), long_poll=True
+        )
 
     @arena.post("/GM-PollForGameState", openapi_extra=_body_doc(PollRequest))
-    async def poll_for_game_state(request: Request) -> JSONResponse:
+    async def poll_for_game_state(request: Request) -> Response:
         """Long poll: answers when the match starts, it is the bot's turn or the match ends, or on time."""
-        return await call(request, PollRequest, lambda body: referee.poll(body, base_url(request)))
+        return await call(request, PollRequest, lambda body: referee.poll(body, base_url(request)), long_poll=True)
 
     @arena.post("/GM-MakeMove", openapi_extra=_body_doc(MakeMoveRequest))
-    async def make_move(request: Request) -> JSONResponse:
+    async def make_move(request: Request) -> Response:
         """Play `Move` for the seat named by `PlayerKey`."""
         return await call(request, MakeMoveRequest, lambda body: referee.make_move(body, base_url(request)))
 
     @arena.post("/GM-CancelGameOffer", openapi_extra=_body_doc(CancelRequest))
-    async def cancel_game_offer(request: Request) -> JSONResponse:
+    async def cancel_game_offer(request: Request) -> Response:
         """Withdraw an offer that is still waiting for an opponent."""
         return await call(request, CancelRequest, referee.cancel)
 
@@ -141,14 +162,15 @@ def create_app(settings: Settings) -> FastAPI:
             return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
         if summary["Status"] == "RUNNING":
             return JSONResponse({**summary, "Redacted": True, "ErrorMessage": "the match is still running"})
-        return JSONResponse(records.match_record(game_id))
+        return SafeJSONResponse(records.match_record(game_id))
 
     if settings.oracle:
 
         @app.get("/oracle/labels/{game_id}", tags=["oracle"])
-        async def oracle_labels(game_id: int, request: Request) -> JSONResponse:
-            """{card url: landmark} for every card of the match's current round (local play only)."""
-            labels = referee.oracle_labels(game_id, base_url(request))
+        async def oracle_labels(game_id: int) -> JSONResponse:
+            """{card id: landmark} for the cards in view in the match's current round, in id order (local play
+            only; nothing about the deck)."""
+            labels = referee.oracle_labels(game_id)
             if labels is None:
                 return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
             return JSONResponse(labels)

@@ -37,10 +37,10 @@ def serve(
     log_level: str = typer.Option("info", help="uvicorn log level."),
 ) -> None:
     """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs."""
-    import uvicorn
     from rich.console import Console
 
     from server.app import create_app
+    from server.serving import serve_app
     from server.settings import Settings
 
     if images is not None and not images.is_dir():
@@ -50,7 +50,7 @@ def serve(
         f"Rummy Vision referee on http://{host}:{port}/prod/ (docs /docs), records in {settings.db_path}"
         + (", oracle on" if oracle else "")
     )
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+    serve_app(create_app(settings), host=host, port=port, log_level=log_level)
 
 
 def bots_add(

@@ -10,6 +10,7 @@ from types import TracebackType
 import uvicorn
 
 from server.app import create_app
+from server.serving import RefereeServer
 from server.settings import Settings
 
 
@@ -20,7 +21,7 @@ class EmbeddedServer:
         self.settings = settings
         self.app = create_app(settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
+        self.server = RefereeServer(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + start_timeout_s

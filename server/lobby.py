@@ -1,8 +1,13 @@
-"""Matchmaking: offers of one style wait in arrival order and pair with the first compatible one."""
+"""Matchmaking: offers of one style wait in arrival order and pair with the first compatible one.
+
+The referee expires offers whose owner stopped calling and caps the offers per bot, so the lobby
+stays small; pairing looks only at offers of the same style.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 
@@ -30,30 +35,46 @@ def compatible(first: OfferTerms, second: OfferTerms) -> bool:
 
 
 class Lobby:
-    """Waiting offers by PlayerKey, oldest first (dicts keep insertion order)."""
+    """Waiting offers by style, each style's oldest first (dicts keep insertion order)."""
 
     def __init__(self) -> None:
-        self._waiting: dict[str, OfferTerms] = {}
+        self._waiting: dict[int, dict[str, OfferTerms]] = {}
+        self._per_bot: Counter[str] = Counter()
 
     def __len__(self) -> int:
-        return len(self._waiting)
+        return sum(len(offers) for offers in self._waiting.values())
 
     def __contains__(self, key: object) -> bool:
-        return key in self._waiting
+        return any(key in offers for offers in self._waiting.values())
 
     def waiting(self) -> Iterator[tuple[str, OfferTerms]]:
-        return iter(list(self._waiting.items()))
+        return iter([item for offers in self._waiting.values() for item in offers.items()])
 
-    def pair(self, key: str, terms: OfferTerms) -> str | None:
-        """The key of the oldest waiting offer that `terms` can play (removed from the lobby), or None."""
-        for other_key, other in self._waiting.items():
-            if compatible(other, terms):
-                del self._waiting[other_key]
+    def offers_of(self, bot: str) -> int:
+        return self._per_bot[bot]
+
+    def pair(self, key: str, terms: OfferTerms, alive: Callable[[str], bool] = lambda _key: True) -> str | None:
+        """The key of the oldest waiting offer that `terms` can play and whose owner is `alive` (removed
+        from the lobby), or None."""
+        offers = self._waiting.get(terms.style_id, {})
+        for other_key, other in offers.items():
+            if compatible(other, terms) and alive(other_key):
+                self.withdraw(other_key)
                 return other_key
         return None
 
     def add(self, key: str, terms: OfferTerms) -> None:
-        self._waiting[key] = terms
+        self._waiting.setdefault(terms.style_id, {})[key] = terms
+        self._per_bot[terms.bot] += 1
 
     def withdraw(self, key: str) -> bool:
-        return self._waiting.pop(key, None) is not None
+        for style_id, offers in self._waiting.items():
+            terms = offers.pop(key, None)
+            if terms is not None:
+                self._per_bot[terms.bot] -= 1
+                if not self._per_bot[terms.bot]:
+                    del self._per_bot[terms.bot]
+                if not offers:
+                    del self._waiting[style_id]
+                return True
+        return False

@@ -13,11 +13,16 @@ check the request could not pass:
   ("Check of OpponentId failed").
 
 Every answer about the game itself (wrong password, illegal move, not your move...) is HTTP 200.
+
+What a request may hold: JSON without NaN or Infinity (JSON has neither), nested at most MAX_DEPTH
+deep, and text fields that are valid Unicode (no lone surrogates). An ErrorMessage quotes the input
+only as a short excerpt.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -26,6 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 # The arena's id for Rummy Vision is not published anywhere we could find; this is the local server's own.
 GAME_TYPE_ID = 15
 MAX_WAIT_MS = 5000
+MAX_DEPTH = 32  # a request is three levels deep; a Move at most five
+MAX_MESSAGE_CHARS = 300
+EXCERPT_CHARS = 60
 
 
 class Result(StrEnum):
@@ -95,7 +103,74 @@ class BadRequest(Exception):
 
     def __init__(self, result: Result, message: str) -> None:
         super().__init__(message)
-        self.answer = answer(result, ErrorMessage=message)
+        self.answer = answer(result, ErrorMessage=clip(message, MAX_MESSAGE_CHARS))
+
+
+def clip(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """At most `limit` characters of `text`, marked when cut."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """A short JSON excerpt of a value a client sent, for an ErrorMessage."""
+    try:
+        text = json.dumps(value, default=str)
+    except (ValueError, TypeError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return clip(text, limit)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{clip(text, 20)} is too large for a JSON number here")
+    return number
+
+
+def loads(raw: str | bytes) -> Any:
+    """json.loads without NaN, Infinity or numbers that overflow to them, and at most MAX_DEPTH deep.
+
+    ValueError (RecursionError included) says what is wrong, never quoting more than an excerpt."""
+    try:
+        data = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in `value` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            return level
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _bad_text(model: BaseModel) -> str | None:
+    """The first text field that is not valid Unicode (a lone surrogate cannot be stored or answered)."""
+    for name, value in model:
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return name
+    return None
 
 
 def answer(result: Result, **fields: Any) -> dict[str, Any]:
@@ -108,16 +183,21 @@ def parse_body(raw: bytes, model: type[RequestT]) -> RequestT:
     if not raw.strip():
         raise BadRequest(Result.INVALID_LOGIN_OR_PASSWORD, "the request body is empty: send a JSON object")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
+        data = loads(raw)
+    except ValueError as error:  # UnicodeDecodeError included
         raise BadRequest(Result.INVALID_LOGIN_OR_PASSWORD, f"the request body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         kind = type(data).__name__ if data is not None else "null"
         raise BadRequest(Result.INVALID_LOGIN_OR_PASSWORD, f"the request body must be a JSON object, got {kind}")
     try:
-        return model.model_validate(data)
+        request = model.model_validate(data)
     except ValidationError as error:
         raise _bad_fields(error, model) from None
+    bad_text = _bad_text(request)
+    if bad_text is not None:
+        result = _RESULT_FOR_FIELD.get(bad_text, Result.INVALID_LOGIN_OR_PASSWORD)
+        raise BadRequest(result, f"{bad_text}: not valid Unicode text (it holds a lone surrogate)")
+    return request
 
 
 def _bad_fields(error: ValidationError, model: type[BaseModel]) -> BadRequest:
@@ -133,4 +213,4 @@ def _describe(problem: Any) -> str:
     field = ".".join(str(part) for part in problem["loc"]) or "body"
     if problem["type"] == "missing":
         return f"{field}: required field is missing"
-    return f"{field}: {problem['msg']}, got {json.dumps(problem.get('input'), default=str)}"
+    return f"{clip(field)}: {problem['msg']}, got {excerpt(problem.get('input'))}"

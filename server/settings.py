@@ -25,3 +25,7 @@ class Settings:
     seed: int | None = None  # match seeds become "<seed>:<n>" so a test can replay deals; random otherwise
     public_url: str | None = None  # base of card URLs; by default the base URL each request came in on
     keep_finished_s: float = 600.0  # how long PlayerKeys of an ended match keep answering GAME_HAS_ENDED
+    # A waiting offer whose owner has made no call for this long (no poll in progress either) expires:
+    # a crashed client's offer must not pair the next bot with one that never moves.
+    offer_idle_expiry_s: float = 10.0
+    max_offers_per_bot: int = 5  # waiting offers one bot may hold at once

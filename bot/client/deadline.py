@@ -91,7 +91,12 @@ def check_move(raw: Any, gamestate: Mapping[str, Any]) -> Move:
     if raw is None:
         raise MalformedMove("calculate_move returned None")
     to_json = getattr(raw, "to_json", None)
-    move = parse_move(to_json() if callable(to_json) else raw)
+    if callable(to_json):
+        try:
+            raw = to_json()
+        except Exception as error:  # noqa: BLE001 -- the bot's own object may raise anything
+            raise MalformedMove(f"its to_json() raised {type(error).__name__}") from None
+    move = parse_move(raw)
     mine, theirs = set(hand_ids(gamestate, "MyHand")), set(hand_ids(gamestate, "OppHand"))
     if isinstance(move, Lay):
         missing = [card_id for card_id in move.ids if card_id not in mine]
@@ -133,9 +138,16 @@ class BotOutcome:
 class GuardedBot:
     """Calls one match's calculate_move in a daemon thread, abandoning calls that overrun their budget."""
 
-    def __init__(self, calculate_move: Callable[[dict[str, Any]], Any]) -> None:
+    def __init__(
+        self, calculate_move: Callable[[dict[str, Any]], Any], on_close: Callable[[], object] | None = None
+    ) -> None:
         self._calculate_move = calculate_move
+        self._on_close = on_close
         self._busy: threading.Thread | None = None
+
+    def close(self) -> None:
+        if callable(self._on_close):
+            self._on_close()
 
     @property
     def busy(self) -> bool:
@@ -166,11 +178,14 @@ class GuardedBot:
         raw = box.get("raw")
         try:
             move = check_move(raw, gamestate)
-        except MalformedMove as error:
+        except Exception as error:  # noqa: BLE001 -- MalformedMove, or anything odd values raise on the way
             return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(raw)}", think, raw)
         return BotOutcome(move, "", think, raw)
 
 
 def _short(value: Any, limit: int = 120) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception as error:  # noqa: BLE001 -- a raising __repr__, an int too long for str()
+        return f"<{type(value).__name__} whose repr() raised {type(error).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."

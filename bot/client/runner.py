@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.client.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
+from bot.client.deadline import Budget, hand_ids, move_budget, safe_moves
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
-from bot.players.match_bots import MatchBot
+from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder
 from rummy.moves import Move
 
@@ -149,13 +149,16 @@ class Runner:
 
     def run(self) -> list[MatchSummary]:
         summaries = self.finished
-        while (self.options.games is None or len(summaries) < self.options.games) and not self.stop.is_set():
-            self.observer.waiting(len(summaries))
-            found = self.find_match()
-            if found is None:
-                break
-            summaries.append(self.play_match(*found))
-        self.phase = "idle"
+        try:
+            while (self.options.games is None or len(summaries) < self.options.games) and not self.stop.is_set():
+                self.observer.waiting(len(summaries))
+                found = self.find_match()
+                if found is None:
+                    break
+                summaries.append(self.play_match(*found))
+        finally:
+            self.bot.close()
+            self.phase = "idle"
         return summaries
 
     # --- finding a match ----------------------------------------------------------------------
@@ -168,6 +171,7 @@ class Runner:
         """
         self.phase = "offering"
         opts = self.options
+        self.bot.warm()  # a bot file loads (import-time code included) while the offer waits
         answer = self.client.offer_game(
             opts.game_style_id,
             opponent_id=opts.opponent_id,
@@ -178,6 +182,8 @@ class Runner:
         key = answer.player_key
         if answer.result not in ("SUCCESS", "WAITING_FOR_GAME") or key is None:
             raise PlayError(f"could not offer a game: {answer.describe()}")
+        # Logged while Ctrl-C still only sets `stop`: an interrupt cannot land inside this call.
+        log.info("offered a game of style %d; waiting for an opponent", opts.game_style_id)
         self.phase = "waiting"
         try:
             while answer.result != "SUCCESS" or answer.game_state is None:
@@ -207,14 +213,14 @@ class Runner:
         assert state is not None
         match = _Match(player_key, state, time.monotonic(), self._open_recorder(state))
         self._saw(match, first)
-        guard: GuardedBot | None = None
-        calculate_move = None
+        guard: Mover | None = None
         try:
-            calculate_move = self.bot.new_match(copy.deepcopy(state))
-            guard = GuardedBot(calculate_move)
+            guard = self.bot.new_match(copy.deepcopy(state))
         except Exception as error:  # a broken bot file or recognizer still plays safe moves
             why = f"{type(error).__name__}: {error}"
             self._note(match, f"the bot could not start this match ({why}); playing safe moves")
+        if self.options.games is None or len(self.finished) + 1 < self.options.games:
+            self.bot.warm()  # the next match's bot file loads during this match, ready for its first move
         error_text: str | None = None
         try:
             while match.state.get("GameStatus") == "RUNNING":
@@ -226,8 +232,8 @@ class Runner:
             error_text = str(error)
             self._note(match, f"match aborted: {error_text}")
         finally:
-            if calculate_move is not None:
-                self.bot.end_match(calculate_move)
+            if guard is not None:
+                self.bot.end_match(guard)
         return self._finish(match, error_text)
 
     def _saw(self, match: _Match, answer: Answer) -> None:
@@ -244,7 +250,7 @@ class Runner:
             match.recorder.gamestate(answer.call, answer.result, state)
         self.observer.gamestate(state)
 
-    def _take_turn(self, match: _Match, guard: GuardedBot | None) -> None:
+    def _take_turn(self, match: _Match, guard: Mover | None) -> None:
         state = match.state
         budget = move_budget(
             state, received=match.received, round_trips=self.client.round_trips, move_time_s=self.options.move_time_s
@@ -261,6 +267,9 @@ class Runner:
             if answer is not None and answer.result in ("SUCCESS", "GAME_HAS_ENDED") and answer.game_state:
                 self._record_move(match, sent, budget, applied=answer.result == "SUCCESS")
                 self._saw(match, answer)
+                if answer.result == "GAME_HAS_ENDED":
+                    ended = answer.game_state.get("GameStatus")
+                    self._note(match, f"the move arrived after the match had ended ({ended}); it was not played")
                 return
             # Unclear or refused: ask the server where the game stands.
             self._saw(match, self.client.poll(match.player_key, 0))
@@ -284,7 +293,7 @@ class Runner:
         time.sleep(GIVE_UP_PAUSE_S)
 
     def _candidates(
-        self, state: dict[str, Any], guard: GuardedBot | None, budget: Budget
+        self, state: dict[str, Any], guard: Mover | None, budget: Budget
     ) -> Iterator[tuple[Move, str, str, float | None]]:
         """The bot's move if it gave a usable one in time, then safe moves (each with why it is used)."""
         problem = "the bot could not start this match"

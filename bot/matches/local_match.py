@@ -5,10 +5,15 @@ recognizer over the match's true labels: `oracle`, or `noisy:P` to add recogniti
 user's arena editor file. Each round is a one-round match with a fresh bot, as on the arena.
 A bot that raises or answers a malformed move is not allowed to spoil the round: the move is
 replaced by a safe legal one (as the bot client does online) and counted as a fault.
+
+A user's file runs in its own process (bot/players/user_bot_process.py), loaded before the round's first
+move and held to the move time: a move that comes late is a fault too, and the round goes on.
+Our strategies run in this process, unguarded, so that the same seeds give the same rounds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -16,19 +21,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.client.deadline import check_move, safe_moves
+from bot.client.deadline import Budget, check_move, safe_moves
+from bot.players.user_bot_process import BotProcessError, UserBotProcess
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
 
 CalculateMove = Callable[[dict[str, Any]], Any]
 LabelSource = Callable[[], Mapping[str, str]]
+LOAD_ALLOWANCE_S = 30.0  # how long a bot file may take to load before the round's first move
+DEFAULT_MOVE_TIME_MS = 1000  # a bot file's move time when the round sets none
 
 
 @dataclass
 class Agent:
     """One round's bot: its calculate_move, and where it keeps its last suggestions (ours only)."""
 
-    calculate_move: CalculateMove
+    calculate_move: CalculateMove | None
     source: Any = None  # the ArenaAgent behind calculate_move, for our strategies
+    process: UserBotProcess | None = None  # a user's file, run in its own process instead
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
 
     @property
     def last_suggestions(self) -> list[dict[str, Any]]:
@@ -66,9 +79,11 @@ class Contender:
 
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
-            from bot.players.user_bot import load_user_bot
-
-            return Agent(load_user_bot(self.spec).new_match())
+            process = UserBotProcess(Path(self.spec).expanduser().resolve())
+            # Import-time code runs before the first move's clock; if loading fails, each move says why.
+            with contextlib.suppress(BotProcessError):
+                process.wait_loaded(LOAD_ALLOWANCE_S)
+            return Agent(None, process=process)
         from recognizers.registry import get_recognizer
         from strategies.agent import ArenaAgent
         from strategies.registry import get_strategy, takes_option
@@ -129,10 +144,24 @@ def play_round(
     """One round on the deal `deal_seed`, `seats[0]` as player 0; the same seed always deals the same cards."""
     match = Match(seed=deal_seed, rules=rules)
     noise_base = random.Random(f"noise:{deal_seed}").getrandbits(32)
-    bots = [
-        contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat)
-        for seat, contender in enumerate(seats)
-    ]
+    bots: list[Agent] = []
+    try:
+        for seat, contender in enumerate(seats):
+            bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
+        return _play(match, deal_seed, seats, bots, move_time_ms, game_id)
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def _play(
+    match: Match,
+    deal_seed: str,
+    seats: tuple[Contender, Contender],
+    bots: list[Agent],
+    move_time_ms: int | None,
+    game_id: int,
+) -> RoundResult:
     fallback_rng = random.Random(f"fallback:{deal_seed}")
     first_mover = match.current.mover
     kinds = match.current.deal.kinds
@@ -145,12 +174,21 @@ def play_round(
         )
         started = time.perf_counter()
         fault = ""
-        try:
-            move = check_move(bots[seat].calculate_move(view), view)
-        except MalformedMove as error:
-            fault, move = f"malformed move: {error}", safe_moves(view, fallback_rng)[0]
-        except Exception as error:  # noqa: BLE001 - a user's bot may raise anything; the round goes on
-            fault, move = f"bot raised {type(error).__name__}: {error}", safe_moves(view, fallback_rng)[0]
+        process, calculate_move = bots[seat].process, bots[seat].calculate_move
+        if process is not None:
+            guarded = process.run(view, _budget(move_time_ms or DEFAULT_MOVE_TIME_MS))
+            if guarded.move is None:
+                fault, move = guarded.problem, safe_moves(view, fallback_rng)[0]
+            else:
+                move = guarded.move
+        else:
+            assert calculate_move is not None
+            try:
+                move = check_move(calculate_move(view), view)
+            except MalformedMove as error:
+                fault, move = f"malformed move: {error}", safe_moves(view, fallback_rng)[0]
+            except Exception as error:  # noqa: BLE001 - a bot may raise anything; the round goes on
+                fault, move = f"bot raised {type(error).__name__}: {error}", safe_moves(view, fallback_rng)[0]
         think_ms = (time.perf_counter() - started) * 1000
         outcome = match.apply(seat, move)
         suggestions = () if fault else tuple(bots[seat].last_suggestions)
@@ -181,6 +219,11 @@ def make_contender(spec: str, recognizer: str = "oracle", nodes: int | None = No
     if nodes is not None and not spec.endswith(".py") and takes_option(spec, "nodes"):
         return Contender(spec, recognizer, {"nodes": nodes})
     return Contender(spec, recognizer)
+
+
+def _budget(move_time_ms: int) -> Budget:
+    now = time.monotonic()
+    return Budget(send_by=now + move_time_ms / 1000, received=now, deadline=now + move_time_ms / 1000, margin_s=0.0)
 
 
 def deal_seeds(seed: int | str, deals: int) -> list[str]:

@@ -1,7 +1,8 @@
 """What plays a match: a user's editor file, or one of our strategies with a recognizer.
 
-Both give the runner a fresh `calculate_move(gamestate)` per match, built from the match's first
-gamestate (the oracle recognizer needs the match's GameId).
+Both give the runner a fresh guarded mover per match, built from the match's first gamestate (the
+oracle recognizer needs the match's GameId): a user's file runs in its own process (one per match,
+started ahead by `warm()`), our strategies in a thread of this one.
 """
 
 from __future__ import annotations
@@ -11,7 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.players.user_bot import CalculateMove, UserBotFile, forget_module, load_user_bot
+from bot.client.deadline import BotOutcome, Budget, GuardedBot
+from bot.players.user_bot import UserBotFile, start_checked
+from bot.players.user_bot_process import UserBotProcess
+
+
+class Mover(Protocol):
+    """One match's bot: a checked move within the budget, or why there is none."""
+
+    def run(self, gamestate: dict[str, Any], budget: Budget) -> BotOutcome: ...
+
+    def close(self) -> None: ...
 
 
 class MatchBot(Protocol):
@@ -23,25 +34,49 @@ class MatchBot(Protocol):
     @property
     def recognizer(self) -> str | None: ...
 
-    def new_match(self, gamestate: dict[str, Any]) -> CalculateMove: ...
+    def warm(self) -> None:
+        """Get the next match's bot ready (called while an offer waits for an opponent)."""
+        ...
 
-    def end_match(self, calculate_move: CalculateMove) -> None: ...
+    def new_match(self, gamestate: dict[str, Any]) -> Mover: ...
+
+    def end_match(self, mover: Mover) -> None: ...
+
+    def close(self) -> None:
+        """Stop anything `warm()` started and no match used."""
+        ...
 
 
-@dataclass(frozen=True)
 class FileBot:
-    bot_file: UserBotFile
+    """A user's bot file; each match gets a fresh process, started (and loading the file) by `warm()`."""
+
     recognizer: str | None = None
+
+    def __init__(self, bot_file: UserBotFile, spare: UserBotProcess | None = None) -> None:
+        self.bot_file = bot_file
+        self._spare = spare
 
     @property
     def label(self) -> str:
         return f"file:{self.bot_file.path}"
 
-    def new_match(self, gamestate: dict[str, Any]) -> CalculateMove:
-        return self.bot_file.new_match()
+    def warm(self) -> None:
+        if self._spare is None:
+            self._spare = UserBotProcess(self.bot_file.path)
 
-    def end_match(self, calculate_move: CalculateMove) -> None:
-        forget_module(calculate_move)
+    def new_match(self, gamestate: dict[str, Any]) -> Mover:
+        self.warm()
+        process, self._spare = self._spare, None
+        assert process is not None
+        return process
+
+    def end_match(self, mover: Mover) -> None:
+        mover.close()
+
+    def close(self) -> None:
+        if self._spare is not None:
+            self._spare.close()
+            self._spare = None
 
 
 RecognizerFactory = Callable[[dict[str, Any]], Any]
@@ -58,22 +93,28 @@ class StrategyBot:
     def label(self) -> str:
         return f"strategy:{self.strategy}"
 
-    def new_match(self, gamestate: dict[str, Any]) -> CalculateMove:
+    def warm(self) -> None:
+        pass
+
+    def new_match(self, gamestate: dict[str, Any]) -> Mover:
         from strategies.agent import ArenaAgent
         from strategies.registry import get_strategy
 
         options = {} if self.nodes is None else {"nodes": self.nodes}
-        return ArenaAgent(get_strategy(self.strategy, **options), self.make_recognizer(gamestate)).calculate_move
+        agent = ArenaAgent(get_strategy(self.strategy, **options), self.make_recognizer(gamestate))
+        return GuardedBot(agent.calculate_move, on_close=getattr(agent.recognizer, "close", None))
 
-    def end_match(self, calculate_move: CalculateMove) -> None:
-        agent = getattr(calculate_move, "__self__", None)
-        close = getattr(getattr(agent, "recognizer", None), "close", None)
-        if callable(close):
-            close()
+    def end_match(self, mover: Mover) -> None:
+        mover.close()
+
+    def close(self) -> None:
+        pass
 
 
 def file_bot(path: str | Path) -> FileBot:
-    return FileBot(load_user_bot(path))
+    """Check the file by loading it in a bot process, which then plays the first match."""
+    bot_file = UserBotFile(Path(path).expanduser().resolve())
+    return FileBot(bot_file, spare=start_checked(bot_file.path))
 
 
 def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str, nodes: int | None = None) -> StrategyBot:

@@ -13,7 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.players.user_bot_process import UserBotProcess
 
 CalculateMove = Callable[[dict[str, Any]], Any]
 _serial = itertools.count(1)
@@ -32,15 +35,45 @@ class UserBotFile:
         return self.path.stem
 
     def new_match(self) -> CalculateMove:
-        """Execute the file as a fresh module and return its calculate_move."""
+        """Execute the file as a fresh module in this process and return its calculate_move (unguarded:
+        matches and `play` run the file in a bot process instead, see bot/players/user_bot_process.py)."""
         return load_module(self.path).calculate_move  # type: ignore[no-any-return]
 
 
 def load_user_bot(path: str | Path) -> UserBotFile:
-    """Check the file once up front (exists, compiles, defines calculate_move) so errors show before any game."""
+    """Check the file once up front (exists, compiles, defines calculate_move) so errors show before any game.
+
+    The check runs the file in a bot process, as matches do, never in this one.
+    """
     bot = UserBotFile(Path(path).expanduser().resolve())
-    load_module(bot.path)
+    start_checked(bot.path).close()
     return bot
+
+
+def start_checked(path: Path) -> UserBotProcess:
+    """A bot process with the file loaded, or UserBotError saying why it cannot load."""
+    from bot.players.user_bot_process import BotProcessError, UserBotProcess
+
+    check_source(path)
+    process = UserBotProcess(path)
+    try:
+        process.wait_loaded()
+    except BotProcessError as error:
+        process.close()
+        raise UserBotError(str(error)) from None
+    return process
+
+
+def check_source(path: Path) -> None:
+    """The file exists, is readable and compiles (cheap, and the messages name the line)."""
+    if not path.is_file():
+        raise UserBotError(f"bot file {path} does not exist")
+    try:
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserBotError(f"bot file {path} is not readable: {error}") from None
+    except SyntaxError as error:
+        raise UserBotError(f"bot file {path} has a syntax error at line {error.lineno}: {error.msg}") from None
 
 
 def load_module(path: Path) -> ModuleType:

@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -92,18 +92,32 @@ def test_ctrl_c_cancels_a_waiting_offer(real_server, fixture_bots, tmp_path):
         command,
         cwd=REPO,
         env={**os.environ, **env_for(passwords["tester"], tmp_path)},
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
+    lines: list[str] = []
+    offered = threading.Event()
+
+    def read_stderr() -> None:
+        assert child.stderr is not None
+        for line in child.stderr:
+            lines.append(line)
+            if "waiting for an opponent" in line:
+                offered.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     try:
-        time.sleep(2.0)  # start-up, then the offer waits: nobody else plays style 1
-        assert child.poll() is None, child.communicate()
+        # Start-up (the bot file loads in its process), then the offer waits: nobody else plays style 1.
+        assert offered.wait(60), "".join(lines)
         child.send_signal(signal.SIGINT)
-        _out, err = child.communicate(timeout=15)
+        child.wait(timeout=15)
+        reader.join(timeout=5)
     finally:
         if child.poll() is None:
             child.kill()
+    err = "".join(lines)
     assert child.returncode == 130, err
     assert "cancelled the game offer: SUCCESS" in " ".join(err.split())
     assert passwords["tester"] not in err

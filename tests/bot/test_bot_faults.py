@@ -91,3 +91,21 @@ def test_idempotent_calls_retry_until_they_succeed_and_give_up_with_a_clear_erro
         with pytest.raises(OutcomeUnknown, match="may have acted"):
             client.make_move("some-key", {"Give": 1})
     assert dead.seen["GM-MakeMove"] == 1
+
+
+def test_a_move_that_arrives_after_the_end_is_recorded_as_not_played(real_server, fixture_bots, tmp_path):
+    base, passwords = real_server(move_time_ms=400)
+
+    def late_first_move(call: str, count: int) -> str:
+        # The first move reaches the server after its deadline: the match is over by then.
+        return "slow:0.8" if call == "GM-MakeMove" and count == 0 else "pass"
+
+    proxy = FaultProxy(base.removesuffix("/prod/"), late_first_move)
+    with proxy.running() as proxy_base:
+        bot = file_bot(fixture_bots / "random_template.py")
+        (summary,) = play_through(proxy_base, passwords["tester"], bot, tmp_path)
+    assert summary.status == "LOST_BY_TIMEOUT" and summary.moves == 0
+    records = read_replay(summary.record_path)
+    (move,) = [r for r in records if r["type"] == "move"]
+    assert move["result"] == "GAME_HAS_ENDED" and not move["applied"]
+    assert any(r["type"] == "note" and "after the match had ended" in r["message"] for r in records)

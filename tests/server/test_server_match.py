@@ -57,7 +57,7 @@ class OracleRecognizer:
 
     def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
         labels = httpx.get(self.url).json()
-        return {card_id: CardLabel(labels[url], 1.0) for card_id, url in cards}
+        return {card_id: CardLabel(labels[str(card_id)], 1.0) for card_id, _url in cards}
 
 
 async def _agent_plays(bot: ArenaBot, strategy: str, **offer: Any) -> dict[str, Any]:

@@ -128,8 +128,9 @@ def test_the_end_is_told_once_then_game_has_ended(start_server, bots):
             assert told["Result"] == "SUCCESS" and told["GameState"]["GameStatus"] == "WON_BY_TIMEOUT"
             again = await other.poll(other_key, 0)
             assert again["Result"] == "GAME_HAS_ENDED" and again["GameState"]["GameStatus"] == "WON_BY_TIMEOUT"
+            # A move after the end is not played, and says so as the arena does (never SUCCESS).
             late = await mover.move(mover_key, {"Give": 1})
-            assert late["Result"] == "SUCCESS" and late["GameState"]["GameStatus"] == "LOST_BY_TIMEOUT"
+            assert late["Result"] == "GAME_HAS_ENDED" and late["GameState"]["GameStatus"] == "LOST_BY_TIMEOUT"
             assert "not played" in late["ErrorMessage"]
             later = await mover.move(mover_key, {"Give": 1})
             assert later["Result"] == "GAME_HAS_ENDED"
@@ -137,7 +138,8 @@ def test_the_end_is_told_once_then_game_has_ended(start_server, bots):
             assert cancel["Result"] == "GAME_HAS_ENDED"
             game = httpx.get(f"{server.base}/games/{told['GameState']['GameId']}").json()
             assert game["EndReason"] == "timeout" and game["Status"] == "FINISHED"
-            assert [move["Result"] for move in game["Moves"]] == ["SUCCESS", "GAME_HAS_ENDED"]
+            assert [move["Result"] for move in game["Moves"]] == ["GAME_HAS_ENDED", "GAME_HAS_ENDED"]
+            assert not any(move["Applied"] for move in game["Moves"])
 
     asyncio.run(main())
 

@@ -1,0 +1,167 @@
+"""A user's bot file running in its own process, one process per match, guarded by a time budget.
+
+The process executes the file once (its module globals live for the whole match, as on the arena) and
+answers one gamestate at a time. The parent only waits on a pipe, so it answers in time whatever the
+bot does: hold the GIL in one long C call, sleep, exit, print, or return a value that cannot be sent.
+A call that overruns is not interrupted: the bot keeps its state, the turn gets a safe move, and the
+late answer is dropped when it comes. When the match ends the process is stopped (killed if needed).
+
+`warm()` starts the process early (while an offer waits for an opponent), so that slow import-time code
+runs before the first deadline; if it is still loading when a move is due, a safe move goes out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from bot.client.deadline import BotOutcome, Budget, check_move
+from rummy.moves import MalformedMove
+
+WORKER = Path(__file__).with_name("user_bot_worker.py")
+STOP_WAIT_S = 0.5
+
+
+class BotProcessError(RuntimeError):
+    """The bot file could not be loaded (syntax error, exception at import, no calculate_move)."""
+
+
+class UserBotProcess:
+    """One match of a user's bot file: `run(gamestate, budget)` gives a checked move or says why not."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path = path.expanduser().resolve()
+        read_requests, write_requests = os.pipe()
+        read_answers, write_answers = os.pipe()
+        # -P: the worker's own folder (bot/) must not shadow the standard library for the user's imports
+        args = [sys.executable, "-P", "-X", "utf8", str(WORKER), str(read_requests), str(write_answers), str(path)]
+        self._process = subprocess.Popen(
+            args,
+            pass_fds=(read_requests, write_answers),
+            stdin=subprocess.DEVNULL,
+            cwd=str(path.parent),
+        )
+        os.close(read_requests)
+        os.close(write_answers)
+        self._requests = Connection(write_requests, readable=False)
+        self._answers = Connection(read_answers, writable=False)
+        self._loaded = False
+        self._load_error: str | None = None
+        self._seq = 0
+        self._waiting_for: int | None = None  # the seq of a request still being worked on (or loading)
+        self._exited = False  # the pipe closed: the process is gone (os._exit, a crash, killed)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def wait_loaded(self, timeout_s: float | None = None) -> bool:
+        """Wait until the module is loaded; False if still loading. Raises BotProcessError if it failed."""
+        if not self._loaded and self._load_error is None:
+            self._take_answers(timeout_s)
+        if self._load_error is not None:
+            raise BotProcessError(self._load_error)
+        return self._loaded
+
+    def close(self) -> None:
+        for connection in (self._requests, self._answers):
+            connection.close()
+        process = self._process
+        if process.poll() is None:
+            process.terminate()  # a bot busy in a long C call does not see a closed pipe
+            try:
+                process.wait(STOP_WAIT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def __enter__(self) -> UserBotProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- moves --------------------------------------------------------------------------------
+
+    def run(self, gamestate: dict[str, Any], budget: Budget) -> BotOutcome:
+        started = time.monotonic()
+        if self._load_error is not None:
+            return BotOutcome(None, f"the bot could not start: {self._load_error}", 0.0)
+        self._take_answers(0.0)
+        if not self._loaded:
+            self._take_answers(0.0)
+        if self._waiting_for is not None:
+            still = "loading its file" if not self._loaded else "busy with an earlier move it overran"
+            return BotOutcome(None, f"the bot is still {still}", 0.0)
+        if self._exited or self._process.poll() is not None:
+            return BotOutcome(None, f"the bot's process has exited ({self._exit_code()})", 0.0)
+        self._seq += 1
+        seq = self._seq
+        try:
+            self._requests.send_bytes(json.dumps({"seq": seq, "gamestate": gamestate}).encode())
+        except OSError as error:
+            return BotOutcome(None, f"the bot's process is gone ({error})", 0.0)
+        self._waiting_for = seq
+        answer = self._take_answers(max(0.0, budget.left()), until_seq=seq)
+        think = time.monotonic() - started
+        if answer is None:
+            if self._load_error is not None:
+                return BotOutcome(None, f"the bot could not start: {self._load_error}", think)
+            if not self._loaded:
+                return BotOutcome(None, f"the bot file was still loading after {think * 1000:.0f} ms", think)
+            if self._exited:
+                return BotOutcome(None, f"the bot's process exited ({self._exit_code()})", think)
+            return BotOutcome(None, f"calculate_move overran its budget of {think * 1000:.0f} ms", think)
+        text, problem = answer.get("move"), str(answer.get("problem") or "")
+        think = float(answer.get("think_s") or think)
+        if text is None:
+            return BotOutcome(None, problem or "calculate_move gave no move", think)
+        try:
+            raw = json.loads(text)
+            move = check_move(raw, gamestate)
+        except (ValueError, RecursionError, MalformedMove) as error:
+            return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(text)}", think, text)
+        return BotOutcome(move, "", think, raw)
+
+    def _exit_code(self) -> str:
+        try:
+            return f"code {self._process.wait(0.1)}"
+        except subprocess.TimeoutExpired:  # it closed its pipe but runs on: it is stopped at the match's end
+            return "its pipe was closed"
+
+    def _take_answers(self, timeout_s: float | None, until_seq: int | None = None) -> dict[str, Any] | None:
+        """Read what the process has sent within `timeout_s`; the answer to `until_seq` if it came."""
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                if not self._answers.poll(left):
+                    return None
+                message: dict[str, Any] = json.loads(self._answers.recv_bytes())
+            except (EOFError, OSError):
+                self._waiting_for = None
+                self._exited = True
+                if not self._loaded and self._load_error is None:
+                    self._load_error = f"the bot's process exited while loading ({self._exit_code()})"
+                return None
+            if "loaded" in message:
+                self._loaded = True
+                if until_seq is None and self._waiting_for is None:
+                    return message
+            elif "load_error" in message:
+                self._load_error = str(message["load_error"])
+                self._waiting_for = None
+                return None
+            elif message.get("seq") == self._waiting_for:
+                self._waiting_for = None
+                if until_seq is not None and message["seq"] == until_seq:
+                    return message
+                # a late answer to a turn that already got a safe move: dropped
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
