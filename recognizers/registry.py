@@ -11,7 +11,8 @@ serve any name:
 - customvision: `prediction_url`, `key`, `threshold`
 - stub: `labels_files`, `labels` (a {url: landmark} mapping)
 - oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one)
-- noisy: `noise_seed`, `noise_model` ("ranked" or "flat"), `runner_up`
+- noisy: `noise_seed`, `noise_model` ("ranked", "flat" or "harsh"), `runner_up`, `in_round`, `unknown`
+  (`harsh:RATE[:INNER]` is `noisy` with the harsh model)
 """
 
 from __future__ import annotations
@@ -23,28 +24,30 @@ from typing import Any
 from recognizers.settings import Settings, SettingsError, load_settings
 from rummy.labels import Recognizer
 
-NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]", "corrected:INNER")
+NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]", "harsh:RATE[:INNER]", "corrected:INNER")
 
 
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
     """The recognizer `spec` names, configured from options, the environment and the config file."""
     name, _, rest = spec.strip().partition(":")
     name = name.lower()
-    if name == "noisy":
+    if name in ("noisy", "harsh"):
         from recognizers.noisy import NoisyRecognizer
 
         rate_text, _, inner_spec = rest.partition(":")
         try:
             rate = float(rate_text)
         except ValueError:
-            raise ValueError(f"noisy needs a rate, as in noisy:0.1 (got {spec!r})") from None
+            raise ValueError(f"{name} needs a rate, as in {name}:0.1 (got {spec!r})") from None
         inner = get_recognizer(inner_spec or "oracle", **options)
         return NoisyRecognizer(
             inner,
             rate,
             seed=options.get("noise_seed", 0),
-            model=options.get("noise_model", "ranked"),
+            model="harsh" if name == "harsh" else options.get("noise_model", "ranked"),
             runner_up=options.get("runner_up", 0.8),
+            in_round=options.get("in_round", 0.8),
+            unknown=options.get("unknown", 0.05),
         )
     if name == "corrected":
         from recognizers.corrected import CorrectingRecognizer
