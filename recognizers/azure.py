@@ -36,6 +36,7 @@ class AzureRecognizer(ApiRecognizer):
         super().__init__(secrets=(secret.reveal(),), **options)
         self.endpoint = endpoint.rstrip("/")
         self.mode = mode
+        self.timeout = timeout
         self._client = ComputerVisionClient(self.endpoint, CognitiveServicesCredentials(secret.reveal()))
         # The SDK's urllib3 retry would retry 5xx on its own with long backoff and ignore our
         # limiter; tenacity in ApiRecognizer does the retrying instead.
@@ -60,17 +61,19 @@ class AzureRecognizer(ApiRecognizer):
                         VisualFeatureTypes.tags,
                     ],
                     details=[Details.landmarks],
+                    timeout=self._request_timeout(self.timeout),
                 )
                 return Observation(_analysis_landmarks(analysis), _analysis_hints(analysis), "azure")
-            result = self._client.analyze_image_by_domain("landmarks", url)
+            result = self._client.analyze_image_by_domain("landmarks", url, timeout=self._request_timeout(self.timeout))
             landmarks = _domain_landmarks(result.result)
             if landmarks:
                 return Observation(landmarks, (), "azure")
             # The domain model saw no landmark: a caption or tag may still name one.
-            if not self.limiter.acquire(max_wait=self.retry.max_wait):
+            if not self._extra_call_allowed():
                 return Observation((), (), "azure")
-            self.calls += 1
-            description = self._client.describe_image(url, max_candidates=3)
+            description = self._client.describe_image(
+                url, max_candidates=3, timeout=self._request_timeout(self.timeout)
+            )
             return Observation((), _description_hints(description, None), "azure")
         except HttpOperationError as error:  # ComputerVisionErrorResponseException is one
             raise _failure(error) from None

@@ -40,6 +40,7 @@ class CustomVisionRecognizer(ApiRecognizer):
         super().__init__(secrets=(secret.reveal(),), threshold=threshold, **options)
         self.prediction_url = prediction_url
         self._key = secret
+        self.timeout = timeout
         self._http = client if client is not None else httpx.Client(timeout=timeout)
 
     def __repr__(self) -> str:
@@ -51,6 +52,7 @@ class CustomVisionRecognizer(ApiRecognizer):
                 self.prediction_url,
                 headers={"Prediction-Key": self._key.reveal(), "Content-Type": "application/json"},
                 json={"Url": url},
+                timeout=self._request_timeout(self.timeout),
             )
         except httpx.TransportError as error:
             raise ApiFailure(

@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> None:
         "--start-seed",
         type=int,
         default=REPORT_START_SEED,
-        help=f"first deal seed (default {REPORT_START_SEED}; seeds {TUNING_SEEDS.start}..{TUNING_SEEDS.stop - 1} were used for tuning)",
+        help=f"first deal seed (default {REPORT_START_SEED}; "
+        f"seeds {TUNING_SEEDS.start}..{TUNING_SEEDS.stop - 1} were used for tuning)",
     )
     args = parser.parse_args(argv)
     last = args.start_seed + args.rounds - 1

@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 
 from recognizers.observation import RankedLabel
-from rummy.labels import CardLabel, Recognizer
+from rummy.labels import CardLabel, Recognizer, recognize_within
 
 NOISE_MODELS = ("ranked", "flat", "harsh")
 RIGHT_SCORES = (0.60, 1.00)  # raw score range of a right top label
@@ -67,8 +67,10 @@ class NoisyRecognizer:
     def __repr__(self) -> str:
         return f"NoisyRecognizer({self.inner!r}, rate={self.rate:g}, seed={self.seed!r}, model={self.model!r})"
 
-    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
-        labels = self.inner.recognize(cards, catalog)
+    def recognize(
+        self, cards: Sequence[tuple[int, str]], catalog: Sequence[str], *, budget_s: float | None = None
+    ) -> dict[int, CardLabel]:
+        labels = recognize_within(self.inner, cards, catalog, budget_s)
         if self.model == "harsh":
             return self._harsh_round(cards, labels, catalog)
         return {card_id: self._corrupt(labels[card_id], url, catalog) for card_id, url in cards}
