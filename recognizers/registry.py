@@ -6,7 +6,8 @@ Options are keyword arguments; those a backend does not take are ignored, so one
 serve any name:
 
 - all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache), `calls_per_minute`,
-  `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ)
+  `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ),
+  `private_hosts` (hosts whose pictures go as bytes), `images` (an ImageFetcher)
 - azure: `endpoint`, `key`, `mode` ("analyze" or "domain")
 - customvision: `prediction_url`, `key`, `threshold`
 - stub: `labels_files`, `labels` (a {url: landmark} mapping)
@@ -109,10 +110,15 @@ def _cache(options: Mapping[str, Any], settings: Settings) -> Any:
 
 
 def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
+    from recognizers.image_source import DEFAULT_MAX_BYTES, ImageFetcher
     from recognizers.limiter import DEFAULT_CALLS_PER_MINUTE, RateLimiter
     from recognizers.remote import RetrySettings
 
     chosen: dict[str, Any] = {"cache": _cache(options, settings)}
+    chosen["images"] = options.get("images") or ImageFetcher(
+        (*settings.private_hosts, *options.get("private_hosts", ())),
+        max_bytes=settings.image_max_bytes or DEFAULT_MAX_BYTES,
+    )
     for key in ("sleep", "clock"):
         if key in options:
             chosen[key] = options[key]

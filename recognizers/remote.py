@@ -12,6 +12,7 @@ is unknown for this move only (it is not remembered as a failure, so the next mo
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
@@ -20,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from recognizers.cache import LabelCache
+from recognizers.failures import ApiFailure, OutOfTime
+from recognizers.image_source import ImageFetcher
 from recognizers.limiter import RateLimiter
 from recognizers.observation import Observation, to_label
 from recognizers.secrets import redact
@@ -38,35 +41,6 @@ class RetrySettings:
     max_wait: float = 30.0  # a longer Retry-After is not waited for: the card stays unknown this round
     backoff_initial: float = 1.0  # 5xx backoff: 1, 2, 4 ... seconds
     backoff_max: float = 20.0
-
-
-class ApiFailure(Exception):
-    def __init__(
-        self,
-        reason: str,
-        *,
-        retryable: bool = False,
-        retry_after: float | None = None,
-        pause: float = 0.0,
-        remember: bool = True,
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retryable = retryable
-        self.retry_after = retry_after
-        # Seconds to stop calling the service once this failure is final: a bad key or a dead
-        # endpoint fails every image alike, and each try would cost the bot time (or money).
-        self.pause = pause
-        # Whether the image itself is not asked again for a while. A rate limit or a move out of
-        # time says nothing about the image: the next move may ask again (the pause still holds).
-        self.remember = remember
-
-
-class OutOfTime(ApiFailure):
-    """The move's budget ends before an answer could come: the card is unknown for this move only."""
-
-    def __init__(self, reason: str, *, pause: float = 0.0) -> None:
-        super().__init__(reason, pause=pause, remember=False)
 
 
 def retry_after_seconds(headers: Mapping[str, str], message: str = "") -> float | None:
@@ -115,8 +89,10 @@ class ApiRecognizer:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         secrets: Sequence[str] = (),
+        images: ImageFetcher | None = None,
     ) -> None:
         self.cache = cache if cache is not None else LabelCache()
+        self.images = images if images is not None else ImageFetcher()
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock, sleep=sleep)
         self.retry = retry
         self.threshold = threshold
@@ -161,7 +137,13 @@ class ApiRecognizer:
                 return reason
             self._paused = None
         try:
-            observation = self._fetch_with_retries(url, deadline)
+            image, digest = self._image_for(url, deadline)
+            if digest is not None:
+                known = self.cache.get_by_hash(self.name, digest)
+                if known is not None:  # the same picture, already paid for under another URL
+                    self.cache.put(self.name, url, known, content_hash=digest)
+                    return known
+            observation = self._fetch_with_retries(url, deadline, image)
         except ApiFailure as failure:
             reason = redact(failure.reason, self._secrets)
             if failure.pause > 0:
@@ -175,12 +157,23 @@ class ApiRecognizer:
             self.cache.put_failure(self.name, url, reason)
             self._log_once(reason)
             return reason
-        self.cache.put(self.name, url, observation)
+        self.cache.put(self.name, url, observation, content_hash=digest)
         return observation
+
+    def _image_for(self, url: str, deadline: float | None) -> tuple[bytes | None, str | None]:
+        """(bytes, SHA-256) of a picture the service cannot fetch itself, fetched once; else (None, None)."""
+        if not self.images.needs_bytes(url):
+            return None, None
+        left = None if deadline is None else deadline - self._clock()
+        if left is not None and left <= 0:
+            raise OutOfTime(f"{self.name}: out of time for this move; card asked again next move")
+        image = self.images.fetch(url, timeout=left)
+        return image, hashlib.sha256(image).hexdigest()
 
     # --- for subclasses ---------------------------------------------------------------------
 
-    def _fetch(self, url: str) -> Observation:
+    def _fetch(self, url: str, image: bytes | None = None) -> Observation:
+        """The service's answer for the picture: sent as `image` bytes when given, else as its URL."""
         raise NotImplementedError
 
     def _request_timeout(self, default: float) -> float:
@@ -206,13 +199,13 @@ class ApiRecognizer:
 
     # --- internals --------------------------------------------------------------------------
 
-    def _fetch_with_retries(self, url: str, deadline: float | None = None) -> Observation:
+    def _fetch_with_retries(self, url: str, deadline: float | None = None, image: bytes | None = None) -> Observation:
         self._move.deadline = deadline
         for attempt in range(1, self.retry.attempts + 1):
             self._take_slot(deadline)
             self.calls += 1
             try:
-                return self._fetch(url)
+                return self._fetch(url, image)
             except ApiFailure as failure:
                 if not failure.retryable or attempt == self.retry.attempts:
                     raise
