@@ -12,6 +12,7 @@ serve any name:
 - customvision: `prediction_url`, `key`, `threshold`
 - stub: `labels_files`, `labels` (a {url: landmark} mapping)
 - oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one)
+- local: `gallery` (SQLite path, or a Gallery; default beside the label cache), `local_threshold`
 - noisy: `noise_seed`, `noise_model` ("ranked", "flat" or "harsh"), `runner_up`, `in_round`, `unknown`
   (`harsh:RATE[:INNER]` is `noisy` with the harsh model)
 """
@@ -25,7 +26,16 @@ from typing import Any
 from recognizers.settings import Settings, SettingsError, load_settings
 from rummy.labels import Recognizer
 
-NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]", "harsh:RATE[:INNER]", "corrected:INNER")
+NAMES = (
+    "azure",
+    "customvision",
+    "stub",
+    "oracle",
+    "local[:INNER]",
+    "noisy:RATE[:INNER]",
+    "harsh:RATE[:INNER]",
+    "corrected:INNER",
+)
 
 
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
@@ -49,6 +59,13 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
             runner_up=options.get("runner_up", 0.8),
             in_round=options.get("in_round", 0.8),
             unknown=options.get("unknown", 0.05),
+        )
+    if name == "local":
+        from recognizers.local import DEFAULT_THRESHOLD, LocalRecognizer
+
+        teacher = get_recognizer(rest, **options) if rest else None
+        return LocalRecognizer(
+            _gallery(options, _settings(options)), teacher, threshold=options.get("local_threshold", DEFAULT_THRESHOLD)
         )
     if name == "corrected":
         from recognizers.corrected import CorrectingRecognizer
@@ -107,6 +124,23 @@ def _cache(options: Mapping[str, Any], settings: Settings) -> Any:
         return given
     path = given or settings.cache_path
     return LabelCache(Path(path) if path and path != ":memory:" else path)
+
+
+def _gallery(options: Mapping[str, Any], settings: Settings) -> Any:
+    """The gallery named in options, else `gallery.sqlite3` beside the label cache."""
+    from recognizers.gallery import Gallery
+
+    given = options.get("gallery")
+    if isinstance(given, Gallery):
+        return given
+    if given:
+        return Gallery(given)
+    cache = options.get("cache") or settings.cache_path
+    if cache == ":memory:":
+        return Gallery(":memory:")
+    if cache and not hasattr(cache, "path"):
+        return Gallery(Path(cache).parent / "gallery.sqlite3")
+    return Gallery()
 
 
 def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, Any]:

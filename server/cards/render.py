@@ -17,7 +17,7 @@ WIDTH, HEIGHT = 256, 320
 
 def draw_scene(landmark: str, rng: random.Random) -> Image.Image:
     """The landmark's scene in a palette shifted and lit for this card: sky, then the drawing."""
-    palette = landmark_palette(landmark, hue_shift=rng.uniform(-0.05, 0.05), brightness=rng.uniform(0.8, 1.12))
+    palette = landmark_palette(landmark, hue_shift=rng.uniform(-0.03, 0.03), brightness=rng.uniform(0.85, 1.1))
     image = Image.new("RGB", (WIDTH, HEIGHT), palette.sky)
     draw = ImageDraw.Draw(image)
     for y in range(0, HEIGHT, 4):
