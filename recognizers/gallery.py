@@ -40,7 +40,10 @@ class Gallery:
             "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
         )
         self._db.commit()
-        self._matrix: tuple[np.ndarray, list[str]] | None = None
+        # Every stored vector in one growing array (rows beyond _count are spare room), loaded lazily.
+        self._rows: np.ndarray | None = None
+        self._count = 0
+        self._labels: list[str] = []
 
     def __repr__(self) -> str:
         return f"Gallery(path={str(self.path)!r})"
@@ -61,9 +64,23 @@ class Gallery:
             )
             self._db.commit()
             added = cursor.rowcount > 0
-            if added:
-                self._matrix = None
+            if added and self._rows is not None:
+                self._append(rows, landmark)
         return added
+
+    def _append(self, rows: np.ndarray, landmark: str) -> None:
+        assert self._rows is not None
+        if self._count and rows.shape[1] != self._rows.shape[1]:
+            return  # vectors of another feature layout cannot be compared; they stay on disk only
+        needed = self._count + len(rows)
+        if self._rows.shape[0] < needed or self._rows.shape[1] != rows.shape[1]:
+            grown = np.zeros((max(needed, 2 * self._rows.shape[0], 64), rows.shape[1]), dtype=np.float32)
+            if self._count:
+                grown[: self._count] = self._rows[: self._count]
+            self._rows = grown
+        self._rows[self._count : needed] = rows
+        self._count = needed
+        self._labels.extend([landmark] * len(rows))
 
     def landmark_of(self, content_hash: str) -> str | None:
         """The landmark of a picture with exactly these bytes, if the gallery holds it."""
@@ -74,18 +91,14 @@ class Gallery:
     def matrix(self) -> tuple[np.ndarray, list[str]]:
         """Every stored vector (one row each) and the landmark of each row."""
         with self._lock:
-            if self._matrix is None:
-                rows = self._db.execute(
+            if self._rows is None:
+                self._rows = np.zeros((0, 0), dtype=np.float32)
+                stored = self._db.execute(
                     "SELECT landmark, vectors, dims FROM pictures WHERE version = ? ORDER BY id", (FEATURE_VERSION,)
                 ).fetchall()
-                blocks, labels = [], []
-                for landmark, blob, dims in rows:
-                    block = np.frombuffer(blob, dtype=np.float32).reshape(-1, dims)
-                    blocks.append(block)
-                    labels.extend([str(landmark)] * len(block))
-                matrix = np.vstack(blocks) if blocks else np.zeros((0, 0), dtype=np.float32)
-                self._matrix = (matrix, labels)
-            return self._matrix
+                for landmark, blob, dims in stored:
+                    self._append(np.frombuffer(blob, dtype=np.float32).reshape(-1, dims), str(landmark))
+            return self._rows[: self._count], self._labels
 
     def pictures_by_landmark(self) -> dict[str, dict[str, int]]:
         """{landmark: {source: pictures}}."""
