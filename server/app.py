@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+from rummy.records import Records
 from server.accounts import Accounts
 from server.cards import CardImages
 from server.cards.routes import router as cards_router
@@ -32,7 +33,6 @@ from server.protocol import (
     answer,
     parse_body,
 )
-from server.records import Records
 from server.referee import Referee, Refusal
 from server.settings import Settings
 from server.viewer_routes import router as viewer_router
