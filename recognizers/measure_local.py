@@ -185,6 +185,22 @@ def report_accuracy(pool: list[Card], rounds: list[list[Card]]) -> None:
         )
 
 
+def report_sweep(pool: list[Card], rounds: list[list[Card]], k: int = 3) -> None:
+    """Precision and coverage at several margins (a tuning aid: run it on a seed you will not report)."""
+    recognizer = LocalRecognizer(gallery_of(pool, k), threshold=0.0)
+    found: list[tuple[bool, float]] = []
+    for deal in rounds:
+        labels, _seconds = label_all(recognizer, deal)
+        for index, card in enumerate(deal):
+            label = labels[index]
+            found.append((label.landmark == card.landmark, float(getattr(label, "margin", 0.0))))
+    print(f"margin sweep, k={k} ({len(found)} cards): threshold precision/answered")
+    for threshold in (0.0, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.20):
+        answered = [right for right, margin in found if margin >= threshold]
+        precision = sum(answered) / len(answered) if answered else 0.0
+        print(f"   {threshold:.2f}: {precision:.2%} / {len(answered) / len(found):.2%}")
+
+
 def report_calls_saved(rounds: list[list[Card]]) -> None:
     truth = {card.path: card.landmark for deal in rounds for card in deal}
     cloud = NoisyRecognizer(OracleRecognizer.from_mapping(truth), 0.05, seed=7)
@@ -221,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the referee's --seed (fresh: not tuned on)")
     parser.add_argument("--test-matches", type=int, default=25, help="matches whose 40 cards are the test set")
     parser.add_argument("--matches", type=int, default=100, help="matches for the calls-saved measurement")
+    parser.add_argument("--sweep", action="store_true", help="only print precision/coverage per margin (tuning)")
     args = parser.parse_args(argv)
     os.environ.setdefault("RUMMY_VISION_CONFIG", os.devnull)
     with tempfile.TemporaryDirectory(prefix="measure-local-") as tmp, referee(args.seed, Path(tmp)) as (base, pw):
@@ -235,11 +252,16 @@ def main(argv: list[str] | None = None) -> None:
                         pool.append(card)
                         counts[card.landmark] = counts.get(card.landmark, 0) + 1
                 n += 1
-        rounds = collect(base, pw, workdir, max(args.matches, args.test_matches), "test")
+        rounds = collect(
+            base, pw, workdir, args.test_matches if args.sweep else max(args.matches, args.test_matches), "test"
+        )
         print(
             f"referee seed {args.seed}: gallery pool from matches 1-{n} (5 pictures per landmark), "
             f"test cards from the next {args.test_matches} matches"
         )
+        if args.sweep:
+            report_sweep(pool, rounds)
+            return
         report_accuracy(pool, rounds[: args.test_matches])
         report_calls_saved(rounds[: args.matches])
 
