@@ -10,10 +10,12 @@ Two ways to ask, chosen by `mode`:
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+from recognizers.failures import ApiFailure
 from recognizers.observation import Observation
-from recognizers.remote import OUTAGE_PAUSE, ApiFailure, ApiRecognizer, failure_for_status
+from recognizers.remote import OUTAGE_PAUSE, ApiRecognizer, failure_for_status
 from recognizers.secrets import MASK, Secret
 
 MODES = ("analyze", "domain")
@@ -36,6 +38,7 @@ class AzureRecognizer(ApiRecognizer):
         super().__init__(secrets=(secret.reveal(),), **options)
         self.endpoint = endpoint.rstrip("/")
         self.mode = mode
+        self.timeout = timeout
         self._client = ComputerVisionClient(self.endpoint, CognitiveServicesCredentials(secret.reveal()))
         # The SDK's urllib3 retry would retry 5xx on its own with long backoff and ignore our
         # limiter; tenacity in ApiRecognizer does the retrying instead.
@@ -45,32 +48,45 @@ class AzureRecognizer(ApiRecognizer):
     def __repr__(self) -> str:
         return f"AzureRecognizer(endpoint={self.endpoint!r}, key={MASK!r}, mode={self.mode!r})"
 
-    def _fetch(self, url: str) -> Observation:
+    def _fetch(self, url: str, image: bytes | None = None) -> Observation:
         from azure.cognitiveservices.vision.computervision.models import Details, VisualFeatureTypes
         from azure.core.exceptions import DeserializationError
         from msrest.exceptions import ClientRequestError, HttpOperationError
 
+        client = self._client
+        # A picture the service cannot reach goes as bytes, through the SDK's *_in_stream calls;
+        # each call gets a fresh stream, since a retry must send the whole picture again.
         try:
             if self.mode == "analyze":
-                analysis = self._client.analyze_image(
-                    url,
-                    visual_features=[
-                        VisualFeatureTypes.categories,
-                        VisualFeatureTypes.description,
-                        VisualFeatureTypes.tags,
-                    ],
-                    details=[Details.landmarks],
-                )
+                features = [VisualFeatureTypes.categories, VisualFeatureTypes.description, VisualFeatureTypes.tags]
+                timeout = self._request_timeout(self.timeout)
+                if image is not None:
+                    analysis = client.analyze_image_in_stream(
+                        io.BytesIO(image), visual_features=features, details=[Details.landmarks], timeout=timeout
+                    )
+                else:
+                    analysis = client.analyze_image(
+                        url, visual_features=features, details=[Details.landmarks], timeout=timeout
+                    )
                 return Observation(_analysis_landmarks(analysis), _analysis_hints(analysis), "azure")
-            result = self._client.analyze_image_by_domain("landmarks", url)
+            if image is not None:
+                result = client.analyze_image_by_domain_in_stream(
+                    "landmarks", io.BytesIO(image), timeout=self._request_timeout(self.timeout)
+                )
+            else:
+                result = client.analyze_image_by_domain("landmarks", url, timeout=self._request_timeout(self.timeout))
             landmarks = _domain_landmarks(result.result)
             if landmarks:
                 return Observation(landmarks, (), "azure")
             # The domain model saw no landmark: a caption or tag may still name one.
-            if not self.limiter.acquire(max_wait=self.retry.max_wait):
+            if not self._extra_call_allowed():
                 return Observation((), (), "azure")
-            self.calls += 1
-            description = self._client.describe_image(url, max_candidates=3)
+            if image is not None:
+                description = client.describe_image_in_stream(
+                    io.BytesIO(image), max_candidates=3, timeout=self._request_timeout(self.timeout)
+                )
+            else:
+                description = client.describe_image(url, max_candidates=3, timeout=self._request_timeout(self.timeout))
             return Observation((), _description_hints(description, None), "azure")
         except HttpOperationError as error:  # ComputerVisionErrorResponseException is one
             raise _failure(error) from None

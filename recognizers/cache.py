@@ -1,5 +1,8 @@
 """Answers already paid for: in memory (cachetools) and on disk (SQLite), keyed by backend and image URL.
 
+When the recognizer had to send the picture's bytes (a URL the service cannot reach), the bytes'
+SHA-256 is stored beside the answer, so the same picture at another URL costs no second call.
+
 Only real answers from a service go to disk (including "no landmark here": asking again would
 cost a call and say the same). Failures (outage, bad key, rate limit) are remembered in memory
 for `failure_ttl` seconds only, so a round does not ask twice for the same image but a later
@@ -48,6 +51,10 @@ class LabelCache:
             " backend TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL, stored_at REAL NOT NULL,"
             " PRIMARY KEY (backend, url))"
         )
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(observations)")}
+        if "content_hash" not in columns:  # caches written before pictures were sent as bytes
+            self._db.execute("ALTER TABLE observations ADD COLUMN content_hash TEXT")
+        self._db.execute("CREATE INDEX IF NOT EXISTS observations_by_hash ON observations (backend, content_hash)")
         self._db.commit()
         self._memory: LRUCache[tuple[str, str], Observation] = LRUCache(maxsize=memory_size)
         self._failures: TTLCache[tuple[str, str], str] = TTLCache(maxsize=memory_size, ttl=failure_ttl, timer=clock)
@@ -73,16 +80,39 @@ class LabelCache:
             self._memory[key] = observation
         return observation
 
-    def put(self, backend: str, url: str, observation: Observation) -> None:
+    def put(self, backend: str, url: str, observation: Observation, content_hash: str | None = None) -> None:
         key = (backend, url)
         with self._lock:
             self._memory[key] = observation
             self._failures.pop(key, None)
             self._db.execute(
-                "INSERT OR REPLACE INTO observations (backend, url, payload, stored_at) VALUES (?, ?, ?, ?)",
-                (backend, url, observation.to_json(), time.time()),
+                "INSERT OR REPLACE INTO observations (backend, url, payload, stored_at, content_hash)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (backend, url, observation.to_json(), time.time(), content_hash),
             )
             self._db.commit()
+
+    def get_by_hash(self, backend: str, content_hash: str) -> Observation | None:
+        """An answer already given for a picture with these bytes, at whatever URL."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT payload FROM observations WHERE backend = ? AND content_hash = ? LIMIT 1",
+                (backend, content_hash),
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            return Observation.from_json(row[0])
+        except (ValueError, TypeError, KeyError):
+            return None
+
+    def content_hash(self, backend: str, url: str) -> str | None:
+        """The SHA-256 of the bytes sent for `url`, when bytes were sent."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT content_hash FROM observations WHERE backend = ? AND url = ?", (backend, url)
+            ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     def recent_failure(self, backend: str, url: str) -> str | None:
         """The reason of a failure for this image within the last `failure_ttl` seconds, if any."""

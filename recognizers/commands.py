@@ -9,13 +9,22 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
+    from recognizers.gallery_commands import app as gallery_app
+
     app.command()(recognize)
+    app.add_typer(gallery_app, name="recognizers")
 
 
 def recognize(
     urls: Annotated[list[str], typer.Argument(help="Card image URLs (or paths, for the stub).")],
     recognizer: Annotated[
-        str, typer.Option("--recognizer", "-r", help="azure, customvision, stub, oracle, noisy:RATE[:INNER]")
+        str,
+        typer.Option(
+            "--recognizer",
+            "-r",
+            help="azure, customvision, stub, oracle, local[:INNER], noisy:RATE[:INNER], harsh:RATE[:INNER], "
+            "corrected:INNER",
+        ),
     ] = "stub",
     cache: Annotated[Path | None, typer.Option(help="SQLite label cache (default: the user cache dir).")] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config file with endpoints and keys.")] = None,

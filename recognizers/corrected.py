@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from recognizers.correction import RoundLabels, correct_round
 from rummy.config import DEFAULT_RULES, RulesConfig
-from rummy.labels import CardLabel, Recognizer
+from rummy.labels import CardLabel, Recognizer, recognize_within
 
 
 class CorrectingRecognizer:
@@ -21,20 +21,27 @@ class CorrectingRecognizer:
         self.name = f"corrected:{inner.name}"
         self.rules = rules
         self._round = RoundLabels(rules)
-        self._urls: set[str] = set()
+        self._seen: set[str] = set()  # every URL asked about this round
+        self._answered: set[str] = set()  # those the inner recognizer has named
 
     def __repr__(self) -> str:
         return f"CorrectingRecognizer({self.inner!r})"
 
-    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
-        new_cards = [(card_id, url) for card_id, url in cards if url not in self._urls]
-        if self._urls and new_cards and len(new_cards) == len(cards):
+    def recognize(
+        self, cards: Sequence[tuple[int, str]], catalog: Sequence[str], *, budget_s: float | None = None
+    ) -> dict[int, CardLabel]:
+        if self._seen and not any(url in self._seen for _card_id, url in cards):
             # Not one card seen before: a new round, with fresh cards and landmarks.
             self._round.clear()
-            self._urls.clear()
-        if new_cards:
-            self._round.add(self.inner.recognize(new_cards, catalog))
-            self._urls.update(url for _card_id, url in new_cards)
+            self._seen.clear()
+            self._answered.clear()
+        # Cards still unknown (out of time, rate limited) are asked again; answered ones are not.
+        ask = [(card_id, url) for card_id, url in cards if url not in self._answered]
+        if ask:
+            found = recognize_within(self.inner, ask, catalog, budget_s)
+            self._round.add(found)
+            self._answered.update(url for card_id, url in ask if card_id in found and found[card_id].known)
+        self._seen.update(url for _card_id, url in cards)
         corrected = correct_round(self._round.labels, self.rules, catalog).labels
         return {card_id: corrected[card_id] for card_id, _url in cards if card_id in corrected}
 

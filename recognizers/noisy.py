@@ -12,6 +12,13 @@ Two noise models:
   the raw score), which is what deck-constraint correction expects of a recognizer.
 - "flat": a wrong label looks exactly like a right one (same confidence, no runners-up); only
   the deck's type counts can expose it.
+- "harsh", closer to a real service on similar pictures: a wrong label is mostly (`in_round`,
+  default 80%) another of the round's own landmarks, which no "not in play" check can reject;
+  scores are the raw scores, overconfident and barely lower when wrong (0.50-0.95 against
+  0.55-1.00); the truth is the runner-up only half the time; and a fraction `unknown` (default
+  5%) of the cards gets no answer at all. The round's landmarks are the true labels of the cards
+  asked about since the round began (a call sharing no card with earlier ones starts a new round),
+  and each answer is remembered per URL, so the same card always gets the same answer.
 """
 
 from __future__ import annotations
@@ -20,16 +27,27 @@ import random
 from collections.abc import Sequence
 
 from recognizers.observation import RankedLabel
-from rummy.labels import CardLabel, Recognizer
+from rummy.labels import CardLabel, Recognizer, recognize_within
 
-NOISE_MODELS = ("ranked", "flat")
+NOISE_MODELS = ("ranked", "flat", "harsh")
 RIGHT_SCORES = (0.60, 1.00)  # raw score range of a right top label
 WRONG_SCORES = (0.35, 0.80)  # raw score range of a wrong one: lower on the whole, overlapping
+HARSH_RIGHT_SCORES = (0.55, 1.00)
+HARSH_WRONG_SCORES = (0.50, 0.95)  # almost as sure when wrong: the scores are not calibrated
+HARSH_RUNNER_UP = 0.5  # how often a wrong harsh answer still has the truth second
 
 
 class NoisyRecognizer:
     def __init__(
-        self, inner: Recognizer, rate: float, *, seed: int | str = 0, model: str = "ranked", runner_up: float = 0.8
+        self,
+        inner: Recognizer,
+        rate: float,
+        *,
+        seed: int | str = 0,
+        model: str = "ranked",
+        runner_up: float = 0.8,
+        in_round: float = 0.8,
+        unknown: float = 0.05,
     ) -> None:
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"noise rate must be between 0 and 1, not {rate}")
@@ -40,14 +58,60 @@ class NoisyRecognizer:
         self.seed = seed
         self.model = model
         self.runner_up = runner_up
+        self.in_round = in_round
+        self.unknown = unknown
         self.name = f"noisy:{rate:g}:{inner.name}"
+        self._round_kinds: set[str] = set()  # harsh: true landmarks seen this round
+        self._answers: dict[str, CardLabel] = {}  # harsh: url -> answer given, this round
 
     def __repr__(self) -> str:
         return f"NoisyRecognizer({self.inner!r}, rate={self.rate:g}, seed={self.seed!r}, model={self.model!r})"
 
-    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
-        labels = self.inner.recognize(cards, catalog)
+    def recognize(
+        self, cards: Sequence[tuple[int, str]], catalog: Sequence[str], *, budget_s: float | None = None
+    ) -> dict[int, CardLabel]:
+        labels = recognize_within(self.inner, cards, catalog, budget_s)
+        if self.model == "harsh":
+            return self._harsh_round(cards, labels, catalog)
         return {card_id: self._corrupt(labels[card_id], url, catalog) for card_id, url in cards}
+
+    def _harsh_round(
+        self, cards: Sequence[tuple[int, str]], labels: dict[int, CardLabel], catalog: Sequence[str]
+    ) -> dict[int, CardLabel]:
+        if self._answers and not any(url in self._answers for _card_id, url in cards):
+            self._answers.clear()  # not one card seen before: a new round
+            self._round_kinds.clear()
+        self._round_kinds.update(label.landmark for label in labels.values() if label.landmark is not None)
+        answers: dict[int, CardLabel] = {}
+        for card_id, url in cards:
+            if url not in self._answers:
+                self._answers[url] = self._harsh(labels[card_id], url, catalog)
+            answers[card_id] = self._answers[url]
+        return answers
+
+    def _harsh(self, label: CardLabel, url: str, catalog: Sequence[str]) -> CardLabel:
+        truth = label.landmark
+        if truth is None or len(catalog) < 2:
+            return label
+        rng = random.Random(f"harsh:{self.seed}:{url}")
+        if rng.random() < self.unknown:
+            return CardLabel(None, 0.0, "noisy: no landmark found")
+        wrong = rng.random() < self.rate
+        others = [name for name in catalog if name != truth]
+        round_others = sorted(self._round_kinds - {truth})
+        if wrong:
+            pool = round_others if round_others and rng.random() < self.in_round else others
+            top = rng.choice(pool)
+            second = truth if rng.random() < HARSH_RUNNER_UP else rng.choice([n for n in others if n != top])
+            score = rng.uniform(*HARSH_WRONG_SCORES)
+        else:
+            top = truth
+            second = rng.choice(round_others) if round_others and rng.random() < self.in_round else rng.choice(others)
+            score = rng.uniform(*HARSH_RIGHT_SCORES)
+        # Raw scores, as a service reports them: the runner-up gets a share of what is left.
+        rest = (1.0 - score) * rng.uniform(0.3, 0.9)
+        candidates = ((top, round(score, 4)), (second, round(rest, 4)))
+        return RankedLabel(top, candidates[0][1], "noisy: corrupted" if wrong else label.reason, candidates)
 
     def _corrupt(self, label: CardLabel, url: str, catalog: Sequence[str]) -> CardLabel:
         if label.landmark is None or len(catalog) < 2:

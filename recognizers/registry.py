@@ -6,12 +6,15 @@ Options are keyword arguments; those a backend does not take are ignored, so one
 serve any name:
 
 - all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache), `calls_per_minute`,
-  `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ)
+  `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ),
+  `private_hosts` (hosts whose pictures go as bytes), `images` (an ImageFetcher)
 - azure: `endpoint`, `key`, `mode` ("analyze" or "domain")
 - customvision: `prediction_url`, `key`, `threshold`
 - stub: `labels_files`, `labels` (a {url: landmark} mapping)
 - oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one)
-- noisy: `noise_seed`, `noise_model` ("ranked" or "flat"), `runner_up`
+- local: `gallery` (SQLite path, or a Gallery; default beside the label cache), `local_threshold`
+- noisy: `noise_seed`, `noise_model` ("ranked", "flat" or "harsh"), `runner_up`, `in_round`, `unknown`
+  (`harsh:RATE[:INNER]` is `noisy` with the harsh model)
 """
 
 from __future__ import annotations
@@ -23,28 +26,46 @@ from typing import Any
 from recognizers.settings import Settings, SettingsError, load_settings
 from rummy.labels import Recognizer
 
-NAMES = ("azure", "customvision", "stub", "oracle", "noisy:RATE[:INNER]", "corrected:INNER")
+NAMES = (
+    "azure",
+    "customvision",
+    "stub",
+    "oracle",
+    "local[:INNER]",
+    "noisy:RATE[:INNER]",
+    "harsh:RATE[:INNER]",
+    "corrected:INNER",
+)
 
 
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
     """The recognizer `spec` names, configured from options, the environment and the config file."""
     name, _, rest = spec.strip().partition(":")
     name = name.lower()
-    if name == "noisy":
+    if name in ("noisy", "harsh"):
         from recognizers.noisy import NoisyRecognizer
 
         rate_text, _, inner_spec = rest.partition(":")
         try:
             rate = float(rate_text)
         except ValueError:
-            raise ValueError(f"noisy needs a rate, as in noisy:0.1 (got {spec!r})") from None
+            raise ValueError(f"{name} needs a rate, as in {name}:0.1 (got {spec!r})") from None
         inner = get_recognizer(inner_spec or "oracle", **options)
         return NoisyRecognizer(
             inner,
             rate,
             seed=options.get("noise_seed", 0),
-            model=options.get("noise_model", "ranked"),
+            model="harsh" if name == "harsh" else options.get("noise_model", "ranked"),
             runner_up=options.get("runner_up", 0.8),
+            in_round=options.get("in_round", 0.8),
+            unknown=options.get("unknown", 0.05),
+        )
+    if name == "local":
+        from recognizers.local import DEFAULT_THRESHOLD, LocalRecognizer
+
+        teacher = get_recognizer(rest, **options) if rest else None
+        return LocalRecognizer(
+            _gallery(options, _settings(options)), teacher, threshold=options.get("local_threshold", DEFAULT_THRESHOLD)
         )
     if name == "corrected":
         from recognizers.corrected import CorrectingRecognizer
@@ -105,11 +126,33 @@ def _cache(options: Mapping[str, Any], settings: Settings) -> Any:
     return LabelCache(Path(path) if path and path != ":memory:" else path)
 
 
+def _gallery(options: Mapping[str, Any], settings: Settings) -> Any:
+    """The gallery named in options, else `gallery.sqlite3` beside the label cache."""
+    from recognizers.gallery import Gallery
+
+    given = options.get("gallery")
+    if isinstance(given, Gallery):
+        return given
+    if given:
+        return Gallery(given)
+    cache = options.get("cache") or settings.cache_path
+    if cache == ":memory:":
+        return Gallery(":memory:")
+    if cache and not hasattr(cache, "path"):
+        return Gallery(Path(cache).parent / "gallery.sqlite3")
+    return Gallery()
+
+
 def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
+    from recognizers.image_source import DEFAULT_MAX_BYTES, ImageFetcher
     from recognizers.limiter import DEFAULT_CALLS_PER_MINUTE, RateLimiter
     from recognizers.remote import RetrySettings
 
     chosen: dict[str, Any] = {"cache": _cache(options, settings)}
+    chosen["images"] = options.get("images") or ImageFetcher(
+        (*settings.private_hosts, *options.get("private_hosts", ())),
+        max_bytes=settings.image_max_bytes or DEFAULT_MAX_BYTES,
+    )
     for key in ("sleep", "clock"):
         if key in options:
             chosen[key] = options[key]

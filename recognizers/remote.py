@@ -2,21 +2,27 @@
 
 A backend implements `_fetch(url) -> Observation` and raises `ApiFailure` for anything that went
 wrong. `recognize` turns failures into unknown labels with the reason, logs each distinct reason
-once, retries 5xx and 429 with tenacity (honouring Retry-After or "try again in N seconds"), and
+once, retries 5xx and 429 with backoff (honouring Retry-After or "try again in N seconds"), and
 stops calling a service that rejected the key until the failure memory expires.
+
+A move has a deadline. `recognize(..., budget_s=S)` gives the call S seconds in all: no wait for
+the rate limiter, a 429 or a backoff ends past them, and a card whose answer would come too late
+is unknown for this move only (it is not remembered as a failure, so the next move asks again).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
-
 from recognizers.cache import LabelCache
+from recognizers.failures import ApiFailure, OutOfTime
+from recognizers.image_source import ImageFetcher
 from recognizers.limiter import RateLimiter
 from recognizers.observation import Observation, to_label
 from recognizers.secrets import redact
@@ -37,19 +43,6 @@ class RetrySettings:
     backoff_max: float = 20.0
 
 
-class ApiFailure(Exception):
-    def __init__(
-        self, reason: str, *, retryable: bool = False, retry_after: float | None = None, pause: float = 0.0
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retryable = retryable
-        self.retry_after = retry_after
-        # Seconds to stop calling the service once this failure is final: a bad key or a dead
-        # endpoint fails every image alike, and each try would cost the bot time (or money).
-        self.pause = pause
-
-
 def retry_after_seconds(headers: Mapping[str, str], message: str = "") -> float | None:
     """Seconds the service asked us to wait: the Retry-After header, else "try again in N seconds"."""
     for name, value in headers.items():
@@ -68,7 +61,11 @@ def failure_for_status(status: int, message: str, headers: Mapping[str, str], se
         wait = retry_after_seconds(headers, message)
         hint = f"; retry after {wait:g} s" if wait is not None else ""
         return ApiFailure(
-            f"{service} rate limit (429): {message}{hint}", retryable=True, retry_after=wait, pause=wait or 0.0
+            f"{service} rate limit (429): {message}{hint}",
+            retryable=True,
+            retry_after=wait,
+            pause=wait or 0.0,
+            remember=False,
         )
     if status in (401, 403):
         return ApiFailure(f"{service} rejected the key or endpoint ({status}): {message}", pause=AUTH_PAUSE)
@@ -92,8 +89,10 @@ class ApiRecognizer:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         secrets: Sequence[str] = (),
+        images: ImageFetcher | None = None,
     ) -> None:
         self.cache = cache if cache is not None else LabelCache()
+        self.images = images if images is not None else ImageFetcher()
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock, sleep=sleep)
         self.retry = retry
         self.threshold = threshold
@@ -103,21 +102,29 @@ class ApiRecognizer:
         self._secrets = tuple(secret for secret in secrets if secret)
         self._logged: set[str] = set()
         self._paused: tuple[float, str] | None = None  # (until, reason)
+        self._move = threading.local()  # .deadline: the current call's deadline, for _fetch's timeouts
 
     # --- the interface --------------------------------------------------------------------
 
-    def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
+    def recognize(
+        self, cards: Sequence[tuple[int, str]], catalog: Sequence[str], *, budget_s: float | None = None
+    ) -> dict[int, CardLabel]:
+        """Labels for `cards`; with `budget_s`, the whole call (waits included) ends within that many seconds."""
+        deadline = None if budget_s is None else self._clock() + max(0.0, budget_s)
         labels: dict[int, CardLabel] = {}
         for card_id, url in cards:
-            found = self.observe(url)
+            found = self.observe(url, deadline=deadline)
             if isinstance(found, str):
                 labels[card_id] = CardLabel(None, 0.0, found)
             else:
                 labels[card_id] = to_label(found, catalog, self.threshold)
         return labels
 
-    def observe(self, url: str) -> Observation | str:
-        """The service's answer for `url` (cached when possible), or the reason there is none."""
+    def observe(self, url: str, *, deadline: float | None = None) -> Observation | str:
+        """The service's answer for `url` (cached when possible), or the reason there is none.
+
+        `deadline` is on this recognizer's clock; past it nothing is sent and nothing waited for.
+        """
         cached = self.cache.get(self.name, url)
         if cached is not None:
             return cached
@@ -130,12 +137,19 @@ class ApiRecognizer:
                 return reason
             self._paused = None
         try:
-            observation = self._fetch_with_retries(url)
+            image, digest = self._image_for(url, deadline)
+            if digest is not None:
+                known = self.cache.get_by_hash(self.name, digest)
+                if known is not None:  # the same picture, already paid for under another URL
+                    self.cache.put(self.name, url, known, content_hash=digest)
+                    return known
+            observation = self._fetch_with_retries(url, deadline, image)
         except ApiFailure as failure:
             reason = redact(failure.reason, self._secrets)
             if failure.pause > 0:
                 self._paused = (self._clock() + failure.pause, reason)
-            self.cache.put_failure(self.name, url, reason)
+            if failure.remember:
+                self.cache.put_failure(self.name, url, reason)
             self._log_once(reason)
             return reason
         except Exception as error:  # a bug or a surprise in a client library must not crash a bot
@@ -143,46 +157,89 @@ class ApiRecognizer:
             self.cache.put_failure(self.name, url, reason)
             self._log_once(reason)
             return reason
-        self.cache.put(self.name, url, observation)
+        self.cache.put(self.name, url, observation, content_hash=digest)
         return observation
+
+    def _image_for(self, url: str, deadline: float | None) -> tuple[bytes | None, str | None]:
+        """(bytes, SHA-256) of a picture the service cannot fetch itself, fetched once; else (None, None)."""
+        if not self.images.needs_bytes(url):
+            return None, None
+        left = None if deadline is None else deadline - self._clock()
+        if left is not None and left <= 0:
+            raise OutOfTime(f"{self.name}: out of time for this move; card asked again next move")
+        image = self.images.fetch(url, timeout=left)
+        return image, hashlib.sha256(image).hexdigest()
 
     # --- for subclasses ---------------------------------------------------------------------
 
-    def _fetch(self, url: str) -> Observation:
+    def _fetch(self, url: str, image: bytes | None = None) -> Observation:
+        """The service's answer for the picture: sent as `image` bytes when given, else as its URL."""
         raise NotImplementedError
+
+    def _request_timeout(self, default: float) -> float:
+        """The HTTP timeout for a request sent now: `default`, cut to what is left of the move's budget."""
+        deadline: float | None = getattr(self._move, "deadline", None)
+        if deadline is None:
+            return default
+        return max(0.05, min(default, deadline - self._clock()))
+
+    def _extra_call_allowed(self) -> bool:
+        """A slot for a second request about the same image (False: the limiter would wait too long).
+
+        Raises OutOfTime when the move's budget is spent.
+        """
+        try:
+            self._take_slot(getattr(self._move, "deadline", None))
+        except OutOfTime:
+            raise
+        except ApiFailure:
+            return False
+        self.calls += 1
+        return True
 
     # --- internals --------------------------------------------------------------------------
 
-    def _fetch_with_retries(self, url: str) -> Observation:
-        def worth_retrying(error: BaseException) -> bool:
-            if not isinstance(error, ApiFailure) or not error.retryable:
-                return False
-            return error.retry_after is None or error.retry_after <= self.retry.max_wait
+    def _fetch_with_retries(self, url: str, deadline: float | None = None, image: bytes | None = None) -> Observation:
+        self._move.deadline = deadline
+        for attempt in range(1, self.retry.attempts + 1):
+            self._take_slot(deadline)
+            self.calls += 1
+            try:
+                return self._fetch(url, image)
+            except ApiFailure as failure:
+                if not failure.retryable or attempt == self.retry.attempts:
+                    raise
+                if failure.retry_after is not None:
+                    wait = failure.retry_after
+                    if wait > self.retry.max_wait:
+                        raise  # the card stays unknown this round; the pause keeps us from asking
+                else:
+                    wait = min(self.retry.backoff_max, self.retry.backoff_initial * 2 ** (attempt - 1))
+                if deadline is not None and self._clock() + wait > deadline:
+                    raise OutOfTime(
+                        f"{self.name}: out of time for this move ({failure.reason}); card asked again next move",
+                        pause=failure.pause if failure.retry_after is not None else 0.0,
+                    ) from None
+                self._sleep(wait)
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
-        backoff = wait_exponential(multiplier=self.retry.backoff_initial, max=self.retry.backoff_max)
-
-        def wait(state: RetryCallState) -> float:
-            error = state.outcome.exception() if state.outcome else None
-            if isinstance(error, ApiFailure) and error.retry_after is not None:
-                return error.retry_after
-            return backoff(state)
-
-        for attempt in Retrying(
-            stop=stop_after_attempt(self.retry.attempts),
-            retry=retry_if_exception(worth_retrying),
-            wait=wait,
-            sleep=self._sleep,
-            reraise=True,
-        ):
-            with attempt:
-                if not self.limiter.acquire(max_wait=self.retry.max_wait):
-                    raise ApiFailure(
-                        f"{self.name}: client-side rate limit ({self.limiter.calls} calls per "
-                        f"{self.limiter.period:g} s) reached; card left for later"
-                    )
-                self.calls += 1
-                return self._fetch(url)
-        raise AssertionError("unreachable: tenacity either returns or reraises")
+    def _take_slot(self, deadline: float | None) -> None:
+        """A slot from the rate limiter, waiting at most `max_wait` and never past `deadline`."""
+        if deadline is not None and self._clock() >= deadline:
+            raise OutOfTime(f"{self.name}: out of time for this move; card asked again next move")
+        max_wait = self.retry.max_wait
+        if deadline is not None:
+            max_wait = min(max_wait, deadline - self._clock())
+        if not self.limiter.acquire(max_wait=max_wait):
+            if deadline is not None and max_wait < self.retry.max_wait:
+                raise OutOfTime(
+                    f"{self.name}: the client-side rate limit would hold the card past this move; asked again next move"
+                )
+            raise ApiFailure(
+                f"{self.name}: client-side rate limit ({self.limiter.calls} calls per "
+                f"{self.limiter.period:g} s) reached; card left for later",
+                remember=False,
+            )
 
     def _log_once(self, reason: str) -> None:
         # One line per distinct reason: the URL-specific part of the reason is not in it.

@@ -19,6 +19,12 @@ directory (`~/.config/rummy-vision/` on Linux):
 
     [cache]
     path = "/somewhere/labels.sqlite3"
+
+    [images]
+    private_hosts = ["mybox.lan"]  # besides loopback, private ranges and localhost: send bytes
+    max_bytes = 4194304            # the largest picture sent as bytes (the services' limit)
+
+`RUMMY_VISION_PRIVATE_HOSTS` (comma-separated) adds hosts to `private_hosts`.
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ class Settings:
     customvision_key: Secret | None = None
     customvision_threshold: float = 0.5
     cache_path: str | None = None
+    private_hosts: tuple[str, ...] = ()
+    image_max_bytes: int | None = None
     source: str = "defaults"  # where the file part came from, for error messages
 
 
@@ -71,6 +79,7 @@ def load_settings(config: str | Path | None = None, env: Mapping[str, str] | Non
     azure = data.get("azure", {})
     custom = data.get("customvision", {})
     cache = data.get("cache", {})
+    images = data.get("images", {})
 
     def pick(env_name: str, section: Mapping[str, Any], key: str) -> str | None:
         value = env.get(env_name) or section.get(key)
@@ -82,6 +91,13 @@ def load_settings(config: str | Path | None = None, env: Mapping[str, str] | Non
         threshold = float(custom.get("threshold", 0.5))
     except (TypeError, ValueError) as error:
         raise SettingsError(f"[customvision] threshold in {path} must be a number") from error
+    hosts = images.get("private_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(host, str) for host in hosts):
+        raise SettingsError(f"[images] private_hosts in {path} must be a list of host names")
+    hosts += [host.strip() for host in env.get("RUMMY_VISION_PRIVATE_HOSTS", "").split(",") if host.strip()]
+    max_bytes = images.get("max_bytes")
+    if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes < 1):
+        raise SettingsError(f"[images] max_bytes in {path} must be a positive whole number")
     return Settings(
         azure_endpoint=pick("AZURE_VISION_ENDPOINT", azure, "endpoint"),
         azure_key=Secret(azure_key) if azure_key else None,
@@ -89,5 +105,7 @@ def load_settings(config: str | Path | None = None, env: Mapping[str, str] | Non
         customvision_key=Secret(custom_key) if custom_key else None,
         customvision_threshold=threshold,
         cache_path=str(cache["path"]) if cache.get("path") else None,
+        private_hosts=tuple(hosts),
+        image_max_bytes=max_bytes,
         source=str(path) if path.exists() else "environment",
     )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -27,3 +28,25 @@ class Recognizer(Protocol):
     name: str
 
     def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]: ...
+
+
+def recognize_within(
+    recognizer: Recognizer, cards: Sequence[tuple[int, str]], catalog: Sequence[str], budget_s: float | None
+) -> dict[int, CardLabel]:
+    """`recognizer.recognize(cards, catalog)`, given `budget_s` seconds when it takes a time budget.
+
+    A recognizer whose `recognize` has a `budget_s` keyword promises to return within it (a card it
+    cannot answer in time is unknown for this call); any other recognizer is called as it is.
+    """
+    method: Any = recognizer.recognize
+    if budget_s is not None and _takes_budget(method):
+        result: dict[int, CardLabel] = method(cards, catalog, budget_s=budget_s)
+        return result
+    return recognizer.recognize(cards, catalog)
+
+
+def _takes_budget(method: Any) -> bool:
+    try:
+        return "budget_s" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -15,12 +14,13 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from rummy.records import Records
 from server.accounts import Accounts
-from server.cards_images import CardImages
+from server.cards import CardImages
+from server.cards.routes import router as cards_router
 from server.http_io import (
     CLIENT_ADDRESS,
     BodyTooLarge,
@@ -65,7 +65,7 @@ def create_app(settings: Settings) -> FastAPI:
     records = Records(settings.db_path)
     accounts = Accounts(records.db)
     referee = Referee(settings, records, accounts)
-    images = CardImages(settings.images_dir)
+    images = CardImages(settings.images_dir, captions=settings.captions)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -139,15 +139,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(arena)
     app.include_router(viewer_router)
 
-    @app.get("/cards/{name}", tags=["cards"], response_class=Response)
-    async def card_image(name: str) -> Response:
-        """The picture of one card, as PNG."""
-        token = name.removesuffix(".png")
-        landmark = referee.landmark_of_token(token) if name.endswith(".png") else None
-        if landmark is None:
-            return JSONResponse({"ErrorMessage": f"no card {name}"}, status_code=404)
-        data = await asyncio.to_thread(images.png, token, landmark)
-        return Response(data, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
+    app.include_router(cards_router)
 
     @app.get("/games", tags=["records"])
     async def list_games() -> dict[str, Any]:

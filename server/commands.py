@@ -32,6 +32,12 @@ def serve(
         None, help="Serve real photos from IMAGES/<landmark name>/* instead of drawn cards."
     ),
     oracle: bool = typer.Option(False, help="Serve GET /oracle/labels/{GameId} (true labels, for local play)."),
+    captions: bool = typer.Option(
+        False,
+        "--captions",
+        help="Print the landmark's name on every drawn card, bots' cards included (demos, teaching). "
+        "Without it only people's pages get names (/cards/TOKEN.png?caption=1).",
+    ),
     move_time_ms: int | None = typer.Option(None, help="Replace every style's move time (ms)."),
     seed: int | None = typer.Option(None, help="Seed match deals (replayable); random otherwise."),
     log_level: str = typer.Option("info", help="uvicorn log level."),
@@ -45,10 +51,13 @@ def serve(
 
     if images is not None and not images.is_dir():
         raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
-    settings = Settings(db_path=_db(db), images_dir=images, oracle=oracle, move_time_ms=move_time_ms, seed=seed)
+    settings = Settings(
+        db_path=_db(db), images_dir=images, oracle=oracle, captions=captions, move_time_ms=move_time_ms, seed=seed
+    )
     Console(stderr=True).print(
         f"Rummy Vision referee on http://{host}:{port}/prod/ (docs /docs), records in {settings.db_path}"
         + (", oracle on" if oracle else "")
+        + (", captioned cards" if captions else "")
     )
     serve_app(create_app(settings), host=host, port=port, log_level=log_level)
 

@@ -20,6 +20,7 @@ class Settings:
     db_path: Path | str
     images_dir: Path | None = None  # real photos in DIR/<landmark name>/*; drawn cards otherwise
     oracle: bool = False  # serve GET /oracle/labels/{GameId}
+    captions: bool = False  # print the landmark's name on every drawn card (demos); else only on ?caption=1
     clock: Callable[[], float] = time.time  # epoch seconds, for deadlines and timestamps
     move_time_ms: int | None = None  # replaces every style's move time (tests, slow machines)
     seed: int | None = None  # match seeds become "<seed>:<n>" so a test can replay deals; random otherwise

@@ -7,10 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummy import DEFAULT_RULES, CardLabel, CountMove, Recognizer, RulesConfig, Tracker
+from rummy.labels import recognize_within
 from strategies.base import Strategy
 
 # Part of the time to the deadline a strategy may think; the rest covers labelling and the network.
 THINKING_SHARE = 0.6
+# Part of the time to the deadline labelling may take (a recognizer that waits on a rate limit or a
+# 429 stops there, leaving the card unknown for this move); thinking then shares what is left.
+LABELLING_SHARE = 0.5
 
 
 class ArenaAgent:
@@ -35,7 +39,7 @@ class ArenaAgent:
         an earlier answer.
         """
         cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
-        found = self.recognizer.recognize(cards, gamestate["AllCardTypes"])
+        found = recognize_within(self.recognizer, cards, gamestate["AllCardTypes"], self._labelling_budget(gamestate))
         self.last_labels = {
             card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
         }
@@ -63,6 +67,14 @@ class ArenaAgent:
             }
             for move_id, value, exact in ranked()
         ]
+
+    @staticmethod
+    def _labelling_budget(gamestate: dict[str, Any]) -> float | None:
+        """Seconds the recognizer may take for this gamestate (None: no deadline given)."""
+        response_deadline_ms = gamestate.get("ResponseDeadline") or 0
+        if response_deadline_ms <= 0:
+            return None
+        return LABELLING_SHARE * max(0.0, response_deadline_ms / 1000 - time.time())
 
     @staticmethod
     def _deadline(gamestate: dict[str, Any]) -> float | None:

@@ -63,7 +63,7 @@ def register_selfplay(app: typer.Typer) -> None:
 
 
 REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
-    recognizer_commands.register,  # recognize
+    recognizer_commands.register,  # recognize, recognizers import|stats
     server_commands.register,  # serve, bots
     strategy_commands.register,  # analyze
     register_selfplay,

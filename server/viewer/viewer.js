@@ -200,7 +200,8 @@
     const tile = el("figure", small ? "card small" : "card");
     tile.dataset.cardId = card.Id;
     const image = el("img");
-    image.src = card.Url;
+    // People see the landmark's name on the local server's cards; bots get them captionless.
+    image.src = card.Url.startsWith("/cards/") ? `${card.Url}?caption=1` : card.Url;
     image.alt = `card ${card.Id}`;
     image.draggable = false;
     tile.append(image);

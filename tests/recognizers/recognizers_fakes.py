@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import threading
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 import uvicorn
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 AZURE_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "recognizers" / "azure"
 GOOD_KEY = "fake-azure-key-0123456789abcdef"
@@ -59,12 +60,17 @@ def azure_answer(name: str) -> dict[str, Any]:
 @dataclass
 class FakeAzure:
     """Replays fixture answers per image URL: `script[url]` is a list of fixture names, used in
-    order (the last one repeats). Every request is recorded as (path, image url)."""
+    order (the last one repeats). Every request is recorded as (path, image url). A picture sent
+    as bytes (the SDK's *_in_stream calls) is scripted and recorded as `stream_key(bytes)`, and its
+    bytes are kept in `streams`. `images[name]` is served at `/img/name`, a loopback card picture."""
 
     base_url: str = ""
     script: dict[str, list[str]] = field(default_factory=dict)
     calls: list[tuple[str, str]] = field(default_factory=list)
     keys_seen: list[str] = field(default_factory=list)
+    streams: list[bytes] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
+    image_gets: int = 0
 
     def answer(self, path: str, image_url: str, key: str) -> JSONResponse:
         self.calls.append((path, image_url))
@@ -78,17 +84,33 @@ class FakeAzure:
         return JSONResponse(data["body"], status_code=data["status"], headers=data["headers"])
 
 
+def stream_key(data: bytes) -> str:
+    return "bytes:" + hashlib.sha256(data).hexdigest()
+
+
 @pytest.fixture
 def fake_azure() -> Iterator[FakeAzure]:
     fake = FakeAzure()
     app = FastAPI()
 
     async def handle(request: Request, path: str) -> JSONResponse:
+        key = request.headers.get("Ocp-Apim-Subscription-Key", "")
+        if request.headers.get("content-type", "").startswith("application/octet-stream"):
+            data = await request.body()
+            fake.streams.append(data)
+            return fake.answer(path, stream_key(data), key)
         try:
             body = await request.json()
         except ValueError:
             body = {}
-        return fake.answer(path, str(body.get("url", "")), request.headers.get("Ocp-Apim-Subscription-Key", ""))
+        return fake.answer(path, str(body.get("url", "")), key)
+
+    @app.get("/img/{name}")
+    async def image(name: str) -> Response:
+        fake.image_gets += 1
+        if name not in fake.images:
+            return Response(status_code=404)
+        return Response(fake.images[name], media_type="image/png")
 
     @app.post("/vision/v3.2/analyze")
     async def analyze(request: Request) -> JSONResponse:

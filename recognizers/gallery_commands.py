@@ -1,0 +1,131 @@
+"""`rummy-vision recognizers import DIR` and `rummy-vision recognizers stats`: the local recognizer's gallery."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+PICTURE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
+
+app = typer.Typer(
+    help="The `local` recognizer's gallery of labelled pictures: import pictures, show what it knows.",
+    no_args_is_help=True,
+)
+
+GalleryOption = Annotated[
+    Path | None,
+    typer.Option(help="Gallery file (default: gallery.sqlite3 beside the label cache)."),
+]
+
+
+def _open(gallery: Path | None):  # type: ignore[no-untyped-def]
+    from recognizers.gallery import Gallery
+
+    return Gallery(gallery)
+
+
+@app.command("import")
+def import_pictures(
+    folder: Annotated[Path, typer.Argument(help="DIR/<landmark name>/* pictures, the layout `serve --images` reads.")],
+    gallery: GalleryOption = None,
+) -> None:
+    """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from recognizers.local import LocalRecognizer
+    from recognizers.matching import match_name
+    from rummy.catalog import DEFAULT_CATALOG
+
+    console = Console(stderr=True)
+    if not folder.is_dir():
+        typer.echo(f"error: {folder} is not a directory", err=True)
+        raise typer.Exit(2)
+    plan: list[tuple[str, Path]] = []
+    for sub in sorted(path for path in folder.iterdir() if path.is_dir()):
+        found = match_name(sub.name, DEFAULT_CATALOG)
+        if found is None:
+            console.print(f"[yellow]skipped {sub.name}/: not a catalog landmark[/]")
+            continue
+        plan.extend(
+            (found.landmark, path)
+            for path in sorted(sub.iterdir())
+            if path.is_file() and path.suffix.lower() in PICTURE_SUFFIXES
+        )
+    if not plan:
+        typer.echo(f"error: no pictures in {folder}/<landmark name>/", err=True)
+        raise typer.Exit(2)
+    recognizer = LocalRecognizer(_open(gallery))
+    added = skipped = broken = 0
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("importing", total=len(plan))
+        for landmark, path in plan:
+            data = path.read_bytes()
+            if recognizer.learn(data, landmark, source="import"):
+                added += 1
+            else:
+                from recognizers.features import open_image
+
+                try:
+                    open_image(data)
+                    skipped += 1
+                except ValueError:
+                    broken += 1
+                    console.print(f"[yellow]{path} is not a readable image; skipped[/]")
+            progress.advance(task)
+    landmarks = len({landmark for landmark, _ in plan})
+    typer.echo(
+        f"added {added} picture(s) of {landmarks} landmark(s) to {recognizer.gallery.path}"
+        + (f"; {skipped} already there" if skipped else "")
+        + (f"; {broken} unreadable" if broken else "")
+    )
+
+
+@app.command()
+def stats(
+    gallery: GalleryOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """The gallery per landmark, how often it answered, and the calls to the inner recognizer it saved."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    store = _open(gallery)
+    per_landmark = store.pictures_by_landmark()
+    counters = store.counters()
+    seen = counters.get("pictures", 0)
+    hit_rate = counters.get("gallery_answers", 0) / seen if seen else 0.0
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "gallery": str(store.path),
+                    "landmarks": per_landmark,
+                    "counters": counters,
+                    "hit_rate": round(hit_rate, 4),
+                },
+                indent=1,
+            )
+        )
+        return
+    console = Console()
+    table = Table(title=f"Gallery {store.path}")
+    for column in ("landmark", "pictures", "from"):
+        table.add_column(column)
+    for landmark in sorted(per_landmark):
+        sources = per_landmark[landmark]
+        table.add_row(
+            landmark,
+            str(sum(sources.values())),
+            ", ".join(f"{source} {count}" for source, count in sorted(sources.items())),
+        )
+    console.print(table if per_landmark else "The gallery is empty: rummy-vision recognizers import DIR")
+    console.print(
+        f"pictures asked about {seen}, answered from the gallery {counters.get('gallery_answers', 0)} "
+        f"(hit rate {hit_rate:.1%}); inner recognizer asked {counters.get('inner_asked', 0)}, "
+        f"calls saved {counters.get('calls_saved', 0)}, pictures learned {counters.get('learned', 0)}"
+    )

@@ -1,0 +1,271 @@
+"""Measure the `local` recognizer on captionless cards served by the referee: `python -m recognizers.measure_local`.
+
+It starts `rummy-vision serve --oracle --seed SEED` on a free loopback port (a subprocess: the
+recognizers never import the server), registers a bot and starts matches against
+`housebot-practise`, downloading the 40 cards of each match's first round and their true labels
+from the oracle. Then:
+
+1. Gallery: k = 1, 3 and 5 labelled pictures per landmark from the first matches (enough matches
+   to show every landmark 5 times). Test: the next `--test-matches` matches' cards. Per k: top-1
+   accuracy (the nearest landmark, answered or not), coverage (share answered) and precision
+   (share of answers that are right), and `corrected:local` per round (k = 3).
+2. Calls saved: `local:noisy:0.05` (the noisy oracle standing in for a cloud service) over
+   `--matches` matches, starting from an empty gallery; calls saved are cards the gallery answered.
+3. Time per picture: features and search (the download is not included).
+
+Tuning used drawn cards with tokens "tune-*" (features) and referee seed 777 (`--sweep`, the margin
+threshold). Seed 20261123 was measured once at the old 0.15 margin (its low coverage led to the
+sweep); the default seed, 20261124, is the one the README reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from recognizers.correction import correct_round
+from recognizers.gallery import Gallery
+from recognizers.local import LocalRecognizer
+from recognizers.noisy import NoisyRecognizer
+from recognizers.oracle import OracleRecognizer
+from rummy.catalog import DEFAULT_CATALOG
+from rummy.labels import CardLabel
+
+DEFAULT_SEED = 20261124
+BOT = "measure-local"
+
+
+@dataclass(frozen=True)
+class Card:
+    path: str  # the downloaded picture
+    landmark: str
+
+
+@contextlib.contextmanager
+def referee(seed: int, workdir: Path) -> Iterator[tuple[str, str]]:
+    """A referee subprocess with the oracle on; yields (base URL, the bot's password)."""
+    db = workdir / "records.sqlite3"
+    beside = Path(sys.executable).parent / "rummy-vision"
+    cli = [str(beside)] if beside.exists() else [shutil.which("rummy-vision") or "rummy-vision"]
+    added = subprocess.run([*cli, "bots", "add", BOT, "--db", str(db)], capture_output=True, text=True, check=True)
+    password = added.stdout.strip().splitlines()[-1]
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [
+            *cli,
+            "serve",
+            "--oracle",
+            "--seed",
+            str(seed),
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/games", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the referee did not start")
+        yield base, password
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def fetch_match(client: httpx.Client, base: str, password: str, folder: Path) -> list[Card]:
+    """Start a match against housebot-practise and download its first round's 40 cards."""
+    offer = client.post(
+        f"{base}/prod/GM-OfferGame",
+        json={
+            "BotId": BOT,
+            "BotPassword": password,
+            "GameStyleId": 1,
+            "OpponentId": "housebot-practise",
+            "MaximumWaitTime": 1000,
+        },
+    ).json()
+    if "GameState" not in offer:
+        raise RuntimeError(f"the referee did not start a match: {offer}")
+    game_id = offer["GameState"]["GameId"]
+    labels: dict[str, str] = client.get(f"{base}/oracle/labels/{game_id}").json()
+    folder.mkdir(parents=True)
+    cards = []
+    for index, (url, landmark) in enumerate(sorted(labels.items())):
+        path = folder / f"{index}.png"
+        path.write_bytes(client.get(url).content)
+        cards.append(Card(str(path), landmark))
+    return cards
+
+
+def collect(base: str, password: str, workdir: Path, matches: int, label: str) -> list[list[Card]]:
+    found = []
+    with httpx.Client(timeout=30) as client:
+        for n in range(matches):
+            found.append(fetch_match(client, base, password, workdir / f"{label}-{n}"))
+            print(f"\r{label}: {n + 1}/{matches} matches downloaded", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return found
+
+
+def gallery_of(cards: list[Card], k: int) -> Gallery:
+    gallery = Gallery(":memory:")
+    learner = LocalRecognizer(gallery)
+    taken: dict[str, int] = {}
+    for card in cards:
+        if taken.get(card.landmark, 0) < k:
+            learner.learn(Path(card.path).read_bytes(), card.landmark, source="import")
+            taken[card.landmark] = taken.get(card.landmark, 0) + 1
+    return gallery
+
+
+def label_all(recognizer: LocalRecognizer, cards: list[Card]) -> tuple[dict[int, CardLabel], float]:
+    """Labels for cards by index, and the seconds spent (features and search only)."""
+    labels = {}
+    spent = 0.0
+    for index, card in enumerate(cards):
+        data = Path(card.path).read_bytes()
+        start = time.perf_counter()
+        labels[index] = recognizer.label(data, DEFAULT_CATALOG)
+        spent += time.perf_counter() - start
+    return labels, spent
+
+
+def report_accuracy(pool: list[Card], rounds: list[list[Card]]) -> None:
+    print(f"{'k':>2} {'cards':>6} {'top-1':>7} {'answered':>9} {'precision':>10} {'ms/picture':>11}")
+    for k in (1, 3, 5):
+        recognizer = LocalRecognizer(gallery_of(pool, k))
+        cards = right_top = answered = right_answered = 0
+        spent = 0.0
+        corrected_right = rounds_99 = 0
+        for deal in rounds:
+            labels, seconds = label_all(recognizer, deal)
+            spent += seconds
+            for index, card in enumerate(deal):
+                label = labels[index]
+                cards += 1
+                top: tuple[tuple[str, float], ...] = getattr(label, "candidates", ())
+                right_top += bool(top) and top[0][0] == card.landmark
+                answered += label.known
+                right_answered += label.landmark == card.landmark
+            fixed = correct_round(labels).labels
+            here = sum(fixed[index].landmark == card.landmark for index, card in enumerate(deal))
+            corrected_right += here
+            rounds_99 += here >= 0.99 * len(deal)
+        precision = right_answered / answered if answered else 0.0
+        print(
+            f"{k:>2} {cards:>6} {right_top / cards:>7.2%} {answered / cards:>9.2%} {precision:>10.2%}"
+            f" {1000 * spent / cards:>11.1f}"
+        )
+        print(
+            f"   corrected:local (k={k}): {corrected_right / cards:.2%} of cards right, "
+            f"{rounds_99}/{len(rounds)} rounds at least 99% right"
+        )
+
+
+def report_sweep(pool: list[Card], rounds: list[list[Card]], k: int = 3) -> None:
+    """Precision and coverage at several margins (a tuning aid: run it on a seed you will not report)."""
+    recognizer = LocalRecognizer(gallery_of(pool, k), threshold=0.0)
+    found: list[tuple[bool, float]] = []
+    for deal in rounds:
+        labels, _seconds = label_all(recognizer, deal)
+        for index, card in enumerate(deal):
+            label = labels[index]
+            found.append((label.landmark == card.landmark, float(getattr(label, "margin", 0.0))))
+    print(f"margin sweep, k={k} ({len(found)} cards): threshold precision/answered")
+    for threshold in (0.0, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.20):
+        answered = [right for right, margin in found if margin >= threshold]
+        precision = sum(answered) / len(answered) if answered else 0.0
+        print(f"   {threshold:.2f}: {precision:.2%} / {len(answered) / len(found):.2%}")
+
+
+def report_calls_saved(rounds: list[list[Card]]) -> None:
+    truth = {card.path: card.landmark for deal in rounds for card in deal}
+    cloud = NoisyRecognizer(OracleRecognizer.from_mapping(truth), 0.05, seed=7)
+    local = LocalRecognizer(Gallery(":memory:"), cloud)
+    right = 0
+    per_decile: list[tuple[int, int]] = []
+    corrected_right = 0
+    for number, deal in enumerate(rounds):
+        before = local.gallery.counters().get("inner_asked", 0)
+        labels: dict[int, CardLabel] = {}
+        for start in range(0, len(deal), 10):  # cards come into view a hand at a time
+            batch = [(index, deal[index].path) for index in range(start, min(start + 10, len(deal)))]
+            labels.update(local.recognize(batch, DEFAULT_CATALOG))
+        right += sum(labels[index].landmark == card.landmark for index, card in enumerate(deal))
+        fixed = correct_round(labels).labels
+        corrected_right += sum(fixed[index].landmark == card.landmark for index, card in enumerate(deal))
+        asked = local.gallery.counters().get("inner_asked", 0) - before
+        per_decile.append((number, asked))
+    counters = local.gallery.counters()
+    cards = sum(len(deal) for deal in rounds)
+    print(
+        f"local:noisy:0.05 over {len(rounds)} matches ({cards} cards, empty gallery at first): "
+        f"cloud asked {counters.get('inner_asked', 0)}, calls saved {counters.get('calls_saved', 0)} "
+        f"({counters.get('calls_saved', 0) / cards:.1%}); pictures learned {counters.get('learned', 0)}; "
+        f"labels right {right / cards:.2%}, after correct_round {corrected_right / cards:.2%}"
+    )
+    tenth = max(1, len(rounds) // 10)
+    asked_by_tenth = [sum(asked for n, asked in per_decile if n // tenth == t) for t in range(10)]
+    print(f"   cloud calls per tenth of the matches: {asked_by_tenth}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the referee's --seed (fresh: not tuned on)")
+    parser.add_argument("--test-matches", type=int, default=25, help="matches whose 40 cards are the test set")
+    parser.add_argument("--matches", type=int, default=100, help="matches for the calls-saved measurement")
+    parser.add_argument("--sweep", action="store_true", help="only print precision/coverage per margin (tuning)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("RUMMY_VISION_CONFIG", os.devnull)
+    with tempfile.TemporaryDirectory(prefix="measure-local-") as tmp, referee(args.seed, Path(tmp)) as (base, pw):
+        workdir = Path(tmp)
+        pool: list[Card] = []
+        counts: dict[str, int] = {}
+        with httpx.Client(timeout=30) as client:
+            n = 0
+            while any(counts.get(name, 0) < 5 for name in DEFAULT_CATALOG):
+                for card in fetch_match(client, base, pw, workdir / f"gallery-{n}"):
+                    if counts.get(card.landmark, 0) < 5:
+                        pool.append(card)
+                        counts[card.landmark] = counts.get(card.landmark, 0) + 1
+                n += 1
+        rounds = collect(
+            base, pw, workdir, args.test_matches if args.sweep else max(args.matches, args.test_matches), "test"
+        )
+        print(
+            f"referee seed {args.seed}: gallery pool from matches 1-{n} (5 pictures per landmark), "
+            f"test cards from the next {args.test_matches} matches"
+        )
+        if args.sweep:
+            report_sweep(pool, rounds)
+            return
+        report_accuracy(pool, rounds[: args.test_matches])
+        report_calls_saved(rounds[: args.matches])
+
+
+if __name__ == "__main__":
+    main()

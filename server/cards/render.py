@@ -1,0 +1,49 @@
+"""A card's picture: the landmark's scene, photographed with the card's own variation; a caption on request."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image, ImageDraw
+
+from server.cards.caption import draw_caption
+from server.cards.drawing import landmark_palette
+from server.cards.families import drawing_for
+from server.cards.variation import BORDER_FILL, photograph
+
+WIDTH, HEIGHT = 256, 320
+
+
+def draw_scene(landmark: str, rng: random.Random) -> Image.Image:
+    """The landmark's scene in a palette shifted and lit for this card: sky, then the drawing."""
+    palette = landmark_palette(landmark, hue_shift=rng.uniform(-0.03, 0.03), brightness=rng.uniform(0.85, 1.1))
+    image = Image.new("RGB", (WIDTH, HEIGHT), palette.sky)
+    draw = ImageDraw.Draw(image)
+    for y in range(0, HEIGHT, 4):
+        t = y / HEIGHT
+        colour = tuple(round(a + (b - a) * t) for a, b in zip(palette.sky, palette.horizon, strict=True))
+        draw.rectangle((0, y, WIDTH, y + 4), fill=colour)
+    drawing_for(landmark)(draw, (0.0, 0.0, float(WIDTH), float(HEIGHT)), palette, rng)
+    return image
+
+
+def draw_card(landmark: str, variant: str, *, caption: bool = False) -> Image.Image:
+    """The picture of one card of `landmark`; `variant` (the card's token) picks its variation.
+
+    Without `caption` (what bots get) nothing in the picture is text. With it, the landmark's name
+    is printed in a band at the bottom, for people looking at the card.
+    """
+    rng = random.Random(f"card:{landmark}:{variant}")
+    image = photograph(draw_scene(landmark, rng), rng)
+    if caption:
+        draw_caption(image, landmark)
+    # A slight tilt of the whole card, like a hand-held photo of a printed card.
+    return image.rotate(rng.uniform(-3, 3), resample=Image.Resampling.BICUBIC, fillcolor=BORDER_FILL)
+
+
+def to_png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    # Pillow writes no tEXt/iTXt/eXIf chunks unless asked (pnginfo/exif), so nothing names the landmark.
+    image.save(out, format="PNG", optimize=False)
+    return out.getvalue()

@@ -1,0 +1,71 @@
+"""Serving card pictures: a drawn card per token, or a real photo from `serve --images DIR`."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from pathlib import Path
+
+from cachetools import LRUCache
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from server.cards.render import draw_card, to_png
+
+log = logging.getLogger("server.cards")
+
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
+
+
+class CardImages:
+    """PNG bytes per card token (and caption or not), rendered on first request and kept in an LRU cache.
+
+    `captions=True` (`serve --captions`) captions every drawn card; otherwise only a request that
+    asks for one (`caption=True`, for people) gets it. Photos from `photos_dir` are never captioned.
+    """
+
+    def __init__(self, photos_dir: Path | None = None, cache_size: int = 2048, *, captions: bool = False) -> None:
+        self.photos_dir = photos_dir
+        self.captions = captions
+        self._cache: LRUCache[tuple[str, bool], bytes] = LRUCache(maxsize=cache_size)
+        self._lock = threading.Lock()
+
+    def png(self, token: str, landmark: str, *, caption: bool = False) -> bytes:
+        key = (token, caption or self.captions)
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        data = self._render(token, landmark, key[1])
+        with self._lock:
+            self._cache[key] = data
+        return data
+
+    def _render(self, token: str, landmark: str, caption: bool) -> bytes:
+        photo = self._photo(token, landmark)
+        return to_png(photo if photo is not None else draw_card(landmark, token, caption=caption))
+
+    def photo_files(self, landmark: str) -> list[Path]:
+        if self.photos_dir is None:
+            return []
+        folder = self.photos_dir / landmark
+        if not folder.is_dir():
+            return []
+        return sorted(path for path in folder.iterdir() if path.suffix.lower() in PHOTO_SUFFIXES and path.is_file())
+
+    def _photo(self, token: str, landmark: str) -> Image.Image | None:
+        files = self.photo_files(landmark)
+        if not files:
+            return None
+        # The same token always shows the same photo.
+        chosen = files[int(hashlib.sha256(token.encode()).hexdigest(), 16) % len(files)]
+        try:
+            with Image.open(chosen) as opened:
+                opened.load()
+                # Re-encoding from pixels drops EXIF and any text metadata of the original file.
+                image = ImageOps.exif_transpose(opened).convert("RGB")
+        except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as error:
+            log.warning("card photo %s cannot be read (%s); serving a drawn card instead", chosen, error)
+            return None
+        image.thumbnail((640, 640))
+        return image

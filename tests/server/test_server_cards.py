@@ -1,0 +1,80 @@
+"""Card pictures: no text for bots, a caption for people on request, and real variation per card."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import numpy as np
+from PIL import Image
+from server_testkit import ArenaBot
+
+from server.cards import CardImages, draw_card, to_png
+from server.cards.caption import CAPTION_HEIGHT
+
+
+async def _start_one(server, bots) -> tuple[int, dict]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        alice = ArenaBot(client, server.prod, "alice", bots["alice"])
+        bob = ArenaBot(client, server.prod, "bob", bots["bob"])
+        await alice.offer(1)
+        answer = await bob.offer(1)
+        return answer["GameState"]["GameId"], answer["GameState"]
+
+
+def pixels(image: Image.Image) -> np.ndarray:
+    return np.asarray(image.convert("RGB"), dtype=np.float32)
+
+
+def caption_band(image: Image.Image) -> np.ndarray:
+    # The band's middle, clear of the final tilt's corners.
+    return pixels(image)[-CAPTION_HEIGHT + 12 : -12, 40:-40]
+
+
+def test_bots_get_no_caption_people_get_one_on_request(start_server, bots) -> None:
+    server = start_server(oracle=True)
+    game_id, state = asyncio.run(_start_one(server, bots))
+    labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
+    url = state["MyHand"][0][1]
+    token = url.rsplit("/", 1)[1].removesuffix(".png")
+    plain = httpx.get(url)
+    captioned = httpx.get(url + "?caption=1")
+    assert plain.status_code == captioned.status_code == 200
+    assert plain.content == to_png(draw_card(labels[url], token))
+    assert captioned.content == to_png(draw_card(labels[url], token, caption=True))
+    assert plain.content != captioned.content
+
+
+def test_serve_captions_captions_every_card(start_server, bots) -> None:
+    server = start_server(oracle=True, captions=True)
+    game_id, state = asyncio.run(_start_one(server, bots))
+    labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
+    url = state["OppHand"][0][1]
+    token = url.rsplit("/", 1)[1].removesuffix(".png")
+    assert httpx.get(url).content == to_png(draw_card(labels[url], token, caption=True))
+
+
+def test_a_caption_is_a_light_band_with_dark_text_and_the_default_has_none() -> None:
+    for landmark in ("big ben", "city hall, london", "chhatrapati shivaji terminus"):
+        band = caption_band(draw_card(landmark, "t1", caption=True))
+        light, dark = (band.min(axis=2) > 235).mean(), (band.max(axis=2) < 80).mean()
+        assert light > 0.6 and dark > 0.02  # paper with ink on it
+        plain = caption_band(draw_card(landmark, "t1"))
+        assert (plain.min(axis=2) > 235).mean() < 0.3  # scene, not paper
+
+
+def test_cards_of_one_landmark_are_different_photos_and_the_same_token_is_the_same_photo() -> None:
+    cards = [pixels(draw_card("sydney opera house", f"token-{i}")) for i in range(4)]
+    assert np.array_equal(cards[0], pixels(draw_card("sydney opera house", "token-0")))
+    for i in range(4):
+        for j in range(i + 1, 4):
+            # Viewpoint, crop, light and noise move every pixel: a mean difference well above noise.
+            assert np.abs(cards[i] - cards[j]).mean() > 8
+
+
+def test_card_images_cache_keeps_captioned_and_plain_apart() -> None:
+    images = CardImages()
+    plain = images.png("tok", "giralda")
+    assert images.png("tok", "giralda", caption=True) != plain
+    assert images.png("tok", "giralda") == plain
+    assert CardImages(captions=True).png("tok", "giralda") == images.png("tok", "giralda", caption=True)
