@@ -115,6 +115,7 @@ class RoundResult:
     winner: int  # seat
     moves: tuple[MoveRecord, ...]
     kinds: tuple[str, ...]
+    started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""
@@ -140,6 +141,7 @@ def play_round(
     game_id: int = 0,
 ) -> RoundResult:
     """One round on the deal `deal_seed`, `seats[0]` as player 0; the same seed always deals the same cards."""
+    started_at = time.time()
     match = Match(seed=deal_seed, rules=rules)
 
     def true_labels() -> dict[str, str]:
@@ -178,6 +180,7 @@ def play_round(
         winner=finished.winner(),
         moves=tuple(records),
         kinds=kinds,
+        started_at=started_at,
     )
 
 

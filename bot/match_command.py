@@ -56,7 +56,6 @@ def match(
         if duplicate:
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
         played = _over_server(console, server, contenders, rounds, db, game_style, names)
-        stored = None
     else:
         plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
         tasks = [
@@ -70,8 +69,11 @@ def match(
         with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
             results = run_tasks(tasks, workers=workers, progress=advance)
         played = list(zip(results, [seat for _deal, seat in plan]))
-        stored = _store(db, played, names) if record else None
     summaries = summarize(names, played)
+    stored: tuple[Path, list[int]] | None = None
+    if server is None and record:
+        dealing = "duplicate deals" if duplicate else "random seats"
+        stored = _store(db, played, names, summaries, f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}")
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
         if stored is not None:
@@ -127,7 +129,12 @@ def _over_server(
             raise typer.BadParameter(str(error)) from None
 
 
-def _store(db: Path | None, played: list[Any], names: tuple[str, str]) -> tuple[Path, list[int]]:
-    from bot.match_records import store_rounds
+def _store(
+    db: Path | None, played: list[Any], names: tuple[str, str], summaries: list[Any], title: str
+) -> tuple[Path, list[int]]:
+    from bot.match_output import COLUMNS, summary_rows
+    from bot.match_records import RunSpec, store_rounds
+    from server.runs import Standings
 
-    return store_rounds(db, played, names)
+    standings = Standings(COLUMNS, tuple(summary_rows(summaries)))
+    return store_rounds(db, played, names, run=RunSpec("match", title, names, standings))

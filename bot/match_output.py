@@ -8,20 +8,32 @@ from rich.table import Table
 
 from bot.match_summary import PlayerSummary
 
+COLUMNS = ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults")
+
+
+def summary_rows(summaries: Sequence[PlayerSummary]) -> list[tuple[str, ...]]:
+    """The standings as shown, one row per player: the terminal table and the viewer use the same cells."""
+    rows: list[tuple[str, ...]] = []
+    for summary in summaries:
+        low, high = summary.ci95
+        rows.append(
+            (
+                summary.name,
+                str(summary.wins),
+                f"{summary.win_rate:.1%}",
+                f"{low:.1%} - {high:.1%}",
+                f"{summary.mean_margin:+.1f}",
+                f"{summary.ms_per_move:.1f}",
+                str(summary.faults),
+            )
+        )
+    return rows
+
 
 def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str) -> Table:
     table = Table(title=f"{rounds} rounds, {dealing}")
-    for column in ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults"):
+    for column in COLUMNS:
         table.add_column(column, justify="left" if column == "player" else "right")
-    for summary in summaries:
-        low, high = summary.ci95
-        table.add_row(
-            summary.name,
-            str(summary.wins),
-            f"{summary.win_rate:.1%}",
-            f"{low:.1%} - {high:.1%}",
-            f"{summary.mean_margin:+.1f}",
-            f"{summary.ms_per_move:.1f}",
-            str(summary.faults),
-        )
+    for row in summary_rows(summaries):
+        table.add_row(*row)
     return table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -59,6 +60,7 @@ def tournament(
         raise typer.BadParameter(str(error)) from None
     path = Path(db) if db is not None else default_db_path()
     tournament_id = store_tournament(path, seed, rounds, played, table)
+    _store_rounds(path, tournament_id, played, table)
     if json_output:
         standings = [
             {
@@ -86,4 +88,35 @@ def tournament(
             f"{standing.win_rate:.1%}",
         )
     console.print(view)
-    console.print(f"Stored as tournament {tournament_id} in {path}")
+    console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
+
+
+STANDING_COLUMNS = ("rank", "bot", "rating", "95% CI", "won", "win rate")
+
+
+def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list[Any]) -> None:
+    """Each round as a one-round match, grouped under the tournament with its standings for the viewer."""
+    from bot.match_records import RunSpec, store_seated
+    from server.runs import Standings
+
+    rows = tuple(
+        (
+            str(rank),
+            standing.rating.name,
+            f"{standing.rating.rating:.0f}",
+            f"{standing.rating.low:.0f} - {standing.rating.high:.0f}",
+            f"{standing.wins}/{standing.rounds}",
+            f"{standing.win_rate:.1%}",
+        )
+        for rank, standing in enumerate(table, start=1)
+    )
+    names = tuple(standing.rating.name for standing in table)
+    spec = RunSpec(
+        "tournament",
+        f"Tournament {tournament_id}: {len(names)} bots, {len(played)} rounds on duplicate deals",
+        names,
+        Standings(STANDING_COLUMNS, rows),
+        tournament_id=tournament_id,
+    )
+    seated = [(game.result, (game.a, game.b) if game.seat_of_a == 0 else (game.b, game.a)) for game in played]
+    store_seated(path, seated, run=spec)

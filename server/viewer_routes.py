@@ -75,6 +75,30 @@ async def viewer_static(name: str) -> Response:
     return _static(name)
 
 
+@router.get("/viewer/api/entries")
+async def entries_view(request: Request) -> JSONResponse:
+    """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each."""
+    from server.runs import grouped_game_ids, list_runs
+
+    records = request.app.state.records
+    runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
+    grouped = grouped_game_ids(records.db)
+    games = [{**game, "Entry": "game"} for game in records.list_matches() if game["GameId"] not in grouped]
+    entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
+    return JSONResponse({"Entries": entries})
+
+
+@router.get("/viewer/api/runs/{run_id}")
+async def run_view(run_id: int, request: Request) -> JSONResponse:
+    """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
+    from server.runs import run_detail
+
+    run = run_detail(request.app.state.records.db, run_id)
+    if run is None:
+        return JSONResponse({"ErrorMessage": f"no match run or tournament {run_id}"}, status_code=404)
+    return JSONResponse(run)
+
+
 @router.get("/viewer/api/games/{game_id}/live")
 async def live_view(game_id: int, request: Request) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
@@ -98,6 +122,8 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
             **_public_view(live.match, summary["Players"]),
             "Live": True,
             "Turn": live.turn,
+            # The turn being played within the current round (Turn counts the match's moves across rounds).
+            "RoundTurn": _moves_in_round(records, game_id, live.match.round_index) + 1,
             "DeadlineMs": live.deadline_ms,
             "LastMove": _last_move(records, game_id, live.match),
         }
@@ -137,7 +163,17 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         previous = replay.steps[number - 1] if number else step
         recorded = applied[number - 1] if 0 < number <= len(applied) and step.move is not None else None
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
-    return JSONResponse({**summary, "Rounds": rounds, "Mismatches": list(replay.mismatches), "Steps": steps})
+    from server.runs import run_of_game
+
+    return JSONResponse(
+        {
+            **summary,
+            "RunId": run_of_game(records.db, game_id),
+            "Rounds": rounds,
+            "Mismatches": list(replay.mismatches),
+            "Steps": steps,
+        }
+    )
 
 
 # --- live -------------------------------------------------------------------------------------
@@ -163,6 +199,13 @@ def _public_view(match: Match, players: Sequence[str]) -> dict[str, Any]:
         "RemainingMoves": shown.turns_left,
         "RemainingRounds": match.remaining_rounds,
     }
+
+
+def _moves_in_round(records: Any, game_id: int, round_index: int) -> int:
+    row = records.db.execute(
+        "SELECT COUNT(*) FROM moves WHERE game_id=? AND round_index=? AND applied=1", (game_id, round_index)
+    ).fetchone()
+    return int(row[0])
 
 
 def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | None:
