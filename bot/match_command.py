@@ -86,8 +86,15 @@ def match(
     console.print(summary_table(summaries, len(played), dealing))
     if stored is not None:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
-        serve = "rummy-vision serve" + ("" if db is None else f" --db {stored[0]}")
-        console.print(f"Step through them: rummy-vision replay GAMEID, or run `{serve}` and open {VIEWER_URL}")
+        from bot.command_name import command_name
+
+        tool = command_name()
+        on_db = "" if db is None else f" --db {stored[0]}"
+        console.print(
+            f"Step through one: `{tool} replay {stored[1][0]}{on_db}`, or run `{tool} serve{on_db}` and open"
+            f" {VIEWER_URL} (this run is one entry there, with its standings and rounds)",
+            soft_wrap=True,
+        )
 
 
 def _distinct_names(first: str, second: str) -> tuple[str, str]:
