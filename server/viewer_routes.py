@@ -8,7 +8,7 @@ Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
   the round's landmarks, the deck's cards or their order. Once the match is over it answers the
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
-  `bot.replay.replay_record`, both seats' hands with each card's landmark. A running match answers
+  `rummy.replay.replay_record`, both seats' hands with each card's landmark. A running match answers
   409 and points at its live view, since its steps would reveal the deck.
 
 Step format (the page relies on it):
@@ -78,7 +78,7 @@ async def viewer_static(name: str) -> Response:
 @router.get("/viewer/api/entries")
 async def entries_view(request: Request) -> JSONResponse:
     """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each."""
-    from server.runs import grouped_game_ids, list_runs
+    from rummy.runs import grouped_game_ids, list_runs
 
     records = request.app.state.records
     runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
@@ -91,7 +91,7 @@ async def entries_view(request: Request) -> JSONResponse:
 @router.get("/viewer/api/runs/{run_id}")
 async def run_view(run_id: int, request: Request) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
-    from server.runs import run_detail
+    from rummy.runs import run_detail
 
     run = run_detail(request.app.state.records.db, run_id)
     if run is None:
@@ -163,7 +163,7 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         previous = replay.steps[number - 1] if number else step
         recorded = applied[number - 1] if 0 < number <= len(applied) and step.move is not None else None
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
-    from server.runs import run_of_game
+    from rummy.runs import run_of_game
 
     return JSONResponse(
         {

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.command_name import command_name
+from bot.cli.command_name import command_name
 
 VENV_BIN = Path(sys.prefix) / "bin"
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
-from bot.match_summary import PlayerSummary
+from bot.matches.summary import PlayerSummary
 
 COLUMNS = ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults")
 

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.local_match import RoundResult
+from bot.matches.local_match import RoundResult
 from rummy import Match, parse_move, render_gamestate
-from server.records import Records
-from server.runs import Standings, store_run
+from rummy.records import Records
+from rummy.runs import Standings, store_run
 
 IN_PROCESS_STYLE = 0
 

@@ -28,11 +28,11 @@ def tournament(
     from rich.console import Console
     from rich.table import Table
 
-    from bot.local_match import Contender
-    from bot.match_command import _progress
-    from bot.match_records import default_db_path
-    from bot.tournament import run_tournament
-    from bot.tournament_records import store_tournament
+    from bot.cli.match import _progress
+    from bot.matches.local_match import Contender
+    from bot.matches.match_records import default_db_path
+    from bot.matches.tournament import run_tournament
+    from bot.matches.tournament_records import store_tournament
 
     if len(bots) < 2:
         raise typer.BadParameter("a tournament needs at least two bots")
@@ -96,8 +96,8 @@ STANDING_COLUMNS = ("rank", "bot", "rating", "95% CI", "won", "win rate")
 
 def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list[Any]) -> None:
     """Each round as a one-round match, grouped under the tournament with its standings for the viewer."""
-    from bot.match_records import RunSpec, store_seated
-    from server.runs import Standings
+    from bot.matches.match_records import RunSpec, store_seated
+    from rummy.runs import Standings
 
     rows = tuple(
         (
