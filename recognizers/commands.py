@@ -19,7 +19,9 @@ def recognize(
     ] = "stub",
     cache: Annotated[Path | None, typer.Option(help="SQLite label cache (default: the user cache dir).")] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config file with endpoints and keys.")] = None,
-    base_url: Annotated[str | None, typer.Option(help="oracle: the local server's base URL.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="oracle: the local server's base URL, with or without /prod/.")
+    ] = None,
     game_id: Annotated[int | None, typer.Option(help="oracle: the match's GameId.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:

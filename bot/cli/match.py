@@ -27,7 +27,7 @@ def match(
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
     server: str | None = typer.Option(
-        None, "--server", help="Play over the protocol through this local server's base URL (ends in /prod/)."
+        None, "--server", help="Play over the protocol through this local server's base URL (with or without /prod/)."
     ),
     game_style: int = typer.Option(1, "--game-style", help="With --server: the GameStyleId (a one-round style)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),

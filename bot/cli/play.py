@@ -17,7 +17,11 @@ def register(app: typer.Typer) -> None:
 
 def play(
     base_url: Annotated[
-        str | None, typer.Option("--base-url", help="Protocol base URL ending in /prod/ (default: config, else local).")
+        str | None,
+        typer.Option(
+            "--base-url",
+            help="The server's base URL, with or without /prod/ (default: config file, else http://127.0.0.1:8080/prod/).",
+        ),
     ] = None,
     strategy: Annotated[str | None, typer.Option(help="Play one of our strategies (e.g. random, greedy).")] = None,
     bot: Annotated[
@@ -63,7 +67,7 @@ def play(
         credentials = resolve_credentials(bot_id, password)
         url = resolve_base_url(base_url)
     except ConfigError as error:
-        err.print(f"[red]{error}[/]")
+        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
     _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
     try:
@@ -72,7 +76,7 @@ def play(
             file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url)
         )
     except (UserBotError, ValueError, ImportError) as error:
-        err.print(f"[red]{error}[/]")
+        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
 
     with ArenaClient(url, credentials) as client:
@@ -82,7 +86,7 @@ def play(
                 raise PlayError(f"could not list game styles: {styles.describe()}")
             style = choose_style(styles, game_style)
         except (ProtocolError, PlayError, StyleError) as error:
-            err.print(f"[red]{error}[/]")
+            err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
             raise typer.Exit(1) from None
         options = PlayOptions(
             game_style_id=style.style_id,
@@ -139,7 +143,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         err.print("[yellow]stopped (a waiting game offer was cancelled)[/]")
         code = 130
     except (PlayError, ProtocolError) as error:
-        err.print(f"[red]{error}[/]")
+        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
         code = 1
     finally:
         if previous is not None:
