@@ -80,10 +80,11 @@ def match(
             extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
         typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))
         return
-    from bot.cli.match_output import summary_table
+    from bot.cli.match_output import print_faults, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
+    print_faults(console, summaries)
     if stored is not None:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
         from bot.cli.command_name import command_name

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bot.matches.summary import PlayerSummary
 
@@ -37,3 +39,20 @@ def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str)
     for row in summary_rows(summaries):
         table.add_row(*row)
     return table
+
+
+def print_faults(console: Console, summaries: Sequence[PlayerSummary]) -> None:
+    """Each distinct fault once: its first traceback in full (file and line in the bot's file), then its count."""
+    for summary in summaries:
+        if not summary.fault_log:
+            continue
+        distinct = len(summary.fault_log)
+        console.print(
+            f"[bold red]{summary.name}: {summary.faults} faults[/] ({distinct} distinct); a safe move replaced each",
+            highlight=False,
+        )
+        for fault, count in summary.fault_log:
+            times = "once" if count == 1 else f"{count} times"
+            console.print(f"[red]{fault.summary}[/] ({times})", highlight=False, soft_wrap=True)
+            if fault.traceback:
+                console.print(Text(fault.traceback, style="dim"), soft_wrap=True)

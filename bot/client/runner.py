@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from bot.client.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
+from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot
 from bot.replay.recording import MatchRecorder
 from rummy.moves import Move
@@ -146,15 +147,19 @@ class Runner:
         # cancels the offer), "playing" during a match.
         self.phase = "idle"
         self.finished: list[MatchSummary] = []  # kept here too, so an interrupted run still has its results
+        self.faults = FaultLog()  # the bot's faults over the whole run: each shown in full once, then counted
 
     def run(self) -> list[MatchSummary]:
         summaries = self.finished
-        while (self.options.games is None or len(summaries) < self.options.games) and not self.stop.is_set():
-            self.observer.waiting(len(summaries))
-            found = self.find_match()
-            if found is None:
-                break
-            summaries.append(self.play_match(*found))
+        try:
+            while (self.options.games is None or len(summaries) < self.options.games) and not self.stop.is_set():
+                self.observer.waiting(len(summaries))
+                found = self.find_match()
+                if found is None:
+                    break
+                summaries.append(self.play_match(*found))
+        finally:
+            self._report_repeats()
         self.phase = "idle"
         return summaries
 
@@ -295,7 +300,7 @@ class Runner:
                 problem = "the server refused the bot's move"
             else:
                 problem = outcome.problem
-                log.warning("fallback move instead of the bot's: %s", problem)
+                self._fault(outcome.fault or fault_from_problem(problem))
         for move in safe_moves(state):
             yield move, "fallback", problem, None
 
@@ -330,6 +335,19 @@ class Runner:
                 response_deadline=budget.response_deadline,
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
+
+    def _fault(self, fault: Fault) -> None:
+        """The first time a fault is seen, show it whole (with the traceback into the bot's file); then count it."""
+        if self.faults.add(fault):
+            details = f"\n{fault.traceback}" if fault.traceback else ""
+            log.warning("a safe move replaced the bot's: %s%s", fault.summary, details)
+        else:
+            log.info("a safe move replaced the bot's again: %s", fault.summary)
+
+    def _report_repeats(self) -> None:
+        for fault, count in self.faults.entries():
+            if count > 1:
+                log.warning("%s: %d times in all (shown in full the first time)", fault.summary, count)
 
     def _note(self, match: _Match, message: str) -> None:
         log.warning("%s", message)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client.deadline import check_move, safe_moves
+from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
 
 CalculateMove = Callable[[dict[str, Any]], Any]
@@ -104,6 +105,7 @@ class MoveRecord:
     points: int
     wasted: bool
     suggestions: tuple[dict[str, Any], ...] = ()  # the bot's best moves with values, when it has them
+    fault_detail: Fault | None = None  # the fault with its key and traceback, when `fault` is set
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,13 @@ class RoundResult:
 
     def faults(self, seat: int) -> int:
         return sum(1 for move in self.moves if move.seat == seat and move.fault)
+
+    def fault_details(self, seat: int) -> list[Fault]:
+        return [
+            move.fault_detail or fault_from_problem(move.fault)
+            for move in self.moves
+            if move.seat == seat and move.fault
+        ]
 
 
 def play_round(
@@ -160,17 +169,21 @@ def play_round(
             match, seat, game_id=game_id, opponent_id=seats[1 - seat].name, response_deadline_ms=deadline_ms
         )
         started = time.perf_counter()
-        fault = ""
+        detail: Fault | None = None
         try:
             move = check_move(bots[seat].calculate_move(view), view)
         except MalformedMove as error:
-            fault, move = f"malformed move: {error}", safe_moves(view, fallback_rng)[0]
+            detail, move = fault_from_problem(f"malformed move: {error}"), safe_moves(view, fallback_rng)[0]
         except Exception as error:  # noqa: BLE001 - a user's bot may raise anything; the round goes on
-            fault, move = f"bot raised {type(error).__name__}: {error}", safe_moves(view, fallback_rng)[0]
+            detail = fault_from_exception(error, user_file=source_file(bots[seat].calculate_move))
+            move = safe_moves(view, fallback_rng)[0]
         think_ms = (time.perf_counter() - started) * 1000
         outcome = match.apply(seat, move)
+        fault = detail.summary if detail is not None else ""
         suggestions = () if fault else tuple(bots[seat].last_suggestions)
-        records.append(MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions))
+        records.append(
+            MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions, detail)
+        )
     finished = match.finished_rounds[-1]
     return RoundResult(
         deal_seed=deal_seed,
