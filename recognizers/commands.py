@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from recognizers.registry import names_help
+
 
 def register(app: typer.Typer) -> None:
     app.command()(recognize)
@@ -14,9 +16,7 @@ def register(app: typer.Typer) -> None:
 
 def recognize(
     urls: Annotated[list[str], typer.Argument(help="Card image URLs (or paths, for the stub).")],
-    recognizer: Annotated[
-        str, typer.Option("--recognizer", "-r", help="azure, customvision, stub, oracle, noisy:RATE[:INNER]")
-    ] = "stub",
+    recognizer: Annotated[str, typer.Option("--recognizer", "-r", help=names_help())] = "stub",
     cache: Annotated[Path | None, typer.Option(help="SQLite label cache (default: the user cache dir).")] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config file with endpoints and keys.")] = None,
     base_url: Annotated[

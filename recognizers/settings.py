@@ -49,7 +49,7 @@ class Settings:
     customvision_key: Secret | None = None
     customvision_threshold: float = 0.5
     cache_path: str | None = None
-    source: str = "defaults"  # where the file part came from, for error messages
+    source: str = "defaults"  # the config file read (or looked for), for error messages
 
 
 def default_config_path() -> Path:
@@ -89,5 +89,5 @@ def load_settings(config: str | Path | None = None, env: Mapping[str, str] | Non
         customvision_key=Secret(custom_key) if custom_key else None,
         customvision_threshold=threshold,
         cache_path=str(cache["path"]) if cache.get("path") else None,
-        source=str(path) if path.exists() else "environment",
+        source=str(path) if path.exists() else f"{path}, not found",
     )

@@ -10,6 +10,8 @@ from typing import Any
 
 import typer
 
+from recognizers.registry import names_help
+
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
 
 
@@ -23,7 +25,7 @@ def match(
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
-    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
+    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
     server: str | None = typer.Option(

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from recognizers.registry import names_help
+
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
 
 
@@ -27,9 +29,7 @@ def play(
     bot: Annotated[
         Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
     ] = None,
-    recognizer: Annotated[
-        str | None, typer.Option(help="Recognizer for --strategy: stub, oracle, noisy:P, azure, customvision.")
-    ] = None,
+    recognizer: Annotated[str | None, typer.Option(help="Recognizer for --strategy: " + names_help() + ".")] = None,
     game_style: Annotated[int | None, typer.Option(help="GameStyleId (default: the first free style).")] = None,
     game_type: Annotated[int | None, typer.Option(help=GAME_TYPE_HELP)] = None,
     opponent: Annotated[str | None, typer.Option(help="Play this bot, e.g. housebot-practise.")] = None,

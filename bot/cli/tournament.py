@@ -8,6 +8,8 @@ from typing import Any
 
 import typer
 
+from recognizers.registry import names_help
+
 
 def register(app: typer.Typer) -> None:
     app.command("tournament")(tournament)
@@ -17,7 +19,7 @@ def tournament(
     bots: list[str] = typer.Argument(..., metavar="BOT...", help="Two or more strategies, presets or bot files."),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
-    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
+    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (local backend)."),
     backend: str = typer.Option("local", "--backend", help="local (worker processes) or ray (pip extra 'ray')."),

@@ -139,6 +139,15 @@ class GuardedBot:
         self._calculate_move = calculate_move
         self._busy: threading.Thread | None = None
 
+    def labels(self) -> dict[int, str]:
+        """The landmarks the bot's recognizer gave the cards it last looked at (our strategies; a bot file
+        keeps its own)."""
+        agent = getattr(self._calculate_move, "__self__", None)
+        found = dict(getattr(agent, "last_labels", None) or {})
+        return {
+            int(card_id): str(label.landmark) for card_id, label in found.items() if getattr(label, "landmark", None)
+        }
+
     @property
     def busy(self) -> bool:
         return self._busy is not None and self._busy.is_alive()

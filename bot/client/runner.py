@@ -124,6 +124,7 @@ class _Match:
     started: float = field(default_factory=time.monotonic)
     moves: int = 0
     fallbacks: int = 0
+    guard: GuardedBot | None = None  # the match's bot, to record the labels it used
 
 
 class Runner:
@@ -217,6 +218,7 @@ class Runner:
         try:
             calculate_move = self.bot.new_match(copy.deepcopy(state))
             guard = GuardedBot(calculate_move)
+            match.guard = guard
         except Exception as error:  # a broken bot file or recognizer still plays safe moves
             why = f"{type(error).__name__}: {error}"
             self._note(match, f"the bot could not start this match ({why}); playing safe moves")
@@ -332,6 +334,7 @@ class Runner:
                 budget_ms=round((budget.send_by - budget.received) * 1000, 1),
                 attempts=None if answer is None else answer.attempts,
                 retried_after=[] if answer is None else list(answer.retried_after),
+                labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
                 response_deadline=budget.response_deadline,
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
