@@ -26,6 +26,11 @@ class Fault:
     def to_json(self) -> dict[str, str]:
         return {"key": self.key, "reason": self.summary, "traceback": self.traceback}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Fault:
+        """Back from `to_json`, e.g. a fault a worker process sent over a pipe."""
+        return cls(key=str(data["key"]), summary=str(data["reason"]), traceback=str(data.get("traceback") or ""))
+
 
 def source_file(calculate_move: Callable[..., Any] | None) -> str | None:
     """The file a bot's calculate_move is defined in (the user's file for an arena editor bot)."""

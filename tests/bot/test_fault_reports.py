@@ -10,7 +10,7 @@ from test_bot_runner_fake import run_games
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.players.faults import FaultLog, fault_from_exception, fault_from_problem
+from bot.players.faults import Fault, FaultLog, fault_from_exception, fault_from_problem
 from bot.players.match_bots import file_bot
 
 runner = CliRunner()
@@ -68,4 +68,5 @@ def test_fault_keys_group_the_same_bug() -> None:
         ("calculate_move raised ValueError: bad value 1", 2),
         ("Take names card 12, not in OppHand", 2),
     ]
-    assert json.loads(json.dumps(log.to_json()))[0]["count"] == 2  # plain data: a worker process can send it
+    sent = json.loads(json.dumps(log.to_json()))  # plain data: a worker process can send it
+    assert sent[0]["count"] == 2 and Fault.from_json(sent[0]) == faults[0]
