@@ -73,9 +73,10 @@ def match(
         played = list(zip(results, [seat for _deal, seat in plan]))
     summaries = summarize(names, played)
     stored: tuple[Path, list[int]] | None = None
-    if server is None and record:
-        dealing = "duplicate deals" if duplicate else "random seats"
-        stored = _store(db, played, names, summaries, f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}")
+    if record and played:
+        dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
+        title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
+        stored = _store(db, played, names, summaries, title, over_server=server is not None)
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
         if stored is not None:
@@ -87,7 +88,7 @@ def match(
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
     print_faults(console, summaries)
-    if stored is not None:
+    if stored is not None and stored[1]:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
         from bot.cli.command_name import command_name
 
@@ -140,11 +141,15 @@ def _over_server(
 
 
 def _store(
-    db: Path | None, played: list[Any], names: tuple[str, str], summaries: list[Any], title: str
+    db: Path | None, played: list[Any], names: tuple[str, str], summaries: list[Any], title: str, *, over_server: bool
 ) -> tuple[Path, list[int]]:
+    """Store the rounds (the server already recorded its own: then only group them) under one run."""
     from bot.cli.match_output import COLUMNS, summary_rows
-    from bot.matches.match_records import RunSpec, store_rounds
+    from bot.matches.match_records import RunSpec, default_db_path, group_server_rounds, store_rounds
     from rummy.runs import Standings
 
-    standings = Standings(COLUMNS, tuple(summary_rows(summaries)))
-    return store_rounds(db, played, names, run=RunSpec("match", title, names, standings))
+    run = RunSpec("match", title, names, Standings(COLUMNS, tuple(summary_rows(summaries))))
+    if over_server:
+        path = Path(db) if db is not None else default_db_path()
+        return path, group_server_rounds(path, played, names, run)
+    return store_rounds(db, played, names, run=run)

@@ -118,6 +118,7 @@ class RoundResult:
     moves: tuple[MoveRecord, ...]
     kinds: tuple[str, ...]
     started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
+    game_id: int | None = None  # the server's GameId, for a round played over a server
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""

@@ -77,6 +77,32 @@ def store_seated(
     return path, game_ids
 
 
+def group_server_rounds(
+    db: Path, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
+) -> list[int]:
+    """Rounds a server played and recorded itself: group them under a run, storing nothing else."""
+    games = [
+        (result.game_id, f"deal {result.deal_seed}: {' vs '.join(result.players)}")
+        for result, _seat in played
+        if result.game_id is not None
+    ]
+    starts = [result.started_at for result, _ in played if result.started_at]
+    records = Records(db)
+    try:
+        store_run(
+            records.db,
+            kind=run.kind,
+            title=run.title,
+            created_at=min(starts, default=time.time()),
+            players=run.players,
+            standings=run.standings,
+            games=games,
+        )
+    finally:
+        records.close()
+    return [game_id for game_id, _label in games]
+
+
 def _store_round(records: Records, result: RoundResult, seated: tuple[str, str]) -> int:
     # The round's real start; each move is dated by the thinking time before it, so the record reads as played.
     now = result.started_at or time.time()
