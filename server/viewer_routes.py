@@ -1,10 +1,15 @@
 """The browser viewer at /viewer: its static page and the JSON it reads.
 
+The list is `GET /viewer/api/entries`: each `match` run and tournament once (see rummy/runs.py), with
+its standings, and every match outside them, newest first; `GET /viewer/api/runs/{id}` gives a run's
+standings and its rounds in the order played, each with its start time.
+
 Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
 
 - `GET /viewer/api/games/{id}/live`: what a spectator of a running match may see, and no more:
   both hands as ids and image URLs (the pictures show no more than the players themselves see),
-  points, rounds won, the deck count, whose turn, the last applied move. Never a landmark name,
+  points, rounds won, the deck count, whose turn, the turn within the round (`RoundTurn`; `Turn`
+  counts the match's moves across rounds), the last applied move. Never a landmark name,
   the round's landmarks, the deck's cards or their order. Once the match is over it answers the
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
