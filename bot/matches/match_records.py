@@ -60,7 +60,7 @@ def store_seated(
         for result, seated in played:
             game_ids.append(_store_round(records, result, seated))
         if run is not None:
-            labels = [f"deal {result.deal_seed}: {seated[0]} vs {seated[1]}" for result, seated in played]
+            labels = [f"deal {result.deal_seed}" for result, _seated in played]
             starts = [result.started_at for result, _ in played if result.started_at]
             store_run(
                 records.db,
@@ -81,11 +81,7 @@ def group_server_rounds(
     db: Path, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
 ) -> list[int]:
     """Rounds a server played and recorded itself: group them under a run, storing nothing else."""
-    games = [
-        (result.game_id, f"deal {result.deal_seed}: {' vs '.join(result.players)}")
-        for result, _seat in played
-        if result.game_id is not None
-    ]
+    games = [(result.game_id, f"deal {result.deal_seed}") for result, _seat in played if result.game_id is not None]
     starts = [result.started_at for result, _ in played if result.started_at]
     records = Records(db)
     try:
