@@ -153,7 +153,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         code = 130
     summaries = summaries or runner.finished
     if json_lines:
-        json_lines.summary(summaries)
+        json_lines.summary(summaries, runner.faults.to_json())
     elif not quiet and summaries:
         out.print(summary_table(summaries))
     if code:

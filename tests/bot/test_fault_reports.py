@@ -70,3 +70,14 @@ def test_fault_keys_group_the_same_bug() -> None:
     ]
     sent = json.loads(json.dumps(log.to_json()))  # plain data: a worker process can send it
     assert sent[0]["count"] == 2 and Fault.from_json(sent[0]) == faults[0]
+
+
+def test_play_json_summary_lists_the_fault_reasons(real_server, fixture_bots, tmp_path) -> None:
+    base, passwords = real_server()
+    args = ["play", "--base-url", base, "--bot", str(fixture_bots / "raiser.py"), "--opponent", "housebot-practise"]
+    args += ["--game-style", "3", "--no-record", "--json", "--bot-id", "tester", "--password", passwords["tester"]]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.splitlines()[-1])
+    (reason,) = summary["fault_reasons"]
+    assert reason["key"] == "KeyError at raiser.py:9" and reason["count"] > 1 and RAISER_LINE in reason["traceback"]
