@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from recognizers.registry import names_help
+
 
 def register(app: typer.Typer) -> None:
     from recognizers.gallery_commands import app as gallery_app
@@ -17,18 +19,12 @@ def register(app: typer.Typer) -> None:
 
 def recognize(
     urls: Annotated[list[str], typer.Argument(help="Card image URLs (or paths, for the stub).")],
-    recognizer: Annotated[
-        str,
-        typer.Option(
-            "--recognizer",
-            "-r",
-            help="azure, customvision, stub, oracle, local[:INNER], noisy:RATE[:INNER], harsh:RATE[:INNER], "
-            "corrected:INNER",
-        ),
-    ] = "stub",
+    recognizer: Annotated[str, typer.Option("--recognizer", "-r", help=names_help())] = "stub",
     cache: Annotated[Path | None, typer.Option(help="SQLite label cache (default: the user cache dir).")] = None,
     config: Annotated[Path | None, typer.Option(help="TOML config file with endpoints and keys.")] = None,
-    base_url: Annotated[str | None, typer.Option(help="oracle: the local server's base URL.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="oracle: the local server's base URL, with or without /prod/.")
+    ] = None,
     game_id: Annotated[int | None, typer.Option(help="oracle: the match's GameId.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:

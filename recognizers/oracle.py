@@ -55,7 +55,7 @@ class OracleRecognizer:
     ) -> None:
         if source is None and not base_url:
             raise ValueError("oracle needs a server base URL (and a GameId) or a {url: landmark} source")
-        self.base_url = base_url.rstrip("/") if base_url else None
+        self.base_url = _server_root(base_url) if base_url else None
         self.game_id = game_id  # a bot sets it from the gamestate's GameId when a match starts
         self._source = source
         self._http = client
@@ -105,8 +105,13 @@ class OracleRecognizer:
             raise ValueError("oracle needs the match's GameId (set game_id)")
         client = self._http or httpx.Client(timeout=self._timeout)
         try:
-            response = client.get(f"{self.base_url}/oracle/labels/{self.game_id}")
-            response.raise_for_status()
+            url = f"{self.base_url}/oracle/labels/{self.game_id}"
+            try:
+                response = client.get(url)
+            except httpx.ConnectError:
+                raise ValueError(f"connection refused at {self.base_url}: is the server running?") from None
+            if response.status_code != 200:
+                raise ValueError(_refusal(url, response))
             data = response.json()
         finally:
             if self._http is None:
@@ -114,3 +119,21 @@ class OracleRecognizer:
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise ValueError("oracle answer is not a {card id: landmark} object")
         return data
+
+
+def _refusal(url: str, response: httpx.Response) -> str:
+    try:
+        message = response.json().get("ErrorMessage")
+    except (ValueError, AttributeError):
+        message = None
+    if message:
+        return f"{url}: {message}"
+    if response.status_code == 404:
+        return f"{url} does not exist: is this the referee, started with --oracle?"
+    return f"{url} answered HTTP {response.status_code}"
+
+
+def _server_root(base_url: str) -> str:
+    """The server's root, whether the user gave it or the protocol base under /prod/ (both forms are accepted)."""
+    trimmed = base_url.rstrip("/")
+    return trimmed[: -len("/prod")] if trimmed.endswith("/prod") else trimmed

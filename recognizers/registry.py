@@ -38,6 +38,11 @@ NAMES = (
 )
 
 
+def names_help() -> str:
+    """Every form a --recognizer takes, for help texts (built from NAMES, so a new recognizer shows up)."""
+    return ", ".join(NAMES) + " (INNER is another of these, e.g. corrected:azure)"
+
+
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
     """The recognizer `spec` names, configured from options, the environment and the config file."""
     name, _, rest = spec.strip().partition(":")
@@ -92,7 +97,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
         key = options.get("key") or settings.azure_key
         if not endpoint or not key:
             raise SettingsError(
-                "azure needs AZURE_VISION_ENDPOINT and AZURE_VISION_KEY (environment) or [azure] endpoint "
+                "azure needs AZURE_VISION_ENDPOINT and AZURE_VISION_KEY in the environment, or [azure] endpoint "
                 f"and key in the config file ({settings.source})"
             )
         return AzureRecognizer(endpoint, key, mode=options.get("mode", "analyze"), **_api_options(options, settings))
@@ -104,7 +109,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
         key = options.get("key") or settings.customvision_key
         if not url or not key:
             raise SettingsError(
-                "customvision needs CUSTOM_VISION_PREDICTION_URL and CUSTOM_VISION_PREDICTION_KEY (environment) "
+                "customvision needs CUSTOM_VISION_PREDICTION_URL and CUSTOM_VISION_PREDICTION_KEY in the environment, "
                 f"or [customvision] prediction_url and prediction_key in the config file ({settings.source})"
             )
         threshold = options.get("threshold", settings.customvision_threshold)

@@ -57,7 +57,7 @@ class Settings:
     cache_path: str | None = None
     private_hosts: tuple[str, ...] = ()
     image_max_bytes: int | None = None
-    source: str = "defaults"  # where the file part came from, for error messages
+    source: str = "defaults"  # the config file read (or looked for), for error messages
 
 
 def default_config_path() -> Path:
@@ -107,5 +107,5 @@ def load_settings(config: str | Path | None = None, env: Mapping[str, str] | Non
         cache_path=str(cache["path"]) if cache.get("path") else None,
         private_hosts=tuple(hosts),
         image_max_bytes=max_bytes,
-        source=str(path) if path.exists() else "environment",
+        source=str(path) if path.exists() else f"{path}, not found",
     )

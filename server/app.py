@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
 
 from rummy.records import Records
@@ -76,7 +77,8 @@ def create_app(settings: Settings) -> FastAPI:
             await referee.close()
             records.close()
 
-    app = FastAPI(title="Rummy Vision referee", description=DESCRIPTION, version="1.0", lifespan=lifespan)
+    # FastAPIOffline serves Swagger UI and ReDoc from its own package instead of a CDN: /docs works offline.
+    app = FastAPIOffline(title="Rummy Vision referee", description=DESCRIPTION, version="1.0", lifespan=lifespan)
     app.state.settings = settings
     app.state.referee = referee
     app.state.records = records

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 
 import typer
@@ -49,17 +51,50 @@ def serve(
     from server.serving import serve_app
     from server.settings import Settings
 
+    err = Console(stderr=True, highlight=False)
     if images is not None and not images.is_dir():
         raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
+    # Take the port before anything else, so a port in use costs one line and leaves no --db file behind.
+    try:
+        listening = _listen(host, port)
+    except OSError as error:
+        err.print(f"[red]Cannot listen on {host}:{port}: {_socket_reason(error)}[/]", soft_wrap=True)
+        raise typer.Exit(1) from None
+    port = listening.getsockname()[1]
     settings = Settings(
         db_path=_db(db), images_dir=images, oracle=oracle, captions=captions, move_time_ms=move_time_ms, seed=seed
     )
-    Console(stderr=True).print(
+    err.print(
         f"Rummy Vision referee on http://{host}:{port}/prod/ (docs /docs), records in {settings.db_path}"
         + (", oracle on" if oracle else "")
         + (", captioned cards" if captions else "")
     )
-    serve_app(create_app(settings), host=host, port=port, log_level=log_level)
+    serve_app(create_app(settings), host=host, port=port, log_level=log_level, sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on HOST:PORT, set up as uvicorn sets up its own."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(2048)
+    except OSError:
+        listening.close()
+        raise
+    listening.set_inheritable(True)
+    return listening
+
+
+def _socket_reason(error: OSError) -> str:
+    if error.errno == errno.EADDRINUSE:
+        return "in use (another server running? choose another --port)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "no such address on this machine (try --host 127.0.0.1)"
+    if error.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need privileges)"
+    return error.strerror or str(error)
 
 
 def bots_add(

@@ -23,6 +23,9 @@ class RefereeServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def serve_app(app: Any, *, host: str, port: int, log_level: str = "info") -> None:
-    """Like uvicorn.run(app, ...), with the referee told first when the server stops."""
-    RefereeServer(uvicorn.Config(app, host=host, port=port, log_level=log_level)).run()
+def serve_app(
+    app: Any, *, host: str, port: int, log_level: str = "info", sockets: list[socket.socket] | None = None
+) -> None:
+    """Like uvicorn.run(app, ...), with the referee told first when the server stops; `sockets` are
+    already listening (the port was checked before anything was created)."""
+    RefereeServer(uvicorn.Config(app, host=host, port=port, log_level=log_level)).run(sockets=sockets)

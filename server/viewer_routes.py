@@ -1,10 +1,15 @@
 """The browser viewer at /viewer: its static page and the JSON it reads.
 
+The list is `GET /viewer/api/entries`: each `match` run and tournament once (see rummy/runs.py), with
+its standings, and every match outside them, newest first; `GET /viewer/api/runs/{id}` gives a run's
+standings and its rounds in the order played, each with its start time.
+
 Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
 
 - `GET /viewer/api/games/{id}/live`: what a spectator of a running match may see, and no more:
   both hands as ids and image URLs (the pictures show no more than the players themselves see),
-  points, rounds won, the deck count, whose turn, the last applied move. Never a landmark name,
+  points, rounds won, the deck count, whose turn, the turn within the round (`RoundTurn`; `Turn`
+  counts the match's moves across rounds), the last applied move. Never a landmark name,
   the round's landmarks, the deck's cards or their order. Once the match is over it answers the
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
@@ -75,6 +80,30 @@ async def viewer_static(name: str) -> Response:
     return _static(name)
 
 
+@router.get("/viewer/api/entries")
+async def entries_view(request: Request) -> JSONResponse:
+    """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each."""
+    from rummy.runs import grouped_game_ids, list_runs
+
+    records = request.app.state.records
+    runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
+    grouped = grouped_game_ids(records.db)
+    games = [{**game, "Entry": "game"} for game in records.list_matches() if game["GameId"] not in grouped]
+    entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
+    return JSONResponse({"Entries": entries})
+
+
+@router.get("/viewer/api/runs/{run_id}")
+async def run_view(run_id: int, request: Request) -> JSONResponse:
+    """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
+    from rummy.runs import run_detail
+
+    run = run_detail(request.app.state.records.db, run_id)
+    if run is None:
+        return JSONResponse({"ErrorMessage": f"no match run or tournament {run_id}"}, status_code=404)
+    return JSONResponse(run)
+
+
 @router.get("/viewer/api/games/{game_id}/live")
 async def live_view(game_id: int, request: Request) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
@@ -98,6 +127,8 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
             **_public_view(live.match, summary["Players"]),
             "Live": True,
             "Turn": live.turn,
+            # The turn being played within the current round (Turn counts the match's moves across rounds).
+            "RoundTurn": _moves_in_round(records, game_id, live.match.round_index) + 1,
             "DeadlineMs": live.deadline_ms,
             "LastMove": _last_move(records, game_id, live.match),
         }
@@ -137,7 +168,17 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         previous = replay.steps[number - 1] if number else step
         recorded = applied[number - 1] if 0 < number <= len(applied) and step.move is not None else None
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
-    return JSONResponse({**summary, "Rounds": rounds, "Mismatches": list(replay.mismatches), "Steps": steps})
+    from rummy.runs import run_of_game
+
+    return JSONResponse(
+        {
+            **summary,
+            "RunId": run_of_game(records.db, game_id),
+            "Rounds": rounds,
+            "Mismatches": list(replay.mismatches),
+            "Steps": steps,
+        }
+    )
 
 
 # --- live -------------------------------------------------------------------------------------
@@ -163,6 +204,13 @@ def _public_view(match: Match, players: Sequence[str]) -> dict[str, Any]:
         "RemainingMoves": shown.turns_left,
         "RemainingRounds": match.remaining_rounds,
     }
+
+
+def _moves_in_round(records: Any, game_id: int, round_index: int) -> int:
+    row = records.db.execute(
+        "SELECT COUNT(*) FROM moves WHERE game_id=? AND round_index=? AND applied=1", (game_id, round_index)
+    ).fetchone()
+    return int(row[0])
 
 
 def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from typing import Any
 import typer
 
 from bot.matches.local_match import NODES_HELP
+from recognizers.registry import names_help
 
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
 
@@ -25,12 +26,12 @@ def match(
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
-    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
+    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
     in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
     server: str | None = typer.Option(
-        None, "--server", help="Play over the protocol through this local server's base URL (ends in /prod/)."
+        None, "--server", help="Play over the protocol through this local server's base URL (with or without /prod/)."
     ),
     game_style: int = typer.Option(1, "--game-style", help="With --server: the GameStyleId (a one-round style)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
@@ -65,7 +66,6 @@ def match(
         if duplicate:
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
         played = _over_server(console, server, contenders, rounds, db, game_style, names)
-        stored = None
     else:
         plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
         tasks = [
@@ -79,22 +79,34 @@ def match(
         with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
             results = run_tasks(tasks, workers=workers, progress=advance)
         played = list(zip(results, [seat for _deal, seat in plan]))
-        stored = _store(db, played, names) if record else None
     summaries = summarize(names, played)
+    stored: tuple[Path, list[int]] | None = None
+    if record and played:
+        dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
+        title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
+        stored = _store(db, played, names, summaries, title, over_server=server is not None)
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
         if stored is not None:
             extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
         typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))
         return
-    from bot.cli.match_output import summary_table
+    from bot.cli.match_output import print_faults, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
-    if stored is not None:
+    print_faults(console, summaries)
+    if stored is not None and stored[1]:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
-        serve = "rummy-vision serve" + ("" if db is None else f" --db {stored[0]}")
-        console.print(f"Step through them: rummy-vision replay GAMEID, or run `{serve}` and open {VIEWER_URL}")
+        from bot.cli.command_name import command_name
+
+        tool = command_name()
+        on_db = "" if db is None else f" --db {stored[0]}"
+        console.print(
+            f"Step through one: `{tool} replay {stored[1][0]}{on_db}`, or run `{tool} serve{on_db}` and open"
+            f" {VIEWER_URL} (this run is one entry there, with its standings and rounds)",
+            soft_wrap=True,
+        )
 
 
 def _distinct_names(first: str, second: str) -> tuple[str, str]:
@@ -136,7 +148,16 @@ def _over_server(
             raise typer.BadParameter(str(error)) from None
 
 
-def _store(db: Path | None, played: list[Any], names: tuple[str, str]) -> tuple[Path, list[int]]:
-    from bot.matches.match_records import store_rounds
+def _store(
+    db: Path | None, played: list[Any], names: tuple[str, str], summaries: list[Any], title: str, *, over_server: bool
+) -> tuple[Path, list[int]]:
+    """Store the rounds (the server already recorded its own: then only group them) under one run."""
+    from bot.cli.match_output import COLUMNS, summary_rows
+    from bot.matches.match_records import RunSpec, default_db_path, group_server_rounds, store_rounds
+    from rummy.runs import Standings
 
-    return store_rounds(db, played, names)
+    run = RunSpec("match", title, names, Standings(COLUMNS, tuple(summary_rows(summaries))))
+    if over_server:
+        path = Path(db) if db is not None else default_db_path()
+        return path, group_server_rounds(path, played, names, run)
+    return store_rounds(db, played, names, run=run)

@@ -4,24 +4,55 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bot.matches.summary import PlayerSummary
+
+COLUMNS = ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults")
+
+
+def summary_rows(summaries: Sequence[PlayerSummary]) -> list[tuple[str, ...]]:
+    """The standings as shown, one row per player: the terminal table and the viewer use the same cells."""
+    rows: list[tuple[str, ...]] = []
+    for summary in summaries:
+        low, high = summary.ci95
+        rows.append(
+            (
+                summary.name,
+                str(summary.wins),
+                f"{summary.win_rate:.1%}",
+                f"{low:.1%} - {high:.1%}",
+                f"{summary.mean_margin:+.1f}",
+                f"{summary.ms_per_move:.1f}",
+                str(summary.faults),
+            )
+        )
+    return rows
 
 
 def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str) -> Table:
     table = Table(title=f"{rounds} rounds, {dealing}")
-    for column in ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults"):
+    for column in COLUMNS:
         table.add_column(column, justify="left" if column == "player" else "right")
-    for summary in summaries:
-        low, high = summary.ci95
-        table.add_row(
-            summary.name,
-            str(summary.wins),
-            f"{summary.win_rate:.1%}",
-            f"{low:.1%} - {high:.1%}",
-            f"{summary.mean_margin:+.1f}",
-            f"{summary.ms_per_move:.1f}",
-            str(summary.faults),
-        )
+    for row in summary_rows(summaries):
+        table.add_row(*row)
     return table
+
+
+def print_faults(console: Console, summaries: Sequence[PlayerSummary]) -> None:
+    """Each distinct fault once: its first traceback in full (file and line in the bot's file), then its count."""
+    for summary in summaries:
+        if not summary.fault_log:
+            continue
+        distinct = len(summary.fault_log)
+        console.print(
+            f"[bold red]{summary.name}: {summary.faults} faults[/] ({distinct} distinct); a safe move replaced each",
+            highlight=False,
+        )
+        for fault, count in summary.fault_log:
+            times = "once" if count == 1 else f"{count} times"
+            console.print(f"[red]{fault.summary}[/] ({times})", highlight=False, soft_wrap=True)
+            if fault.traceback:
+                console.print(Text(fault.traceback, style="dim"), soft_wrap=True)

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from recognizers.registry import names_help
+
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
 
 
@@ -17,15 +19,17 @@ def register(app: typer.Typer) -> None:
 
 def play(
     base_url: Annotated[
-        str | None, typer.Option("--base-url", help="Protocol base URL ending in /prod/ (default: config, else local).")
+        str | None,
+        typer.Option(
+            "--base-url",
+            help="The server's base URL, with or without /prod/ (default: config file, else http://127.0.0.1:8080/prod/).",
+        ),
     ] = None,
     strategy: Annotated[str | None, typer.Option(help="Play one of our strategies (e.g. random, greedy).")] = None,
     bot: Annotated[
         Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
     ] = None,
-    recognizer: Annotated[
-        str | None, typer.Option(help="Recognizer for --strategy: stub, oracle, noisy:P, azure, customvision.")
-    ] = None,
+    recognizer: Annotated[str | None, typer.Option(help="Recognizer for --strategy: " + names_help() + ".")] = None,
     nodes: Annotated[
         int | None,
         typer.Option(
@@ -73,7 +77,7 @@ def play(
         credentials = resolve_credentials(bot_id, password)
         url = resolve_base_url(base_url)
     except ConfigError as error:
-        err.print(f"[red]{error}[/]")
+        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
     _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
     try:
@@ -82,7 +86,7 @@ def play(
             file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url, nodes=nodes)
         )
     except (UserBotError, ValueError, ImportError) as error:
-        err.print(f"[red]{error}[/]")
+        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
 
     with ArenaClient(url, credentials) as client:
@@ -92,7 +96,7 @@ def play(
                 raise PlayError(f"could not list game styles: {styles.describe()}")
             style = choose_style(styles, game_style)
         except (ProtocolError, PlayError, StyleError) as error:
-            err.print(f"[red]{error}[/]")
+            err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
             raise typer.Exit(1) from None
         options = PlayOptions(
             game_style_id=style.style_id,
@@ -149,7 +153,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         err.print("[yellow]stopped (a waiting game offer was cancelled)[/]")
         code = 130
     except (PlayError, ProtocolError) as error:
-        err.print(f"[red]{error}[/]")
+        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
         code = 1
     finally:
         if previous is not None:
@@ -159,7 +163,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         code = 130
     summaries = summaries or runner.finished
     if json_lines:
-        json_lines.summary(summaries)
+        json_lines.summary(summaries, runner.faults.to_json())
     elif not quiet and summaries:
         out.print(summary_table(summaries))
     if code:

@@ -111,8 +111,9 @@ class JsonLines(SilentObserver):
     def match_ended(self, summary: MatchSummary) -> None:
         self._emit({"event": "match", **summary.to_json()})
 
-    def summary(self, summaries: Sequence[MatchSummary]) -> None:
-        self._emit({"event": "summary", **tally(summaries)})
+    def summary(self, summaries: Sequence[MatchSummary], faults: Sequence[dict[str, Any]] = ()) -> None:
+        """The run's totals, with each distinct fault of the bot (`key`, `reason`, `count`, `traceback`)."""
+        self._emit({"event": "summary", **tally(summaries), "fault_reasons": list(faults)})
 
     def _emit(self, record: dict[str, Any]) -> None:
         self.stream.write(json.dumps(record) + "\n")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.table import Table
 
 
 def register(app: typer.Typer) -> None:
@@ -17,14 +19,16 @@ def replay(
     turn: int | None = typer.Option(None, "--turn", min=0, help="Show this step only (0 is the deal)."),
     db: Path | None = typer.Option(None, "--db", help="Records file for a GameId (default: the server's data file)."),
     continue_with: str | None = typer.Option(
-        None, "--continue-with", help="What if: from --turn on, the player to move plays this strategy."
+        None,
+        "--continue-with",
+        help="What if: from --turn on, the player to move plays this strategy (GameId replays only: needs the deck).",
     ),
     opponent: str = typer.Option("greedy", "--opponent", help="Who plays the other seat in a what-if."),
 ) -> None:
     """Step through a recorded match: hands with landmarks, each move, points and the deck.
 
-    With a terminal and no --turn, keys step through it (Enter/n next, p back, a number jumps, q quits);
-    otherwise every step is printed.
+    In a terminal and without --turn, single keys step through it: right/n/space next, left/p back,
+    Home/End first and last, digits then Enter jump to a step, q quits. Otherwise every step is printed.
     """
     from rich.console import Console
 
@@ -33,31 +37,55 @@ def replay(
     from bot.replay.view import render_step
 
     console = Console()
+    err = Console(stderr=True, highlight=False)
     try:
         recorded = _load(source, db)
+        if turn is not None and turn >= len(recorded.steps):
+            raise ReplayError(f"step {turn} is out of range: this match has steps 0 to {len(recorded.steps) - 1}")
         if continue_with is not None:
             start = turn if turn is not None else 0
             what_if, rounds_won = play_on(recorded, start, continue_with, opponent)
             for step in what_if.steps:
                 console.print(render_step(what_if, step))
-            console.print(f"What-if result: rounds won {rounds_won[0]} - {rounds_won[1]} ({what_if.players[0]} first)")
+            console.print(compare_outcomes(recorded, what_if, rounds_won, start))
             return
     except (ReplayError, ValueError) as error:
-        console.print(f"[red]error:[/red] {error}")
+        err.print(f"[red]error:[/red] {error}", soft_wrap=True)
         raise typer.Exit(2) from None
     for problem in recorded.mismatches:
-        console.print(f"[yellow]warning:[/yellow] {problem}")
+        err.print(f"[yellow]warning:[/yellow] {problem}", soft_wrap=True)
     if turn is not None:
-        if turn >= len(recorded.steps):
-            console.print(f"[red]error:[/red] step {turn} is out of range (0 to {len(recorded.steps) - 1})")
-            raise typer.Exit(2)
         console.print(render_step(recorded, recorded.steps[turn]))
         return
-    if not sys.stdin.isatty():
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
         for step in recorded.steps:
             console.print(render_step(recorded, step))
         return
     _interactive(console, recorded)
+
+
+def compare_outcomes(recorded: Any, what_if: Any, rounds_won: tuple[int, ...], start: int) -> Table:
+    """The what-if's end beside the recorded match's end: rounds won and the last round's points, by seat."""
+    actual = recorded.steps[-1].views
+    played = [view for view in actual if view is not None]
+    table = Table(title=f"What if, from step {start}, against what happened")
+    table.add_column("")
+    table.add_column("seat 0", justify="right")
+    table.add_column("seat 1", justify="right")
+    table.add_row("recorded players", *recorded.players)
+    if played:
+        view, seat = played[0], actual.index(played[0])
+        mine, theirs = (int(view["MyScore"]), int(view["OppScore"])), (int(view["MyPoints"]), int(view["OppPoints"]))
+        won = mine if seat == 0 else mine[::-1]
+        points = theirs if seat == 0 else theirs[::-1]
+        table.add_row("recorded rounds won", str(won[0]), str(won[1]))
+        table.add_row("recorded last-round points", str(points[0]), str(points[1]))
+    table.add_row("what-if players", *what_if.players)
+    table.add_row("what-if rounds won", str(rounds_won[0]), str(rounds_won[1]))
+    final = what_if.steps[-1].views[0]
+    if final is not None:
+        table.add_row("what-if last-round points", str(final["MyPoints"]), str(final["OppPoints"]))
+    return table
 
 
 def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
@@ -83,20 +111,44 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
     return replay_file(source)
 
 
-def _interactive(console, recorded) -> None:  # type: ignore[no-untyped-def]
+KEYS_HELP = "keys: \u2192/n/space next, \u2190/p back, Home/End first/last, digits+Enter jump, q quit"
+NEXT = {"right", "down", "pagedown", "n", " ", "\n", "\r", "j", "l"}
+BACK = {"left", "up", "pageup", "p", "k", "h", "\x7f"}
+
+
+def _interactive(console: Any, recorded: Any) -> None:
+    """Step with single keys; an unknown key gets the list of keys."""
+    from bot.replay.keys import KeyReader
     from bot.replay.view import render_step
 
-    position = 0
-    while True:
-        console.print(render_step(recorded, recorded.steps[position]))
-        answer = console.input("[dim]Enter/n next, p back, number jump, q quit[/dim] ").strip().lower()
-        if answer in ("q", "quit"):
-            return
-        if answer == "p":
-            position = max(0, position - 1)
-        elif answer.isdigit():
-            position = min(len(recorded.steps) - 1, int(answer))
-        elif position == len(recorded.steps) - 1:
-            return
-        else:
-            position += 1
+    last = len(recorded.steps) - 1
+    position, typed, message = 0, "", ""
+    with KeyReader(sys.stdin.fileno()) as keys:
+        while True:
+            console.clear()
+            console.print(render_step(recorded, recorded.steps[position]))
+            status = f"jump to step {typed}_ (Enter)" if typed else message or KEYS_HELP
+            console.print(f"[dim]{status}[/dim]", highlight=False)
+            message = ""
+            key = keys.read() or "q"
+            if key.isdigit():
+                typed += key
+            elif typed and key in ("\n", "\r"):
+                position, typed = min(last, int(typed)), ""
+            elif key in ("q", "Q", "escape", "\x04"):
+                return
+            elif key in NEXT:
+                typed = ""
+                if position == last:
+                    message = f"this is the last step ({KEYS_HELP})"
+                position = min(last, position + 1)
+            elif key in BACK:
+                typed = ""
+                position = max(0, position - 1)
+            elif key in ("home", "g"):
+                position, typed = 0, ""
+            elif key in ("end", "G"):
+                position, typed = last, ""
+            else:
+                typed = ""
+                message = f"unknown key {key!r}; {KEYS_HELP}"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from bot.matches.local_match import NODES_HELP
+from recognizers.registry import names_help
 
 
 def register(app: typer.Typer) -> None:
@@ -18,7 +20,7 @@ def tournament(
     bots: list[str] = typer.Argument(..., metavar="BOT...", help="Two or more strategies, presets or bot files."),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
-    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: oracle or noisy:P."),
+    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (local backend)."),
@@ -69,6 +71,7 @@ def tournament(
         raise typer.BadParameter(str(error)) from None
     path = Path(db) if db is not None else default_db_path()
     tournament_id = store_tournament(path, seed, rounds, played, table)
+    _store_rounds(path, tournament_id, played, table)
     if json_output:
         standings = [
             {
@@ -96,4 +99,35 @@ def tournament(
             f"{standing.win_rate:.1%}",
         )
     console.print(view)
-    console.print(f"Stored as tournament {tournament_id} in {path}")
+    console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
+
+
+STANDING_COLUMNS = ("rank", "bot", "rating", "95% CI", "won", "win rate")
+
+
+def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list[Any]) -> None:
+    """Each round as a one-round match, grouped under the tournament with its standings for the viewer."""
+    from bot.matches.match_records import RunSpec, store_seated
+    from rummy.runs import Standings
+
+    rows = tuple(
+        (
+            str(rank),
+            standing.rating.name,
+            f"{standing.rating.rating:.0f}",
+            f"{standing.rating.low:.0f} - {standing.rating.high:.0f}",
+            f"{standing.wins}/{standing.rounds}",
+            f"{standing.win_rate:.1%}",
+        )
+        for rank, standing in enumerate(table, start=1)
+    )
+    names = tuple(standing.rating.name for standing in table)
+    spec = RunSpec(
+        "tournament",
+        f"Tournament {tournament_id}: {len(names)} bots, {len(played)} rounds on duplicate deals",
+        names,
+        Standings(STANDING_COLUMNS, rows),
+        tournament_id=tournament_id,
+    )
+    seated = [(game.result, (game.a, game.b) if game.seat_of_a == 0 else (game.b, game.a)) for game in played]
+    store_seated(path, seated, run=spec)

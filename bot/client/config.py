@@ -97,13 +97,18 @@ def resolve_credentials(
 
 
 def resolve_base_url(base_url: str | None, *, environ: Mapping[str, str] | None = None) -> str:
-    """The base URL to play against, always ending in '/'; the local server by default."""
+    """The base URL to play against, always ending in '/'; the local server by default.
+
+    A bare server address (`http://127.0.0.1:8080`) means its protocol base under /prod/, as for
+    `recognize --base-url`: both commands take either form."""
+    from bot.client.protocol_client import protocol_base
+
     env = os.environ if environ is None else environ
     chosen = base_url
     if not chosen:
         path = Path(env[ENV_CONFIG]) if env.get(ENV_CONFIG) else default_config_path()
         chosen = load_config_file(path).base_url or DEFAULT_BASE_URL
-    return chosen if chosen.endswith("/") else chosen + "/"
+    return protocol_base(chosen)
 
 
 class RedactingFilter(logging.Filter):

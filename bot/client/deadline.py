@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
 
 log = logging.getLogger("bot.deadline")
@@ -133,6 +134,7 @@ class BotOutcome:
     problem: str  # "" when the bot answered a well-formed move in time
     think_s: float
     raw: Any = None  # what calculate_move returned (None when it raised or overran)
+    fault: Fault | None = None  # the problem with a key for counting repeats and, for an exception, its traceback
 
 
 class GuardedBot:
@@ -148,6 +150,14 @@ class GuardedBot:
     def close(self) -> None:
         if callable(self._on_close):
             self._on_close()
+    def labels(self) -> dict[int, str]:
+        """The landmarks the bot's recognizer gave the cards it last looked at (our strategies; a bot file
+        keeps its own)."""
+        agent = getattr(self._calculate_move, "__self__", None)
+        found = dict(getattr(agent, "last_labels", None) or {})
+        return {
+            int(card_id): str(label.landmark) for card_id, label in found.items() if getattr(label, "landmark", None)
+        }
 
     @property
     def busy(self) -> bool:
@@ -156,7 +166,8 @@ class GuardedBot:
     def run(self, gamestate: dict[str, Any], budget: Budget) -> BotOutcome:
         started = time.monotonic()
         if self.busy:
-            return BotOutcome(None, "the bot is still busy with an earlier move it overran", 0.0)
+            problem = "the bot is still busy with an earlier move it overran"
+            return BotOutcome(None, problem, 0.0, fault=fault_from_problem(problem))
         box: dict[str, Any] = {}
 
         def work() -> None:
@@ -171,15 +182,17 @@ class GuardedBot:
         think = time.monotonic() - started
         if thread.is_alive():
             self._busy = thread
-            return BotOutcome(None, f"calculate_move overran its budget of {think * 1000:.0f} ms", think)
+            problem = f"calculate_move overran its budget of {think * 1000:.0f} ms"
+            return BotOutcome(None, problem, think, fault=fault_from_problem(problem))
         if "error" in box:
-            error = box["error"]
-            return BotOutcome(None, f"calculate_move raised {type(error).__name__}: {error}", think)
+            fault = fault_from_exception(box["error"], user_file=source_file(self._calculate_move))
+            return BotOutcome(None, fault.summary, think, fault=fault)
         raw = box.get("raw")
         try:
             move = check_move(raw, gamestate)
         except Exception as error:  # noqa: BLE001 -- MalformedMove, or anything odd values raise on the way
-            return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(raw)}", think, raw)
+            problem = f"calculate_move returned an unusable move ({error}): {_short(raw)}"
+            return BotOutcome(None, problem, think, raw, fault_from_problem(f"calculate_move returned {error}"))
         return BotOutcome(move, "", think, raw)
 
 

@@ -9,6 +9,12 @@ read timed out, a gateway answered 5xx), sending it again could play it twice (a
 still legal the next turn). Those failures raise `OutcomeUnknown` at once instead, and the caller
 asks the server for the gamestate to see whether the move went through (bot/client/runner.py does).
 Failures before the request left (no connection) and `CALL_ALREADY_IN_PROCESS` are retried.
+
+Until the server has answered once, nothing is retried: a refused connection or an unknown host
+means a server that is not running or a wrong base URL, and waiting would only hide that, so it
+raises `ServerUnreachable` at once with what was tried. Once the server has answered, losing it is
+an outage worth riding out: the first retry of each call logs a warning (visible without -v) and
+the recovery is logged too.
 """
 
 from __future__ import annotations
@@ -52,6 +58,10 @@ class ProtocolError(RuntimeError):
     """A call that could not be completed: retries used up, or an answer that is not the protocol's."""
 
 
+class ServerUnreachable(ProtocolError):
+    """No server answered at the base URL on the first call: not running, or the URL is wrong."""
+
+
 class OutcomeUnknown(ProtocolError):
     """A non-idempotent call (MakeMove) may or may not have reached the server; resync before resending."""
 
@@ -66,6 +76,10 @@ class _Retryable(Exception):
 
 # Raised before the request can have left this machine: always safe to retry.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
+
+
+# No connection was made at all: before the server has ever answered, a wrong URL or a stopped server.
+_NO_CONNECTION = (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol)
 
 
 @dataclass(frozen=True)
@@ -129,13 +143,14 @@ class ArenaClient:
         policy: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.base_url = protocol_base(base_url)
         self.credentials = credentials
         self.policy = policy or RetryPolicy()
         self._sleep = sleep
         self._http = httpx.Client(base_url=self.base_url, headers={"Content-Type": "application/json"})
         # Round trips of calls the server does not hold (MakeMove, zero-wait polls...): the network's share.
         self.round_trips: deque[float] = deque(maxlen=32)
+        self.answered = False  # has the server ever answered? Until then, connection failures are not retried.
 
     def __enter__(self) -> ArenaClient:
         return self
@@ -214,7 +229,11 @@ class ArenaClient:
             if on_retry:
                 body.update(on_retry)
                 hold[0] = int(body.get("MaximumWaitTime", hold_ms))
-            log.info("%s: %s; retry %d in %.2f s", call, reason, state.attempt_number, state.upcoming_sleep or 0.0)
+            wait = state.upcoming_sleep or 0.0
+            if state.attempt_number == 1 and reason != "CALL_ALREADY_IN_PROCESS":
+                log.warning("%s: %s; retrying with backoff (up to %.0f s)", call, reason, policy.give_up_after_s)
+            else:
+                log.info("%s: %s; retry %d in %.2f s", call, reason, state.attempt_number, wait)
 
         def may_retry(error: BaseException) -> bool:
             return isinstance(error, _Retryable) and (idempotent or not error.maybe_processed)
@@ -235,6 +254,8 @@ class ArenaClient:
                 with attempt:
                     attempts += 1
                     answer = self._attempt(call, body, hold[0], deadline)
+                    if reasons and reasons[0] != "CALL_ALREADY_IN_PROCESS":
+                        log.warning("%s: the server answers again (after %d attempts)", call, attempts)
                     return Answer(call, answer.result, answer.body, answer.elapsed_s, attempts, tuple(reasons))
         except _Retryable as final:
             if final.maybe_processed and not idempotent:
@@ -254,8 +275,11 @@ class ArenaClient:
         try:
             response = self._http.post(call, json=body, timeout=timeout)
         except httpx.TransportError as error:
-            reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            if not self.answered and isinstance(error, _NO_CONNECTION):
+                raise ServerUnreachable(unreachable_message(self.base_url, error, timeout)) from None
+            reason = _transport_reason(error)
             raise _Retryable(reason, maybe_processed=not isinstance(error, _NOT_SENT)) from None
+        self.answered = True
         elapsed = time.monotonic() - started
         if response.status_code >= 500:
             raise _Retryable(f"HTTP {response.status_code}", maybe_processed=True)
@@ -265,6 +289,11 @@ class ArenaClient:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("Result"), str):
             snippet = response.text[:120].replace("\n", " ")
+            if response.status_code == 404:
+                raise ProtocolError(
+                    f"{self.base_url}{call} does not exist (HTTP 404): is {self.base_url} the arena's base URL?"
+                    " It usually ends in /prod/."
+                )
             if response.status_code >= 400:
                 raise ProtocolError(f"{call}: HTTP {response.status_code} without a protocol answer: {snippet!r}")
             raise _Retryable(
@@ -278,6 +307,35 @@ class ArenaClient:
         if answer.result not in RESULTS:
             log.warning("%s: unknown Result %r, passed on as is", call, answer.result)
         return answer
+
+
+def protocol_base(base_url: str) -> str:
+    """The protocol's base URL, ending in '/': a bare server address (no path) gets the arena's /prod/."""
+    url = httpx.URL(base_url.strip())
+    if url.path in ("", "/"):
+        url = url.copy_with(path="/prod/")
+    text = str(url)
+    return text if text.endswith("/") else text + "/"
+
+
+def unreachable_message(base_url: str, error: httpx.TransportError, timeout_s: float) -> str:
+    """What a first failed connection means, in the user's terms (no library text, no links)."""
+    text = str(error).lower()
+    if "refused" in text:
+        local = httpx.URL(base_url).host in ("127.0.0.1", "localhost", "::1")
+        hint = " (start one with `rummy-vision serve`)" if local else ""
+        return f"connection refused at {base_url}: is the server running?{hint}"
+    if "name or service" in text or "nodename" in text or "getaddrinfo" in text or "resolve" in text:
+        return f"cannot find the host of {base_url}: check the base URL"
+    if isinstance(error, httpx.TimeoutException):
+        return f"no answer from {base_url} within {timeout_s:.0f} s: check the base URL and the network"
+    if isinstance(error, httpx.UnsupportedProtocol):
+        return f"{base_url} is not an http:// or https:// URL"
+    return f"cannot reach {base_url}: {_transport_reason(error)}"
+
+
+def _transport_reason(error: httpx.TransportError) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 def _clamp_wait(max_wait_ms: int) -> int:

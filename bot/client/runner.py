@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from bot.client.deadline import Budget, hand_ids, move_budget, safe_moves
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
+from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder
 from rummy.moves import Move
@@ -123,6 +124,7 @@ class _Match:
     started: float = field(default_factory=time.monotonic)
     moves: int = 0
     fallbacks: int = 0
+    guard: Mover | None = None  # the match's bot, to record the labels it used
 
 
 class Runner:
@@ -146,6 +148,7 @@ class Runner:
         # cancels the offer), "playing" during a match.
         self.phase = "idle"
         self.finished: list[MatchSummary] = []  # kept here too, so an interrupted run still has its results
+        self.faults = FaultLog()  # the bot's faults over the whole run: each shown in full once, then counted
 
     def run(self) -> list[MatchSummary]:
         summaries = self.finished
@@ -158,7 +161,8 @@ class Runner:
                 summaries.append(self.play_match(*found))
         finally:
             self.bot.close()
-            self.phase = "idle"
+            self._report_repeats()
+        self.phase = "idle"
         return summaries
 
     # --- finding a match ----------------------------------------------------------------------
@@ -216,6 +220,7 @@ class Runner:
         guard: Mover | None = None
         try:
             guard = self.bot.new_match(copy.deepcopy(state))
+            match.guard = guard
         except Exception as error:  # a broken bot file or recognizer still plays safe moves
             why = f"{type(error).__name__}: {error}"
             self._note(match, f"the bot could not start this match ({why}); playing safe moves")
@@ -304,7 +309,7 @@ class Runner:
                 problem = "the server refused the bot's move"
             else:
                 problem = outcome.problem
-                log.warning("fallback move instead of the bot's: %s", problem)
+                self._fault(outcome.fault or fault_from_problem(problem))
         for move in safe_moves(state):
             yield move, "fallback", problem, None
 
@@ -336,9 +341,23 @@ class Runner:
                 budget_ms=round((budget.send_by - budget.received) * 1000, 1),
                 attempts=None if answer is None else answer.attempts,
                 retried_after=[] if answer is None else list(answer.retried_after),
+                labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
                 response_deadline=budget.response_deadline,
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
+
+    def _fault(self, fault: Fault) -> None:
+        """The first time a fault is seen, show it whole (with the traceback into the bot's file); then count it."""
+        if self.faults.add(fault):
+            details = f"\n{fault.traceback}" if fault.traceback else ""
+            log.warning("a safe move replaced the bot's: %s%s", fault.summary, details)
+        else:
+            log.info("a safe move replaced the bot's again: %s", fault.summary)
+
+    def _report_repeats(self) -> None:
+        for fault, count in self.faults.entries():
+            if count > 1:
+                log.warning("%s: %d times in all (shown in full the first time)", fault.summary, count)
 
     def _note(self, match: _Match, message: str) -> None:
         log.warning("%s", message)

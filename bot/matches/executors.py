@@ -65,7 +65,9 @@ def _run_on_ray(tasks: Sequence[RoundTask], progress: Progress | None) -> list[R
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the ray backend needs the optional extra: pip install 'rummy-vision[ray]'") from None
+        raise RuntimeError(
+            "the ray backend needs the optional extra: in the checkout, .venv/bin/pip install -e '.[ray]'"
+        ) from None
     if not ray.is_initialized():
         # Connects to a running cluster when RAY_ADDRESS is set, otherwise starts a local instance.
         ray.init(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)

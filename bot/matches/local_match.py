@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client.deadline import Budget, check_move, safe_moves
+from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from bot.players.user_bot_process import BotProcessError, UserBotProcess
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
 
@@ -106,6 +107,7 @@ class MoveRecord:
     points: int
     wasted: bool
     suggestions: tuple[dict[str, Any], ...] = ()  # the bot's best moves with values, when it has them
+    fault_detail: Fault | None = None  # the fault with its key and traceback, when `fault` is set
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,8 @@ class RoundResult:
     winner: int  # seat
     moves: tuple[MoveRecord, ...]
     kinds: tuple[str, ...]
+    started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
+    game_id: int | None = None  # the server's GameId, for a round played over a server
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""
@@ -132,6 +136,13 @@ class RoundResult:
     def faults(self, seat: int) -> int:
         return sum(1 for move in self.moves if move.seat == seat and move.fault)
 
+    def fault_details(self, seat: int) -> list[Fault]:
+        return [
+            move.fault_detail or fault_from_problem(move.fault)
+            for move in self.moves
+            if move.seat == seat and move.fault
+        ]
+
 
 def play_round(
     deal_seed: str,
@@ -142,13 +153,14 @@ def play_round(
     game_id: int = 0,
 ) -> RoundResult:
     """One round on the deal `deal_seed`, `seats[0]` as player 0; the same seed always deals the same cards."""
+    started_at = time.time()
     match = Match(seed=deal_seed, rules=rules)
     noise_base = random.Random(f"noise:{deal_seed}").getrandbits(32)
     bots: list[Agent] = []
     try:
         for seat, contender in enumerate(seats):
             bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
-        return _play(match, deal_seed, seats, bots, move_time_ms, game_id)
+        return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at)
     finally:
         for bot in bots:
             bot.close()
@@ -161,6 +173,7 @@ def _play(
     bots: list[Agent],
     move_time_ms: int | None,
     game_id: int,
+    started_at: float,
 ) -> RoundResult:
     fallback_rng = random.Random(f"fallback:{deal_seed}")
     first_mover = match.current.mover
@@ -173,12 +186,13 @@ def _play(
             match, seat, game_id=game_id, opponent_id=seats[1 - seat].name, response_deadline_ms=deadline_ms
         )
         started = time.perf_counter()
-        fault = ""
+        detail: Fault | None = None
         process, calculate_move = bots[seat].process, bots[seat].calculate_move
         if process is not None:
             guarded = process.run(view, _budget(move_time_ms or DEFAULT_MOVE_TIME_MS))
             if guarded.move is None:
-                fault, move = guarded.problem, safe_moves(view, fallback_rng)[0]
+                detail = guarded.fault or fault_from_problem(guarded.problem)
+                move = safe_moves(view, fallback_rng)[0]
             else:
                 move = guarded.move
         else:
@@ -186,13 +200,17 @@ def _play(
             try:
                 move = check_move(calculate_move(view), view)
             except MalformedMove as error:
-                fault, move = f"malformed move: {error}", safe_moves(view, fallback_rng)[0]
+                detail, move = fault_from_problem(f"malformed move: {error}"), safe_moves(view, fallback_rng)[0]
             except Exception as error:  # noqa: BLE001 - a bot may raise anything; the round goes on
-                fault, move = f"bot raised {type(error).__name__}: {error}", safe_moves(view, fallback_rng)[0]
+                detail = fault_from_exception(error, user_file=source_file(calculate_move))
+                move = safe_moves(view, fallback_rng)[0]
         think_ms = (time.perf_counter() - started) * 1000
         outcome = match.apply(seat, move)
+        fault = detail.summary if detail is not None else ""
         suggestions = () if fault else tuple(bots[seat].last_suggestions)
-        records.append(MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions))
+        records.append(
+            MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions, detail)
+        )
     finished = match.finished_rounds[-1]
     return RoundResult(
         deal_seed=deal_seed,
@@ -202,6 +220,7 @@ def _play(
         winner=finished.winner(),
         moves=tuple(records),
         kinds=kinds,
+        started_at=started_at,
     )
 
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.matches.local_match import RoundResult
 from rummy import Match, parse_move, render_gamestate
 from rummy.records import Records
+from rummy.runs import Standings, store_run
 
 IN_PROCESS_STYLE = 0
 
@@ -23,24 +25,83 @@ def default_db_path() -> Path:
     return Path(server_default())
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """What groups the stored rounds in the viewer: a `match` run or a tournament, with its standings."""
+
+    kind: str  # match | tournament
+    title: str
+    players: tuple[str, ...]
+    standings: Standings
+    tournament_id: int | None = None
+
+
 def store_rounds(
-    db: Path | None, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str]
+    db: Path | None,
+    played: Sequence[tuple[RoundResult, int]],
+    names: tuple[str, str],
+    *,
+    run: RunSpec | None = None,
 ) -> tuple[Path, list[int]]:
+    """Store each (round, seat of the first name) as a one-round match; with `run`, group them under it."""
+    seated = [(names[0], names[1]) if seat_of_a == 0 else (names[1], names[0]) for _result, seat_of_a in played]
+    return store_seated(db, [(result, seats) for (result, _), seats in zip(played, seated)], run=run)
+
+
+def store_seated(
+    db: Path | None, played: Sequence[tuple[RoundResult, tuple[str, str]]], *, run: RunSpec | None = None
+) -> tuple[Path, list[int]]:
+    """Store each round with the names of its seats; with `run`, group them under it."""
     path = Path(db) if db is not None else default_db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     records = Records(path)
     game_ids = []
     try:
-        for result, seat_of_a in played:
-            seated = (names[0], names[1]) if seat_of_a == 0 else (names[1], names[0])
+        for result, seated in played:
             game_ids.append(_store_round(records, result, seated))
+        if run is not None:
+            labels = [f"deal {result.deal_seed}" for result, _seated in played]
+            starts = [result.started_at for result, _ in played if result.started_at]
+            store_run(
+                records.db,
+                kind=run.kind,
+                title=run.title,
+                created_at=min(starts, default=time.time()),
+                players=run.players,
+                standings=run.standings,
+                games=list(zip(game_ids, labels)),
+                tournament_id=run.tournament_id,
+            )
     finally:
         records.close()
     return path, game_ids
 
 
+def group_server_rounds(
+    db: Path, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
+) -> list[int]:
+    """Rounds a server played and recorded itself: group them under a run, storing nothing else."""
+    games = [(result.game_id, f"deal {result.deal_seed}") for result, _seat in played if result.game_id is not None]
+    starts = [result.started_at for result, _ in played if result.started_at]
+    records = Records(db)
+    try:
+        store_run(
+            records.db,
+            kind=run.kind,
+            title=run.title,
+            created_at=min(starts, default=time.time()),
+            players=run.players,
+            standings=run.standings,
+            games=games,
+        )
+    finally:
+        records.close()
+    return [game_id for game_id, _label in games]
+
+
 def _store_round(records: Records, result: RoundResult, seated: tuple[str, str]) -> int:
-    now = time.time()
+    # The round's real start; each move is dated by the thinking time before it, so the record reads as played.
+    now = result.started_at or time.time()
     match = Match(seed=result.deal_seed)
     game_id = records.create_match(
         style_id=IN_PROCESS_STYLE,
@@ -54,6 +115,7 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
     )
     records.start_round(game_id, 0, match.current, now)
     for move in result.moves:
+        now += move.think_ms / 1000
         match.apply(move.seat, parse_move(move.move))
         finished = (0, match.finished_rounds[-1]) if match.over else None
         records.record_move(

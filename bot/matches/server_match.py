@@ -141,5 +141,7 @@ def _round_of(
         winner=winner,
         moves=tuple(moves),
         kinds=tuple(first_round["Landmarks"]),
+        started_at=float(first_round.get("StartedAt") or 0.0),
+        game_id=int(record["GameId"]),
     )
     return result, contender_at.index(0)

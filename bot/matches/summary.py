@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.matches.local_match import RoundResult
+from bot.players.faults import Fault, FaultLog
 from rummy.stats import wilson_interval
 
 
@@ -20,6 +21,7 @@ class PlayerSummary:
     mean_margin: float
     ms_per_move: float
     faults: int
+    fault_log: tuple[tuple[Fault, int], ...] = ()  # each distinct fault once, with its count
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -30,6 +32,7 @@ class PlayerSummary:
             "mean_margin": round(self.mean_margin, 3),
             "ms_per_move": round(self.ms_per_move, 3),
             "faults": self.faults,
+            "fault_reasons": [{**fault.to_json(), "count": count} for fault, count in self.fault_log],
         }
 
 
@@ -51,6 +54,11 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
                 mean_margin=statistics.fmean(margins) if margins else 0.0,
                 ms_per_move=statistics.fmean(times) if times else 0.0,
                 faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
+                fault_log=tuple(
+                    FaultLog(
+                        fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)
+                    ).entries()
+                ),
             )
         )
     return summaries

@@ -24,6 +24,10 @@ class Mover(Protocol):
 
     def close(self) -> None: ...
 
+    def labels(self) -> dict[int, str]:
+        """The landmarks the bot's recognizer gave the cards it last saw (empty for a bot file)."""
+        ...
+
 
 class MatchBot(Protocol):
     @property

@@ -67,6 +67,10 @@ class UserBotProcess:
             raise BotProcessError(self._load_error)
         return self._loaded
 
+    def labels(self) -> dict[int, str]:
+        """A bot file labels cards itself; its replays show card ids."""
+        return {}
+
     def close(self) -> None:
         for connection in (self._requests, self._answers):
             connection.close()

@@ -15,7 +15,7 @@ Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix t
   `result` its `Result`). A gamestate equal to the previous one recorded is not written again
   (long polls repeat the state while the opponent thinks).
 - `{"type": "move", "t", "move", "source", "reason", "result", "applied", "error", "think_ms",
-  "rtt_ms", "budget_ms", "attempts", "retried_after", "response_deadline"}` -- one MakeMove sent:
+  "rtt_ms", "budget_ms", "attempts", "retried_after", "response_deadline", "labels"}` -- one MakeMove sent:
   `move` as sent (e.g. `{"Give": 12}`); `source` `"bot"` (the bot's own move) or `"fallback"` (the
   client's safe move; `reason` says why, e.g. the bot overran, raised, returned garbage, or the
   server answered INVALID_MOVE); `result` the server's `Result`, or `"NO_ANSWER"` when the answer
@@ -23,7 +23,9 @@ Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix t
   when unclear, from the gamestate fetched right after); `think_ms` the bot's time (null for later
   sends of the turn); `rtt_ms` the round trip; `budget_ms` the time the bot had, counted from the
   gamestate's arrival; `attempts`/`retried_after` the call's retries; `response_deadline` the
-  gamestate's ResponseDeadline (server epoch ms). A turn may have several move lines (a refused
+  gamestate's ResponseDeadline (server epoch ms); `labels` the landmarks the bot's recognizer gave
+  the cards in view for this turn (`{"<card id>": "<landmark>"}`; empty for a bot file, which labels
+  cards itself, and in files written before it existed). A turn may have several move lines (a refused
   move, then a fallback); exactly one of them has `applied` true unless the turn was lost.
 - `{"type": "note", "t", "message"}` -- something worth knowing that is not a move (a resync, an error).
 - `{"type": "end", "t", "game_id", "status", "my_score", "opp_score", "moves", "fallbacks",

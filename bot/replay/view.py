@@ -20,6 +20,8 @@ def describe_move(move: Mapping[str, Any] | None, labels: Mapping[int, str]) -> 
     if len(move) != 1:
         return str(dict(move))
     ((kind, value),) = move.items()
+    if kind == "Lay" and value == []:
+        return "an invalid set (which cards, the gamestate does not say)"
     if kind == "Lay" and isinstance(value, list):
         return "Lay " + ", ".join(labels.get(card_id, f"#{card_id}") for card_id in value)
     if kind in ("Take", "Give") and isinstance(value, int):

@@ -70,9 +70,14 @@
     return `${player} plays ${JSON.stringify(move)}`;
   }
 
-  // --- routing: #game/12 and #game/12/step/5; anything else is the list ------------------------
+  // --- routing: #run/3, #game/12 and #game/12/step/5; anything else is the list ------------------------
 
   function route() {
+    const run = /^#run\/(\d+)$/.exec(location.hash);
+    if (run) {
+      openRun(Number(run[1]));
+      return;
+    }
     const match = /^#game\/(\d+)(?:\/step\/(\d+))?$/.exec(location.hash);
     if (match) {
       const id = Number(match[1]);
@@ -94,57 +99,157 @@
     game = null;
     document.title = "Rummy Vision viewer";
     $("game-view").hidden = true;
+    $("run-view").hidden = true;
     $("list-view").hidden = false;
     showError("");
     refreshList(mine);
   }
 
   async function refreshList(mine) {
-    const { status, body } = await getJson("/games");
+    const { status, body } = await getJson("/viewer/api/entries");
     if (mine !== generation) return;
     if (status !== 200) {
       showError(`The list of matches failed: ${body.ErrorMessage || status}`);
     } else {
       showError("");
-      renderList(body.Games || []);
+      renderList(body.Entries || []);
     }
     later(() => refreshList(mine), LIST_POLL_MS, mine);
   }
 
-  function renderList(games) {
+  function renderList(entries) {
     const rows = $("games").tBodies[0];
     rows.replaceChildren();
-    $("games-empty").hidden = games.length > 0;
-    $("games").hidden = games.length === 0;
-    for (const entry of games) {
-      const row = el("tr", "game-row");
-      row.dataset.gameId = entry.GameId;
-      row.dataset.status = entry.Status;
-      const link = el("a", null, `#${entry.GameId}`);
-      link.href = `#game/${entry.GameId}`;
-      const idCell = el("td");
-      idCell.append(link);
-      const players = el("td", "players");
-      players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
-      const statusCell = el("td");
-      const label = entry.Status === "RUNNING" ? "running" : entry.Status.toLowerCase();
-      statusCell.append(el("span", statusClass(entry.Status), label));
-      if (entry.EndReason && entry.EndReason !== "completed") statusCell.append(el("span", "reason", ` ${entry.EndReason}`));
-      const won = entry.Status === "RUNNING" ? "" : `${entry.RoundsWon[0]} : ${entry.RoundsWon[1]}`;
-      row.append(
-        idCell,
-        players,
-        statusCell,
-        el("td", "num", won),
-        el("td", "num", entry.NumberOfRounds),
-        el("td", null, styleName(entry.GameStyleId)),
-        el("td", "time", formatTime(entry.StartedAt)),
-      );
-      row.addEventListener("click", (event) => {
-        if (event.target.tagName !== "A") location.hash = `#game/${entry.GameId}`;
-      });
-      rows.append(row);
+    $("games-empty").hidden = entries.length > 0;
+    $("games").hidden = entries.length === 0;
+    for (const entry of entries) {
+      rows.append(entry.Entry === "run" ? runRow(entry) : gameRow(entry));
     }
+  }
+
+  function runRow(entry) {
+    const row = el("tr", "run-row");
+    row.dataset.runId = entry.RunId;
+    row.dataset.kind = entry.Kind;
+    const link = el("a", null, entry.Kind === "tournament" ? `Tournament ${entry.RunId}` : `Match run ${entry.RunId}`);
+    link.href = `#run/${entry.RunId}`;
+    const idCell = el("td");
+    idCell.append(link);
+    const players = el("td", "players");
+    const separator = entry.Players.length > 2 ? ", " : " vs ";
+    entry.Players.forEach((name, index) => {
+      if (index) players.append(el("span", "vs", separator));
+      players.append(el("span", "player", name));
+    });
+    const leader = entry.Standings && entry.Standings.Rows && entry.Standings.Rows[0];
+    const statusCell = el("td");
+    statusCell.append(el("span", "badge status-finished", "finished"));
+    row.append(
+      idCell,
+      players,
+      statusCell,
+      el("td", "num", entry.Kind === "match" ? entry.Standings.Rows.map((cells) => cells[1]).join(" : ") : ""),
+      el("td", "num", entry.Games),
+      el("td", null, entry.Kind === "tournament" ? `tournament${leader ? ", leader " + leader[1] : ""}` : "match run"),
+      el("td", "time", formatTime(entry.StartedAt)),
+    );
+    row.addEventListener("click", (event) => {
+      if (event.target.tagName !== "A") location.hash = `#run/${entry.RunId}`;
+    });
+    return row;
+  }
+
+  function gameRow(entry) {
+    const row = el("tr", "game-row");
+    row.dataset.gameId = entry.GameId;
+    row.dataset.status = entry.Status;
+    const link = el("a", null, `#${entry.GameId}`);
+    link.href = `#game/${entry.GameId}`;
+    const idCell = el("td");
+    idCell.append(link);
+    const players = el("td", "players");
+    players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
+    const statusCell = el("td");
+    const label = entry.Status === "RUNNING" ? "running" : entry.Status.toLowerCase();
+    statusCell.append(el("span", statusClass(entry.Status), label));
+    if (entry.EndReason && entry.EndReason !== "completed") statusCell.append(el("span", "reason", ` ${entry.EndReason}`));
+    const won = entry.Status === "RUNNING" ? "" : `${entry.RoundsWon[0]} : ${entry.RoundsWon[1]}`;
+    row.append(
+      idCell,
+      players,
+      statusCell,
+      el("td", "num", won),
+      el("td", "num", entry.NumberOfRounds),
+      el("td", null, styleName(entry.GameStyleId)),
+      el("td", "time", formatTime(entry.StartedAt)),
+    );
+    row.addEventListener("click", (event) => {
+      if (event.target.tagName !== "A") location.hash = `#game/${entry.GameId}`;
+    });
+    return row;
+  }
+
+  // --- a match run or a tournament: standings, then its rounds ---------------------------------
+
+  async function openRun(id) {
+    const mine = ++generation;
+    game = null;
+    $("list-view").hidden = true;
+    $("game-view").hidden = true;
+    $("run-view").hidden = false;
+    showError("");
+    const { status, body } = await getJson(`/viewer/api/runs/${id}`);
+    if (mine !== generation) return;
+    if (status !== 200) {
+      showError(body.ErrorMessage || `HTTP ${status}`);
+      return;
+    }
+    renderRun(body);
+  }
+
+  function renderRun(run) {
+    $("run-title").textContent = run.Title;
+    document.title = `${run.Title} - Rummy Vision viewer`;
+    $("run-kind").className = "badge status-finished";
+    $("run-kind").textContent = run.Kind === "tournament" ? "tournament" : "match run";
+    const standings = $("standings");
+    const headRow = el("tr");
+    run.Standings.Columns.forEach((name, index) => headRow.append(el("th", index > 1 ? "num" : null, name)));
+    standings.tHead.replaceChildren(headRow);
+    standings.tBodies[0].replaceChildren(
+      ...run.Standings.Rows.map((cells) => {
+        const row = el("tr", "standing-row");
+        cells.forEach((cell, index) => row.append(el("td", index > 1 ? "num" : null, cell)));
+        return row;
+      }),
+    );
+    const rows = $("run-games").tBodies[0];
+    rows.replaceChildren(
+      ...run.Games.map((entry) => {
+        const row = el("tr", "run-game-row");
+        row.dataset.gameId = entry.GameId;
+        const link = el("a", null, `#${entry.GameId}`);
+        link.href = `#game/${entry.GameId}`;
+        const idCell = el("td");
+        idCell.append(link);
+        const players = el("td", "players");
+        players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
+        const statusCell = el("td");
+        statusCell.append(el("span", statusClass(entry.Status), entry.Status.toLowerCase()));
+        row.append(
+          idCell,
+          el("td", null, `${entry.Position + 1}: ${entry.Label}`),
+          players,
+          statusCell,
+          el("td", "num", `${entry.RoundsWon[0]} : ${entry.RoundsWon[1]}`),
+          el("td", "time", formatTime(entry.StartedAt)),
+        );
+        row.addEventListener("click", (event) => {
+          if (event.target.tagName !== "A") location.hash = `#game/${entry.GameId}`;
+        });
+        return row;
+      }),
+    );
   }
 
   // --- one match -------------------------------------------------------------------------------
@@ -153,7 +258,10 @@
     const mine = ++generation;
     game = { id, mode: null, data: null, index: 0 };
     $("list-view").hidden = true;
+    $("run-view").hidden = true;
     $("game-view").hidden = false;
+    $("back").href = "#";
+    $("back").textContent = "\u2190 All matches";
     $("game-title").textContent = `Game ${id}`;
     $("game-status").textContent = "";
     $("game-result").textContent = "";
@@ -285,7 +393,7 @@
     header(data);
     const mover = data.Mover === null || data.Mover === undefined ? null : data.Players[data.Mover];
     $("live-info").textContent =
-      `round ${data.Round + 1} of ${data.NumberOfRounds} \u00b7 turn ${data.Turn}` + (mover ? ` \u00b7 ${mover} to move` : "");
+      `round ${data.Round + 1} of ${data.NumberOfRounds} \u00b7 turn ${data.RoundTurn} of the round` + (mover ? ` \u00b7 ${mover} to move` : "");
     const last = data.LastMove;
     const moveText = $("move-text");
     const moveCards = $("move-cards");
@@ -316,6 +424,11 @@
     game.mode = "steps";
     game.data = data;
     header(data);
+    if (data.RunId !== null && data.RunId !== undefined) {
+      // A round of a match run or a tournament: back leads to its standings and the other rounds.
+      $("back").href = `#run/${data.RunId}`;
+      $("back").textContent = "\u2190 Its match run / tournament";
+    }
     $("live-bar").hidden = true;
     $("step-controls").hidden = false;
     const mismatches = $("mismatches");

@@ -37,6 +37,19 @@ def test_match_over_the_protocol_matches_the_server_records(tmp_path):
     for player in summary["players"]:
         assert player["wins"] == wins.get(player["name"], 0)
         assert player["faults"] == 0 and player["ms_per_move"] > 0
+    # The viewer groups the three server matches under one match run, each with its own start time.
+    from rummy.records import connect
+    from rummy.runs import list_runs, run_detail
+
+    connection = connect(db)
+    try:
+        (run,) = list_runs(connection)
+        detail = run_detail(connection, run["RunId"])
+    finally:
+        connection.close()
+    assert detail is not None and run["Kind"] == "match" and run["Games"] == 3
+    assert sorted(game["GameId"] for game in detail["Games"]) == sorted(match["GameId"] for match in finished)
+    assert summary["records"]["game_ids"] == [game["GameId"] for game in detail["Games"]]
 
 
 def test_server_mode_refuses_duplicate_deals(tmp_path):

@@ -99,6 +99,8 @@ def test_viewer_steps_follow_the_rounds_of_a_multi_round_match(start_viewer_serv
     live = server.get(f"/viewer/api/games/{match.game_id}/live").json()
     first_round = _record(db_path, match.game_id)["Rounds"][0]
     assert live["Round"] == 1 and live["CardsInDeck"] == 20
+    # The turn shown is the round's: the second round's first turn, though the match has seen many moves.
+    assert live["Turn"] == match.moves > 1 and live["RoundTurn"] == 1
     assert live["LastMove"]["RoundEnded"] == {
         "Round": 0,
         "Points": first_round["Points"],
@@ -134,6 +136,7 @@ def test_viewer_live_view_shows_what_players_see_and_never_the_deck(start_viewer
     assert response.status_code == 200
     live = response.json()
     assert live["Live"] is True and live["Status"] == "RUNNING" and live["Turn"] == 3
+    assert live["RoundTurn"] == 4  # three moves played in this round: the fourth turn is on
     by_name = {seat.name: seat.state for seat in match.seats}
     for seat_index, seat in enumerate(live["Seats"]):
         state = by_name[seat["Name"]]

@@ -117,6 +117,7 @@ def test_viewer_spectates_a_running_match_without_revealing_landmarks(
     page.wait_for_function(IMAGES_LOADED, arg="#seat-1 img")
     mover = next(seat for seat in match.seats if seat.state["IsMover"])
     assert f"{mover.name} to move" in page.inner_text("#live-info")
+    assert "round 1 of 1 \u00b7 turn 3 of the round" in page.inner_text("#live-info")  # two moves played
     assert "last move" in _caption(page).lower()
     deck_before = match.seats[0].state["CardsInDeck"]
     assert f"{deck_before} cards" in page.inner_text("#table-info")

@@ -1,0 +1,141 @@
+"""Runs: a `rummy-vision match` or a tournament, grouping the one-round matches it stored.
+
+Written by the bot side when it stores its rounds, read by the viewer, in the same SQLite records
+file as the referee's tables:
+
+    runs(run_id INTEGER PRIMARY KEY, kind TEXT  -- match | tournament
+         title TEXT, created_at REAL, players TEXT  -- JSON list of names
+         standings TEXT   -- JSON {"Columns": [str], "Rows": [[str | number]]}, ready to show
+         tournament_id INTEGER)  -- the tournaments table's id, for a tournament
+
+    run_games(run_id, game_id, position INTEGER, label TEXT)  -- the run's rounds in the order played
+
+A run is written in one transaction together with the links to its rounds, so the viewer sees all
+of it or none.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, title TEXT NOT NULL, created_at REAL NOT NULL,
+    players TEXT NOT NULL, standings TEXT NOT NULL, tournament_id INTEGER
+);
+CREATE TABLE IF NOT EXISTS run_games (
+    run_id INTEGER NOT NULL REFERENCES runs(run_id), game_id INTEGER NOT NULL, position INTEGER NOT NULL,
+    label TEXT NOT NULL, PRIMARY KEY (run_id, position)
+);
+CREATE INDEX IF NOT EXISTS run_games_by_game ON run_games(game_id);
+"""
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A table as it is shown: column names and one row per player."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str | int | float, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"Columns": list(self.columns), "Rows": [list(row) for row in self.rows]}
+
+
+def ensure_schema(db: sqlite3.Connection) -> None:
+    db.executescript(SCHEMA)
+
+
+def store_run(
+    db: sqlite3.Connection,
+    *,
+    kind: str,
+    title: str,
+    created_at: float,
+    players: Sequence[str],
+    standings: Standings,
+    games: Sequence[tuple[int, str]],
+    tournament_id: int | None = None,
+) -> int:
+    """Store a run and its (game_id, label) rounds in one transaction; return its run_id."""
+    ensure_schema(db)
+    with db:
+        cursor = db.execute(
+            "INSERT INTO runs (kind, title, created_at, players, standings, tournament_id) VALUES (?, ?, ?, ?, ?, ?)",
+            (kind, title, created_at, json.dumps(list(players)), json.dumps(standings.to_json()), tournament_id),
+        )
+        run_id = int(cursor.lastrowid or 0)
+        db.executemany(
+            "INSERT INTO run_games (run_id, game_id, position, label) VALUES (?, ?, ?, ?)",
+            [(run_id, game_id, position, label) for position, (game_id, label) in enumerate(games)],
+        )
+    return run_id
+
+
+def list_runs(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every run, newest first, with its round count and the time its first round started."""
+    ensure_schema(db)
+    rows = db.execute(
+        "SELECT r.run_id, r.kind, r.title, r.created_at, r.players, r.standings,"
+        " COUNT(g.game_id) AS games, MIN(m.started_at) AS started_at, MAX(m.ended_at) AS ended_at"
+        " FROM runs r LEFT JOIN run_games g ON g.run_id = r.run_id LEFT JOIN matches m ON m.game_id = g.game_id"
+        " GROUP BY r.run_id ORDER BY r.run_id DESC"
+    ).fetchall()
+    return [_run_json(row) for row in rows]
+
+
+def run_detail(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
+    """One run with its rounds in the order played: each with its label, players, result and start time."""
+    ensure_schema(db)
+    runs = [run for run in list_runs(db) if run["RunId"] == run_id]
+    if not runs:
+        return None
+    rows = db.execute(
+        "SELECT g.position, g.label, m.game_id, m.player0, m.player1, m.status, m.rounds_won0, m.rounds_won1,"
+        " m.started_at, m.ended_at FROM run_games g JOIN matches m ON m.game_id = g.game_id"
+        " WHERE g.run_id = ? ORDER BY g.position",
+        (run_id,),
+    ).fetchall()
+    games = [
+        {
+            "Position": row["position"],
+            "Label": row["label"],
+            "GameId": row["game_id"],
+            "Players": [row["player0"], row["player1"]],
+            "Status": row["status"],
+            "RoundsWon": [row["rounds_won0"], row["rounds_won1"]],
+            "StartedAt": row["started_at"],
+            "EndedAt": row["ended_at"],
+        }
+        for row in rows
+    ]
+    return {**runs[0], "Games": games}
+
+
+def run_of_game(db: sqlite3.Connection, game_id: int) -> int | None:
+    ensure_schema(db)
+    row = db.execute("SELECT run_id FROM run_games WHERE game_id = ? LIMIT 1", (game_id,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def grouped_game_ids(db: sqlite3.Connection) -> set[int]:
+    ensure_schema(db)
+    return {int(row[0]) for row in db.execute("SELECT game_id FROM run_games")}
+
+
+def _run_json(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "RunId": row["run_id"],
+        "Kind": row["kind"],
+        "Title": row["title"],
+        "CreatedAt": row["created_at"],
+        "Players": json.loads(row["players"]),
+        "Standings": json.loads(row["standings"]),
+        "Games": row["games"],
+        "StartedAt": row["started_at"] if row["started_at"] is not None else row["created_at"],
+        "EndedAt": row["ended_at"],
+    }

@@ -1,0 +1,59 @@
+"""Every `rummy-vision ...` line of the README's shell blocks names a real command with options it accepts, and
+the --recognizer help of every command lists every recognizer form."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from bot.cli import app
+from recognizers.registry import NAMES
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _readme_commands() -> list[str]:
+    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    commands = []
+    for line in lines:
+        line = re.sub(r"\s+#.*$", "", line).rstrip(" &")  # drop comments and a trailing "&"
+        for part in re.split(r"\s*&&\s*", line):
+            if part.startswith(("rummy-vision ", ".venv/bin/rummy-vision ")):
+                commands.append(part)
+    return commands
+
+
+def _parse(args: list[str]) -> str:
+    """Parse like the CLI would, without running: raises click's UsageError for an unknown command or option."""
+    root = typer.main.get_command(app)
+    ctx = root.make_context("rummy-vision", list(args))
+    name, command, rest = root.resolve_command(ctx, [*getattr(ctx, "_protected_args", []), *ctx.args])
+    while hasattr(command, "resolve_command"):
+        ctx = command.make_context(name, rest, parent=ctx)
+        name, command, rest = command.resolve_command(ctx, [*getattr(ctx, "_protected_args", []), *ctx.args])
+    command.make_context(name, rest, parent=ctx)
+    return str(name)
+
+
+def test_the_readme_shows_the_main_commands() -> None:
+    used = {shlex.split(command)[1] for command in _readme_commands()}
+    assert {"match", "play", "serve", "bots", "tournament", "replay", "selfplay"} <= used
+
+
+@pytest.mark.parametrize("command", _readme_commands())
+def test_readme_command_parses(command: str) -> None:
+    args = shlex.split(command.replace("...", "secret"))[1:]
+    assert _parse(args)
+
+
+@pytest.mark.parametrize("command", ["play", "match", "tournament", "recognize"])
+def test_recognizer_help_lists_every_form(command: str) -> None:
+    text = " ".join(CliRunner().invoke(app, [command, "--help"], terminal_width=400).output.split())
+    for form in NAMES:
+        assert form in text, (command, form)
