@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from server.accounts import Accounts
 from server.cards_images import CardImages
+from server.play.routes import router as play_router
 from server.protocol import (
     GAME_TYPE_ID,
     BadRequest,
@@ -64,6 +65,9 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            play_hall = getattr(_app.state, "play_hall", None)
+            if play_hall is not None:
+                await play_hall.close()
             await referee.close()
             records.close()
 
@@ -117,6 +121,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(arena)
     app.include_router(viewer_router)
+    app.include_router(play_router)
 
     @app.get("/cards/{name}", tags=["cards"], response_class=Response)
     async def card_image(name: str) -> Response:
