@@ -77,6 +77,10 @@ from bot.replay_command import register as register_replay  # noqa: E402
 
 register_replay(app)
 
+from bot.play_human_command import register as register_play_human  # noqa: E402
+
+register_play_human(app)
+
 
 def main() -> None:
     app()

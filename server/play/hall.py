@@ -25,10 +25,10 @@ from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Resu
 from server.records import Records
 from server.referee import Referee, Refusal
 from server.styles import NO_LIMIT_MS, GameStyle
-from strategies.coaching.coach import Advice, CoachConfig, advise, position_of
+from strategies.coaching.coach import Advice, CoachConfig, advise
 from strategies.coaching.review import Decision, Review, review
 from strategies.coaching.selection import HandCard, Verdict, check_selection
-from strategies.position import Position
+from strategies.position import Position, parse_position
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +63,8 @@ class PlaySession:
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     moved: asyncio.Event = field(default_factory=asyncio.Event)
     advice: dict[tuple[int, int], asyncio.Future[tuple[Position, Advice | None]]] = field(default_factory=dict)
-    decisions: list[tuple[int, int, int, asyncio.Future[tuple[Position, Advice | None]], dict[str, Any]]] = field(
-        default_factory=list
-    )
+    sources: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # positions as analysis JSON
+    decisions: list[tuple[int, int, int, tuple[int, int], dict[str, Any]]] = field(default_factory=list)
     runner: asyncio.Task[None] | None = None
 
     @property
@@ -250,7 +249,6 @@ class PlayHall:
         if not verdict.ok or verdict.move is None:
             return verdict, None
         key = session.position_key()
-        thinking = session.advice.get(key)
         round_index = session.round_index
         turn = DEFAULT_RULES.max_turns - int(session.gamestate["RemainingMoves"]) + 1
         answer = await self._call(
@@ -260,9 +258,9 @@ class PlayHall:
             ),
             session.base_url,
         )
-        if answer.get("Result") == Result.SUCCESS and thinking is not None:
+        if answer.get("Result") == Result.SUCCESS and key in session.advice:
             step = self.records.applied_move_count(session.game_id)
-            session.decisions.append((step, round_index, turn, thinking, verdict.move))
+            session.decisions.append((step, round_index, turn, key, verdict.move))
         if "GameState" in answer:
             await self._update(session, answer["GameState"])
         session.moved.set()
@@ -282,8 +280,13 @@ class PlayHall:
         ledger = Ledger(self.records, session.game_id)
         in_hands = [name for name in labels.values()]
         deck = ledger.deck_counts(session.round_index, in_hands)
+        source = {
+            "GameState": dict(state),
+            "CardLabels": {str(card_id): name for card_id, name in labels.items()},
+            "DeckCounts": deck,
+        }
         try:
-            position = position_of(state, labels, deck)
+            position = parse_position(source)
         except ValueError as error:
             log.warning("game %d: no coach for this position: %s", session.game_id, error)
             return
@@ -296,6 +299,7 @@ class PlayHall:
                 log.exception("game %d: the coach failed", session.game_id)
                 return position, None
 
+        session.sources[key] = source
         session.advice[key] = asyncio.ensure_future(asyncio.to_thread(think))
 
     async def advice_now(self, session: PlaySession) -> Advice | None:
@@ -307,10 +311,10 @@ class PlayHall:
 
     async def review(self, session: PlaySession) -> Review:
         decisions = []
-        for step, round_index, turn, thinking, played in session.decisions:
-            position, advice = await asyncio.shield(thinking)
+        for step, round_index, turn, key, played in session.decisions:
+            position, advice = await asyncio.shield(session.advice[key])
             if advice is not None:
-                decisions.append(Decision(step, round_index, turn, position, advice, played))
+                decisions.append(Decision(step, round_index, turn, position, advice, played, session.sources[key]))
         return review(decisions, strategy=session.coach.strategy, objective=session.coach.objective.value)
 
     def played(self, session: PlaySession) -> tuple[list[PlayedMove], list[dict[str, Any]]]:

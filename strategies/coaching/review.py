@@ -3,7 +3,7 @@ and the three costliest moments (each with its step number, for the viewer's /vi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ class Decision:
     position: Position
     advice: Advice
     played: dict[str, Any]  # the arena move sent
+    source: Mapping[str, Any] | None = None  # the position as analysis JSON (GameState, CardLabels, DeckCounts)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class ReviewEntry:
     best_value: float | None
     lost: float  # best value - played value, never below 0; 0 when values are unknown
     exact: bool
+    played: Mapping[str, Any] | None = None
+    best: Mapping[str, Any] | None = None
+    source: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +53,9 @@ class ReviewEntry:
             "BestValue": None if self.best_value is None else round(self.best_value, 4),
             "Lost": round(self.lost, 4),
             "Exact": self.exact,
+            "Move": self.played,
+            "BestMove": self.best,
+            "Position": self.source,
         }
 
 
@@ -101,6 +108,9 @@ def review_entry(decision: Decision) -> ReviewEntry:
         best_value=best.value,
         lost=lost,
         exact=advice.exact,
+        played=decision.played,
+        best=best.move,
+        source=decision.source,
     )
 
 
