@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bot.cli import match, play, replay, tournament
+from bot.cli import match, play, play_human, replay, tournament
 from recognizers import commands as recognizer_commands
 from server import commands as server_commands
 from strategies import commands as strategy_commands
@@ -71,14 +71,11 @@ REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     match.register,
     tournament.register,
     replay.register,
+    play_human.register,  # play-human
 )
 
 for register in REGISTRATIONS:
     register(app)
-
-from bot.play_human_command import register as register_play_human  # noqa: E402
-
-register_play_human(app)
 
 
 def main() -> None:

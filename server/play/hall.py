@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummy import DEFAULT_RULES
+from rummy.records import Records
 from server.accounts import Accounts
 from server.housebots import HOUSE_BOTS
 from server.play.ledger import Ledger, PlayedMove
 from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Result
-from server.records import Records
 from server.referee import Referee, Refusal
 from server.styles import NO_LIMIT_MS, GameStyle
 from strategies.coaching.coach import Advice, CoachConfig, advise

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy import DEFAULT_RULES, RulesConfig
-from server.records import Records
+from rummy.records import Records
 
 
 @dataclass(frozen=True)

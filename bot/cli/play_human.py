@@ -39,7 +39,7 @@ def play_human(
     """
     from rich.console import Console
 
-    from bot.play_human import PlayApi, PlayApiError, TerminalGame
+    from bot.client.play_human import PlayApi, PlayApiError, TerminalGame
 
     console = Console()
     embedded = None
