@@ -166,10 +166,12 @@ class TerminalGame:
         self.wait_ms = wait_ms
         self.shown_events = 0
         self.quit = False
+        self.state: dict[str, Any] = {}  # the last state shown
+        self.token = ""
 
     def play(self, opponent: str, style: int, coach: str, name: str) -> dict[str, Any]:
         state = self.api.start(opponent, style, coach, name)
-        token = state["Session"]
+        token = self.token = state["Session"]
         self.console.print(
             f"[b]Game {state['GameId']}[/b]: you ({state['You']}) against [b]{state['Opponent']}[/b], "
             f"{state['Style']['Text']}. {HELP}"
@@ -180,8 +182,10 @@ class TerminalGame:
                 state = self.api.state(token, state["Version"], self.wait_ms)
                 continue
             self._show_board(state)
+            self.state = state
             state = self._turn(token, state)
         self._show_events(state)
+        self.state = state
         if self.quit:
             if self.own_server:
                 self.console.print("You left the match; it stops with this referee and is recorded as ABORTED.")

@@ -63,6 +63,10 @@
     return Math.round(value * 100) + "%";
   }
 
+  function formatLoss(value, objective) {
+    return objective === "margin" ? value.toFixed(1) : Math.round(value * 100) + "%";
+  }
+
   // --- setup -----------------------------------------------------------------------------------
 
   async function loadOptions() {
@@ -378,7 +382,7 @@
       const link = element("a", { href: entry.Viewer }, `step ${entry.Step}`);
       item.append(link);
       item.append(document.createTextNode(
-        `: you played ${entry.Played}; ${entry.Best} was better by ${formatValue(entry.Lost, review.Objective)}`,
+        `: you played ${entry.Played}; ${entry.Best} was better by ${formatLoss(entry.Lost, review.Objective)}`,
       ));
       return item;
     });
@@ -394,7 +398,7 @@
       row.append(element("td", { class: "num played-value" }, formatValue(entry.PlayedValue, review.Objective)));
       row.append(element("td", {}, entry.Best));
       row.append(element("td", { class: "num best-value" }, formatValue(entry.BestValue, review.Objective)));
-      row.append(element("td", { class: "num lost" }, formatValue(entry.Lost, review.Objective)));
+      row.append(element("td", { class: "num lost" }, formatLoss(entry.Lost, review.Objective)));
       return row;
     });
     $("#review-moves tbody").replaceChildren(...rows);
