@@ -29,6 +29,7 @@ from strategies.coaching.coach import Advice, CoachConfig, advise
 from strategies.coaching.review import Decision, Review, review
 from strategies.coaching.selection import HandCard, Verdict, check_selection
 from strategies.position import Position, parse_position
+from strategies.registry import get_strategy
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,11 @@ class PlayHall:
             raise PlayError("a name is 1 to 24 letters, digits, spaces, dots, dashes or underscores")
         if opponent not in HOUSE_BOTS:
             raise PlayError(f"unknown opponent {opponent!r}; choose one of {', '.join(HOUSE_BOTS)}")
+        try:
+            HOUSE_BOTS[opponent]()
+            get_strategy(coach.strategy)
+        except Exception as error:  # e.g. `perfect` without its table: say so before the match starts
+            raise PlayError(f"cannot play that way here: {error}") from None
         style = self.referee.styles.get(style_id)
         if style is None:
             raise PlayError(f"no game style {style_id}; choose one of {', '.join(map(str, self.referee.styles))}")

@@ -74,6 +74,7 @@
     const opponents = $("#opponent");
     for (const opponent of options.Opponents) {
       const option = element("option", { value: opponent.Name }, `${opponent.Short} — ${opponent.Note}`);
+      if (!opponent.Available) option.disabled = true;
       opponents.append(option);
     }
     const styles = $("#style");

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from server.housebots import HOUSE_BOTS
@@ -10,6 +11,7 @@ from server.play.hall import PlayHall, PlaySession, no_limit
 from server.play.ledger import PlayedMove
 from server.styles import GameStyle
 from strategies.coaching.selection import describe_cards, set_name
+from strategies.registry import get_strategy
 
 OPPONENT_NOTES = {
     "housebot-practise": "random moves, like the arena's template bot",
@@ -37,15 +39,32 @@ def style_json(style: GameStyle) -> dict[str, Any]:
     }
 
 
+def unavailable(make: Callable[[], object]) -> str | None:
+    """Why a strategy cannot be built here (e.g. `perfect` without its table), or None when it can."""
+    try:
+        make()
+    except Exception as error:  # a strategy's own reason, shown to the person choosing it
+        return str(error).splitlines()[0] if str(error) else type(error).__name__
+    return None
+
+
 def options_json(styles: Sequence[GameStyle], coaches: Sequence[str]) -> dict[str, Any]:
     people_first = sorted(styles, key=lambda style: (not style.for_people, style.style_id))
+    opponents = []
+    for name, make in HOUSE_BOTS.items():
+        problem = unavailable(make)
+        opponents.append(
+            {
+                "Name": name,
+                "Short": name.removeprefix("housebot-"),
+                "Note": problem or OPPONENT_NOTES.get(name, ""),
+                "Available": problem is None,
+            }
+        )
     return {
-        "Opponents": [
-            {"Name": name, "Short": name.removeprefix("housebot-"), "Note": OPPONENT_NOTES.get(name, "")}
-            for name in HOUSE_BOTS
-        ],
+        "Opponents": opponents,
         "Styles": [style_json(style) for style in people_first if not style.stake],
-        "Coaches": list(coaches),
+        "Coaches": [name for name in coaches if unavailable(functools.partial(get_strategy, name)) is None],
     }
 
 
