@@ -28,9 +28,15 @@ def play_human(
     name: Annotated[str, typer.Option(help="The name your games are recorded under.")] = "human",
     base_url: Annotated[
         str | None,
-        typer.Option("--base-url", help="A running referee (http://host:port); by default one starts in this process."),
+        typer.Option(
+            "--base-url",
+            help="A running referee (http://host:port). Default: the local `serve` at port 8080 if it answers, "
+            "else a referee in this process.",
+        ),
     ] = None,
-    db: Annotated[Path | None, typer.Option("--db", help="Records file for the in-process referee.")] = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="Play on a referee in this process that records to this file.")
+    ] = None,
 ) -> None:
     """Play a match against a bot with landmark names instead of pictures, a coach (`hint`) and a review at the end.
 
@@ -43,6 +49,10 @@ def play_human(
 
     console = Console()
     embedded = None
+    if base_url is None and db is None and _answers(LOCAL_SERVE):
+        # A second referee on the same records file would mark the running one's matches ABORTED at start.
+        base_url = LOCAL_SERVE
+        console.print(f"Playing on the referee at {LOCAL_SERVE}.")
     if base_url is None:
         from server.embedded import EmbeddedServer
         from server.settings import Settings, default_db_path
@@ -68,6 +78,18 @@ def play_human(
         api.close()
         if embedded is not None:
             embedded.stop()
+
+
+LOCAL_SERVE = "http://127.0.0.1:8080"
+
+
+def _answers(base: str) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(base + "/play/api/options", timeout=1.0).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def httpx_errors() -> type[Exception]:

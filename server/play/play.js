@@ -182,6 +182,15 @@
     return holder;
   }
 
+  function markMoved(state) {
+    // The card the opponent's last move took or gave, where it is now.
+    const last = state.Events[state.Events.length - 1];
+    if (!last || last.IsYou || last.Round !== state.Round) return;
+    for (const card of last.Cards) {
+      for (const tile of document.querySelectorAll(`.card[data-card-id="${card.Id}"]`)) tile.classList.add("moved");
+    }
+  }
+
   function renderLastMove(state) {
     const box = $("#last-move");
     box.replaceChildren();
@@ -243,6 +252,7 @@
     if (fresh) {
       renderHand("#opp-hand", state.OppHand, "theirs");
       renderHand("#my-hand", state.MyHand, "mine");
+      markMoved(state);
       renderLastMove(state);
       renderLog(state);
     }
