@@ -67,6 +67,7 @@ class PlaySession:
     sources: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # positions as analysis JSON
     decisions: list[tuple[int, int, int, tuple[int, int], dict[str, Any]]] = field(default_factory=list)
     runner: asyncio.Task[None] | None = None
+    played_cache: tuple[int, list[PlayedMove], list[dict[str, Any]]] | None = None
 
     @property
     def running(self) -> bool:
@@ -324,8 +325,14 @@ class PlayHall:
         return review(decisions, strategy=session.coach.strategy, objective=session.coach.objective.value)
 
     def played(self, session: PlaySession) -> tuple[list[PlayedMove], list[dict[str, Any]]]:
+        """The match's moves and rounds so far (read again only when the seat's state has changed)."""
+        cached = session.played_cache
+        if cached is not None and cached[0] == session.version:
+            return cached[1], cached[2]
         ledger = Ledger(self.records, session.game_id)
-        return ledger.moves(), ledger.rounds()
+        moves, rounds = ledger.moves(), ledger.rounds()
+        session.played_cache = (session.version, moves, rounds)
+        return moves, rounds
 
 
 def no_limit(style: GameStyle) -> bool:

@@ -120,3 +120,19 @@ def test_bad_requests_are_explained(start_play_server) -> None:
     wrong = client.post(f"/play/api/games/{seat.token}/move", json={"Action": "lay", "Mine": "1,2,3"})
     assert wrong.status_code == 400 and "Mine" in wrong.json()["ErrorMessage"]
     assert client.get(f"/play/api/games/{seat.token}/review").status_code == 409
+
+
+def test_the_styles_for_people_are_listed_to_bots_and_to_the_page(start_play_server) -> None:
+    server = start_play_server()
+    bots = server.client.post("/prod/GM-GetListOfGameStyles", json={"BotId": "x", "BotPassword": "y"}).json()
+    assert bots["Result"] == "INVALID_LOGIN_OR_PASSWORD"  # the protocol's list needs a bot; the page's does not
+    options = server.get("/play/api/options").json()
+    styles = {style["GameStyleId"]: style for style in options["Styles"]}
+    # The page offers the people's styles first: two minutes a move (1 and 3 rounds) and no limit.
+    assert [style["GameStyleId"] for style in options["Styles"][:3]] == [5, 6, 7]
+    assert styles[5]["MoveTimeMs"] == 120_000 and styles[6]["Rounds"] == 3 and styles[7]["NoLimit"]
+    assert 4 not in styles  # a staked style is not offered to people
+    assert {"housebot-practise", "housebot-easy", "housebot-hard", "housebot-perfect"} <= {
+        opponent["Name"] for opponent in options["Opponents"]
+    }
+    assert "heuristic" in options["Coaches"] and "random" not in options["Coaches"]
