@@ -72,6 +72,10 @@ def test_a_match_through_the_api_is_recorded_and_reviewed(start_play_server, db_
     steps = server.get(f"/viewer/api/games/{seat.state['GameId']}/steps")
     assert steps.status_code == 200 and not steps.json()["Mismatches"]
     assert len(steps.json()["Steps"]) == len(events) + 1
+    # Each reviewed move links to its own step in the viewer.
+    for entry in review["Moves"]:
+        step = steps.json()["Steps"][entry["Step"]]
+        assert step["Player"] == "human" and step["Move"] == entry["Move"]
     listed = server.get("/games").json()["Games"]
     assert listed[0]["Players"] == ["human", "housebot-practise"]
     replay = CliRunner().invoke(app, ["replay", str(seat.state["GameId"]), "--db", str(db_path), "--turn", "3"])
