@@ -38,10 +38,9 @@ def play_human(
         Path | None, typer.Option("--db", help="Play on a referee in this process that records to this file.")
     ] = None,
 ) -> None:
-    """Play a match against a bot with landmark names instead of pictures, a coach (`hint`) and a review at the end.
+    """Play a match against a bot yourself: landmark names instead of pictures, a coach (hint), a review at the end.
 
-    The game runs through a referee exactly as the /play page does: your seat has the style's deadline, and the
-    match is recorded for the viewer and `rummy-vision replay`.
+    Your seat plays through the referee under the style's deadline; the viewer and `replay` show the match.
     """
     from rich.console import Console
 

@@ -258,7 +258,8 @@ class TerminalGame:
         self.shown_events = len(state["Events"])
 
     def _show_board(self, state: dict[str, Any]) -> None:
-        deadline = "no limit" if state["Style"]["NoLimit"] else f"{state['Style']['MoveTimeMs'] // 1000} s a move"
+        left_s = max(0, (state["ResponseDeadline"] - state["ServerNowMs"]) // 1000)
+        deadline = "no time limit" if state["Style"]["NoLimit"] else f"{left_s} s to move"
         self.console.print(
             f"\n[b]Round {state['Round'] + 1} of {state['Rounds']}[/b] · {state['RemainingMoves']} turns left · "
             f"{state['CardsInDeck']} in the deck · points you {state['Points'][0]}, them {state['Points'][1]} · "
