@@ -15,6 +15,7 @@
     coachVersion: -1,
     reviewShown: false,
     busy: false,
+    acts: 0, // buttons pressed: a late selection preview must not hide a button's answer
   };
 
   // --- small helpers ---------------------------------------------------------------------------
@@ -161,6 +162,20 @@
     }
     const count = page.mine.size + page.theirs.size;
     say(count ? `${page.mine.size} of your cards and ${page.theirs.size} of theirs selected.` : "");
+    if (!page.theirs.size && page.mine.size >= 3 && page.mine.size <= 5) previewLay();
+  }
+
+  async function previewLay() {
+    // What these cards would score as a Lay, before any button is pressed (nothing is sent).
+    const asked = [...page.mine].join(",");
+    const acted = page.acts;
+    try {
+      const verdict = await call(`/games/${page.token}/check`, { method: "POST", body: selection("lay", false) });
+      const unchanged = [...page.mine].join(",") === asked && !page.theirs.size && page.acts === acted;
+      if (unchanged) say("Lay: " + verdict.Message + ".");
+    } catch (_) {
+      // a preview only; the button's own check reports problems
+    }
   }
 
   function clearSelection() {
@@ -294,6 +309,7 @@
   }
 
   async function act(action, confirm) {
+    page.acts += 1;
     if (!page.state || !page.state.Running) return;
     if (!page.state.IsMover) {
       say("It is not your turn: wait for the opponent's move.", "bad");
