@@ -25,6 +25,9 @@ def play_human(
         int, typer.Option(help="GameStyleId: 5 is one round with 120 s a move, 6 three rounds, 7 no limit.")
     ] = 5,
     coach: Annotated[str, typer.Option(help="The coach's strategy for hints and the review.")] = "expectimax",
+    objective: Annotated[
+        str, typer.Option(help="The coach's values: margin (expected final points) or win (chance to win the round).")
+    ] = "margin",
     name: Annotated[str, typer.Option(help="The name your games are recorded under.")] = "human",
     base_url: Annotated[
         str | None,
@@ -63,7 +66,7 @@ def play_human(
         # With a referee of its own, the links work once `rummy-vision serve` runs on the same records file.
         viewer_base = base_url.rstrip("/") if embedded is None else "http://127.0.0.1:8080"
         game = TerminalGame(api, console, console.input, viewer_base=viewer_base, own_server=embedded is not None)
-        game.play(_opponent_name(opponent), style, coach, name)
+        game.play(_opponent_name(opponent), style, coach, name, objective)
     except PlayApiError as error:
         console.print(f"[red]{error}[/red]")
         raise typer.Exit(1) from None

@@ -43,8 +43,13 @@ class PlayApi:
     def options(self) -> dict[str, Any]:
         return self._answer(self.client.get("/play/api/options"))
 
-    def start(self, opponent: str, style: int, coach: str, name: str) -> dict[str, Any]:
-        body = {"Opponent": opponent, "GameStyleId": style, "Name": name, "Coach": {"Strategy": coach}}
+    def start(self, opponent: str, style: int, coach: str, name: str, objective: str = "margin") -> dict[str, Any]:
+        body = {
+            "Opponent": opponent,
+            "GameStyleId": style,
+            "Name": name,
+            "Coach": {"Strategy": coach, "Objective": objective},
+        }
         return self._answer(self.client.post("/play/api/games", json=body))
 
     def state(self, token: str, since: int = -1, wait_ms: int = 0) -> dict[str, Any]:
@@ -169,8 +174,8 @@ class TerminalGame:
         self.state: dict[str, Any] = {}  # the last state shown
         self.token = ""
 
-    def play(self, opponent: str, style: int, coach: str, name: str) -> dict[str, Any]:
-        state = self.api.start(opponent, style, coach, name)
+    def play(self, opponent: str, style: int, coach: str, name: str, objective: str = "margin") -> dict[str, Any]:
+        state = self.api.start(opponent, style, coach, name, objective)
         token = self.token = state["Session"]
         self.console.print(
             f"[b]Game {state['GameId']}[/b]: you ({state['You']}) against [b]{state['Opponent']}[/b], "

@@ -102,7 +102,7 @@
           Opponent: $("#opponent").value,
           GameStyleId: Number($("#style").value),
           Name: $("#name").value,
-          Coach: { Strategy: $("#coach-strategy").value },
+          Coach: { Strategy: $("#coach-strategy").value, Objective: $("#coach-objective").value },
         }),
       });
       page.token = state.Session;
@@ -367,7 +367,8 @@
       $("#coach-source").textContent = `${advice.Strategy}, ${advice.Objective} objective, ${exact}`;
       $("#coach-text").textContent = advice.Explanation;
       const rows = advice.Moves.map((move, index) => {
-        const row = element("tr", { class: index === 0 ? "best" : "" });
+        const row = element("tr", { class: "coach-move" + (index === 0 ? " best" : "") });
+        row.addEventListener("click", () => selectMove(move.Move));
         row.append(element("td", {}, move.Label));
         row.append(element("td", { class: "num" }, formatValue(move.Value, advice.Objective)));
         return row;
@@ -376,6 +377,14 @@
     } catch (error) {
       $("#coach-text").textContent = "No advice: " + error.message;
     }
+  }
+
+  function selectMove(move) {
+    clearSelection();
+    const [key, value] = Object.entries(move)[0];
+    const ids = Array.isArray(value) ? value : [value];
+    for (const id of ids) toggle(key === "Take" ? "theirs" : "mine", id);
+    say(`Selected for ${key}: press ${key} to play it.`);
   }
 
   // --- the end ---------------------------------------------------------------------------------

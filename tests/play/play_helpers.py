@@ -32,11 +32,12 @@ def no_set(hand: list[dict[str, Any]]) -> list[int] | None:
 
 
 class ApiSeat:
-    def __init__(self, client: httpx.Client, opponent: str, style: int = 5, coach: str = "heuristic") -> None:
+    def __init__(
+        self, client: httpx.Client, opponent: str, style: int = 5, coach: str = "heuristic", objective: str = "margin"
+    ) -> None:
         self.client = client
-        answer = client.post(
-            "/play/api/games", json={"Opponent": opponent, "GameStyleId": style, "Coach": {"Strategy": coach}}
-        )
+        body = {"Opponent": opponent, "GameStyleId": style, "Coach": {"Strategy": coach, "Objective": objective}}
+        answer = client.post("/play/api/games", json=body)
         assert answer.status_code == 200, answer.text
         self.state: dict[str, Any] = answer.json()
         self.token = self.state["Session"]

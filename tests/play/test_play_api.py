@@ -82,6 +82,21 @@ def test_a_match_through_the_api_is_recorded_and_reviewed(start_play_server, db_
     assert replay.exit_code == 0, replay.output
 
 
+def test_the_coach_and_review_in_win_probabilities(start_play_server) -> None:
+    server = start_play_server(seed=3)
+    seat = ApiSeat(server.client, "housebot-greedy", objective="win")
+    while seat.state["Running"]:
+        seat.wait_for_turn()
+        if seat.state["Running"]:
+            advice = seat.client.get(f"/play/api/games/{seat.token}/coach").json()
+            assert advice["Objective"] == "win" and all(0 <= move["Value"] <= 1 for move in advice["Moves"])
+            chosen = valid_set(seat.state["MyHand"])
+            seat.move("lay", mine=chosen) if chosen else seat.move("give", mine=[seat.state["MyHand"][0]["Id"]])
+    review = seat.client.get(f"/play/api/games/{seat.token}/review").json()
+    assert review["Objective"] == "win"
+    check_review_against_strategy(review, "heuristic", "win")
+
+
 def test_a_person_who_leaves_loses_on_time_and_the_record_replays(start_play_server, db_path) -> None:
     # A short move time stands in for the style's two minutes: the seat is left alone, as when a tab closes.
     server = start_play_server(move_time_ms=1200)

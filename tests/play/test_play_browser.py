@@ -116,6 +116,10 @@ def test_a_match_against_practise_with_the_mouse(start_play_server, chromium, tm
             assert _events(page) == before
             page.wait_for_selector("#coach-moves tbody tr")
             assert page.inner_text("#coach-text").strip()
+            # Clicking the coach's best move selects its cards (nothing is sent until a button is pressed).
+            page.click("#coach-moves tbody tr >> nth=0")
+            assert page.locator(".card.selected").count() >= 1 and _events(page) == before
+            page.click("#clear")
             page.screenshot(path=str(tmp_path / "practise-turn.png"), full_page=True)
             explained = True
         if "take" not in used:
