@@ -134,7 +134,7 @@
       "aria-pressed": selected.has(card.Id) ? "true" : "false",
       title: card.Landmark || `card ${card.Id}`,
     });
-    const image = element("img", { src: card.Url, alt: "a landmark card", loading: "lazy" });
+    const image = element("img", { src: card.Url, alt: "a landmark card" });
     tile.append(image);
     if (index < 10) tile.append(element("span", { class: "card-key" }, String((index + 1) % 10)));
     tile.append(element("span", { class: "card-name" }, card.Landmark || "?"));
