@@ -68,6 +68,8 @@ def test_a_match_through_the_api_is_recorded_and_reviewed(start_play_server, db_
     assert any(event["Kind"] == "waste" and event["IsYou"] for event in events) == ("waste" in used)
     review = seat.client.get(f"/play/api/games/{seat.token}/review").json()
     check_review_against_strategy(review, "heuristic")
+    # The coach had a position (hands, deck make-up) for every move the person made.
+    assert len(review["Moves"]) == sum(1 for event in events if event["IsYou"])
     # The record is whole: the viewer's steps and `rummy-vision replay` rebuild it.
     steps = server.get(f"/viewer/api/games/{seat.state['GameId']}/steps")
     assert steps.status_code == 200 and not steps.json()["Mismatches"]
