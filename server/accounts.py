@@ -97,6 +97,19 @@ class Accounts:
             raise AccountError(f"no bot named {name!r}")
         return bot
 
+    def new_password(self, name: str, *, iterations: int = DEFAULT_ITERATIONS) -> str:
+        """Give the registered bot `name` a new password and return it (the old one stops working)."""
+        password = secrets.token_urlsafe(18)
+        salt = secrets.token_bytes(16)
+        with self.db:
+            changed = self.db.execute(
+                "UPDATE bots SET salt=?, password_hash=?, iterations=? WHERE name=?",
+                (salt, hash_password(password, salt, iterations), iterations, name),
+            ).rowcount
+        if not changed:
+            raise AccountError(f"no bot named {name!r}")
+        return password
+
     def get(self, name: str) -> Bot | None:
         row = self.db.execute("SELECT name, user, status, balance FROM bots WHERE name=?", (name,)).fetchone()
         if row is None:

@@ -31,6 +31,7 @@ from server.http_io import (
     too_large,
     unless_dropped,
 )
+from server.play.routes import router as play_router
 from server.protocol import (
     GAME_TYPE_ID,
     BadRequest,
@@ -74,6 +75,9 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            play_hall = getattr(_app.state, "play_hall", None)
+            if play_hall is not None:
+                await play_hall.close()
             await referee.close()
             records.close()
 
@@ -140,6 +144,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(arena)
     app.include_router(viewer_router)
+    app.include_router(play_router)
 
     app.include_router(cards_router)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from rummy import UNKNOWN, CardLabel
 from strategies import registry
 from strategies.agent import ArenaAgent
 from strategies.base import Strategy
+from strategies.characters import CHARACTERS
 from strategies.registry import get_strategy, strategy_names
 
 HOUSE_USER = "house"
@@ -33,6 +35,8 @@ HOUSE_BOTS: dict[str, Callable[[], Strategy]] = {
     "housebot-practise": lambda: get_strategy("random"),
     "housebot-greedy": lambda: get_strategy("greedy"),
     "housebot-expert": _expert,
+    # The characters, so that a person (or a bot) can play each of them through the referee.
+    **{f"housebot-{name}": functools.partial(get_strategy, name) for name in CHARACTERS},
 }
 
 

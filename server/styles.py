@@ -7,6 +7,8 @@ from typing import Any
 
 from server.protocol import GAME_TYPE_ID
 
+NO_LIMIT_MS = 86_400_000
+
 
 @dataclass(frozen=True)
 class GameStyle:
@@ -15,6 +17,7 @@ class GameStyle:
     move_time_ms: int
     stake: int = 0
     prize: int = 0
+    for_people: bool = False  # offered first on the /play page (long or no move time)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,11 @@ STYLES: tuple[GameStyle, ...] = (
     GameStyle(3, rounds=1, move_time_ms=500),
     # A staked style, so that a bot's balance (and INSUFFICIENT_BALANCE) means something locally.
     GameStyle(4, rounds=1, move_time_ms=5000, stake=10, prize=19),
+    # Styles for people (the /play page and `play-human`): two minutes a move, one and three rounds, and
+    # one without a practical limit. The referee still needs a deadline, so "no limit" is a day a move.
+    GameStyle(5, rounds=1, move_time_ms=120_000, for_people=True),
+    GameStyle(6, rounds=3, move_time_ms=120_000, for_people=True),
+    GameStyle(7, rounds=1, move_time_ms=NO_LIMIT_MS, for_people=True),
 )
 
 
@@ -40,6 +48,6 @@ def styles_with_move_time(move_time_ms: int | None) -> dict[int, GameStyle]:
     chosen = {}
     for style in STYLES:
         if move_time_ms is not None:
-            style = GameStyle(style.style_id, style.rounds, move_time_ms, style.stake, style.prize)
+            style = GameStyle(style.style_id, style.rounds, move_time_ms, style.stake, style.prize, style.for_people)
         chosen[style.style_id] = style
     return chosen

@@ -60,6 +60,10 @@ def test_every_result_code_is_reachable(start_server, bots, tmp_path):
             assert infos[1] == {"Rounds": 1, "MoveTimeMs": 5000}
             assert infos[2] == {"Rounds": 5, "MoveTimeMs": 5000}
             assert infos[3] == {"Rounds": 1, "MoveTimeMs": 500}
+            # The styles for people (the /play page): two minutes a move, and a day a move ("no limit").
+            assert infos[5] == {"Rounds": 1, "MoveTimeMs": 120_000}
+            assert infos[6] == {"Rounds": 3, "MoveTimeMs": 120_000}
+            assert infos[7] == {"Rounds": 1, "MoveTimeMs": 86_400_000}
             seen.add(styles["Result"])
 
             wrong = ArenaBot(client, server.prod, "alice", "not-the-password")

@@ -1,0 +1,228 @@
+"""The /play routes: the page's files and its JSON API (see server/play/hall.py for how a seat plays).
+
+GET  /play                                   the page
+GET  /play/api/options                       opponents, styles, coach strategies
+POST /play/api/games                         {"Opponent", "GameStyleId", "Name"?, "Coach"?} -> state
+GET  /play/api/games/{token}?since=V&wait=MS the state; waits up to MS for a version other than V
+POST /play/api/games/{token}/check           {"Action", "Mine", "Theirs", "ConfirmPass"?} -> verdict
+POST /play/api/games/{token}/move            same body; sent through the referee only if it is a move
+GET  /play/api/games/{token}/coach?top=N     the coach's ranked moves on the person's turn
+GET  /play/api/games/{token}/review          after the match: each move beside the best
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from server.play.hall import PlayError, PlayHall, PlaySession
+from server.play.views import options_json, state_json
+from strategies.coaching.coach import VALUED, CoachConfig
+
+STATIC_FILES = {
+    "index.html": "text/html; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
+    "play.css": "text/css; charset=utf-8",
+}
+STATIC_PACKAGE = "server.play"
+MAX_WAIT_MS = 10_000
+MAX_BODY = 16_384
+
+router = APIRouter(tags=["play"])
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class CoachBody(_Body):
+    Strategy: str | None = None
+    Objective: str | None = None
+    TimeMs: float | None = None
+
+
+class NewGame(_Body):
+    Opponent: str
+    GameStyleId: int
+    Name: str | None = None
+    Coach: CoachBody | None = None
+
+
+class Selection(_Body):
+    Action: str
+    Mine: list[int] = Field(default_factory=list, max_length=40)
+    Theirs: list[int] = Field(default_factory=list, max_length=40)
+    ConfirmPass: bool = False
+
+
+def _hall(request: Request) -> PlayHall:
+    state = request.app.state
+    hall: PlayHall | None = getattr(state, "play_hall", None)
+    if hall is None:
+        hall = state.play_hall = PlayHall(state.referee, state.records, state.accounts)
+    return hall
+
+
+def _bad(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"ErrorMessage": message}, status_code=status)
+
+
+async def _body(request: Request, model: type[Any]) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise PlayError(f"the request body is over {MAX_BODY} bytes")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise PlayError(f"the request body is not valid JSON: {str(error)[:100]}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or 'body'}: {item['msg']}" for item in error.errors()
+        )
+        raise PlayError(problems[:300]) from None
+
+
+def _session(request: Request, token: str) -> PlaySession | None:
+    try:
+        return _hall(request).get(token)
+    except KeyError:
+        return None
+
+
+NO_GAME = "no such game here (it ended long ago, or the server restarted)"
+
+
+def _static(name: str) -> Response:
+    data = resources.files(STATIC_PACKAGE).joinpath(name).read_bytes()
+    return Response(data, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/play", include_in_schema=False)
+async def play_page() -> Response:
+    """The page where a person plays the house bots."""
+    return _static("index.html")
+
+
+@router.get("/play/", include_in_schema=False)
+async def play_page_slash() -> Response:
+    return RedirectResponse("/play", status_code=307)
+
+
+@router.get("/play/static/{name}", include_in_schema=False)
+async def play_static(name: str) -> Response:
+    if name not in STATIC_FILES:
+        return _bad(f"no play file {name}", 404)
+    return _static(name)
+
+
+@router.get("/play/api/options")
+async def play_options(request: Request) -> JSONResponse:
+    """The opponents (house bots and characters), the styles and the coach's strategies."""
+    styles = list(request.app.state.referee.styles.values())
+    return JSONResponse(options_json(styles, VALUED))
+
+
+@router.post("/play/api/games")
+async def new_game(request: Request) -> JSONResponse:
+    """Start a game against a house bot; the person's seat is played through the referee."""
+    settings = request.app.state.settings
+    try:
+        body: NewGame = await _body(request, NewGame)
+        coach = body.Coach or CoachBody()
+        config = CoachConfig.parse(coach.Strategy, coach.Objective, coach.TimeMs)
+        session = await _hall(request).start(
+            opponent=body.Opponent,
+            style_id=body.GameStyleId,
+            coach=config,
+            base_url=settings.public_url or str(request.base_url).rstrip("/"),
+            name=body.Name,
+        )
+    except (PlayError, ValueError) as error:
+        return _bad(str(error))
+    return JSONResponse(state_json(_hall(request), session))
+
+
+@router.get("/play/api/games/{token}")
+async def game_state(request: Request, token: str, since: int = -1, wait: int = 0) -> JSONResponse:
+    """The person's view; with `since` and `wait`, answers when the version changes or the time is up."""
+    session = _session(request, token)
+    if session is None:
+        return _bad(NO_GAME, 404)
+    if since == session.version and wait > 0:
+        await _hall(request).wait_for_change(session, since, min(wait, MAX_WAIT_MS) / 1000)
+    return JSONResponse(state_json(_hall(request), session))
+
+
+@router.post("/play/api/games/{token}/check")
+async def check_selection(request: Request, token: str) -> JSONResponse:
+    """What the selected cards and action would do, or why they are no move (nothing is sent)."""
+    session = _session(request, token)
+    if session is None:
+        return _bad(NO_GAME, 404)
+    try:
+        body: Selection = await _body(request, Selection)
+    except PlayError as error:
+        return _bad(str(error))
+    verdict = _hall(request).check(session, body.Action, body.Mine, body.Theirs, body.ConfirmPass)
+    return JSONResponse(verdict.to_json())
+
+
+@router.post("/play/api/games/{token}/move")
+async def make_move(request: Request, token: str) -> JSONResponse:
+    """Check the selection and, if it is a move (a pass only when confirmed), play it through the referee."""
+    session = _session(request, token)
+    if session is None:
+        return _bad(NO_GAME, 404)
+    hall = _hall(request)
+    try:
+        body: Selection = await _body(request, Selection)
+        verdict, answer = await hall.move(session, body.Action, body.Mine, body.Theirs, body.ConfirmPass)
+    except PlayError as error:
+        return _bad(str(error))
+    sent = answer is not None
+    return JSONResponse(
+        {
+            "Sent": sent,
+            "Verdict": verdict.to_json(),
+            "Result": answer.get("Result") if answer else None,
+            "ErrorMessage": answer.get("ErrorMessage") if answer else None,
+            "State": state_json(hall, session),
+        }
+    )
+
+
+@router.get("/play/api/games/{token}/coach")
+async def coach(request: Request, token: str, top: int = 5) -> JSONResponse:
+    """The coach's moves for the position in play, best first, with values and the reason in words."""
+    session = _session(request, token)
+    if session is None:
+        return _bad(NO_GAME, 404)
+    if not (session.running and session.gamestate.get("IsMover")):
+        return _bad("the coach speaks on your turn", 409)
+    advice = await _hall(request).advice_now(session)
+    if advice is None:
+        return _bad("the coach has no advice for this position", 503)
+    return JSONResponse(advice.to_json(max(1, min(top, 40))))
+
+
+@router.get("/play/api/games/{token}/review")
+async def review(request: Request, token: str) -> JSONResponse:
+    """After the match: every move of yours beside the coach's best, the value lost, the worst three."""
+    session = _session(request, token)
+    if session is None:
+        return _bad(NO_GAME, 404)
+    if session.running:
+        return _bad("the review comes when the match is over", 409)
+    result = await _hall(request).review(session)
+    viewer = f"/viewer#game/{session.game_id}/step/"
+    data = result.to_json()
+    for entry in [*data["Moves"], *data["Worst"]]:
+        entry["Viewer"] = viewer + str(entry["Step"])
+    return JSONResponse({**data, "GameId": session.game_id, "Viewer": f"/viewer#game/{session.game_id}"})
