@@ -1,7 +1,7 @@
 """Strategies by name: plain factories, so every match gets fresh instances.
 
 `get_strategy(name, **options)` passes options to the factory (e.g. `objective="margin"`,
-`time_ms=200`, `max_depth=2`, `seed=1`); an option a strategy does not take is an error.
+`time_ms=200`, `max_depth=2`, `seed=1`, `leaves="plan"`); an option a strategy does not take is an error.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from strategies.base import Strategy
 from strategies.baselines import GreedyStrategy, RandomStrategy
 from strategies.characters import CHARACTERS, make_character
 from strategies.searching import ExactStrategy, HeuristicStrategy, SearchStrategy
+from strategies.table.perfect import PerfectStrategy
 
 StrategyFactory = Callable[..., Strategy]
 
@@ -25,6 +26,7 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "expectimax": functools.partial(SearchStrategy, "expectimax"),
     "exact": ExactStrategy,
     **{name: functools.partial(make_character, name) for name in CHARACTERS},
+    "perfect": PerfectStrategy,
 }
 
 # The strongest strategy that still answers within the arena's usual deadlines.

@@ -1,5 +1,6 @@
 """Compiled count-level rules: hand sizes, the canonical index, legal moves and their results.
 
+Every function takes `k`, the kernel's tables packed in one int64 array (strategies.kernel.tables).
 States are packed like `rummy.countstate` (4 bits a type): `mine` is the mover's hand, `theirs`
 the opponent's, `deck` the deck; `d` is the deck's size, which is also the number of turns left.
 Values are from the mover's view; under the margin objective they leave out points already banked.
@@ -7,13 +8,34 @@ Values are from the mover's view; under the margin objective they leave out poin
 
 from __future__ import annotations
 
-from strategies.kernel.jit import jit
-from strategies.kernel.tables import KernelTables
+import numpy as np
+from numpy.typing import NDArray
+
+from strategies.kernel.jit import jit_inline
+from strategies.kernel.tables import (
+    AT_COUNTS,
+    AT_DECK,
+    AT_IDS,
+    AT_LAY_CODES,
+    AT_LAY_POINTS,
+    AT_MINE,
+    AT_OWN_MASKS,
+    AT_THEIRS,
+    CARDS,
+    N_LAYS,
+    N_TRIPLES,
+    N_TYPES,
+    PENALTY,
+    STRIDE_J,
+    STRIDE_R,
+    STRIDE_S,
+)
 
 NIBBLE = 15
+Blob = NDArray[np.int64]
 
 
-@jit
+@jit_inline
 def size(code: int) -> int:
     total = 0
     while code:
@@ -22,168 +44,155 @@ def size(code: int) -> int:
     return total
 
 
-@jit
-def _triple(tables: KernelTables, mine: int, theirs: int, deck: int, t: int) -> int:
-    side = tables.cards + 1
+@jit_inline
+def _triple(k: Blob, mine: int, theirs: int, deck: int, t: int) -> int:
+    side = k[CARDS] + 1
     shift = 4 * t
-    return int(tables.ids[(((mine >> shift) & NIBBLE) * side + ((theirs >> shift) & NIBBLE)) * side + ((deck >> shift) & NIBBLE)])
+    return int(
+        k[k[AT_IDS] + (((mine >> shift) & NIBBLE) * side + ((theirs >> shift) & NIBBLE)) * side + ((deck >> shift) & NIBBLE)]
+    )
 
 
-@jit
-def canonical_index(tables: KernelTables, mine: int, theirs: int, deck: int, d: int) -> int:
+@jit_inline
+def _count(k: Blob, r: int, j: int, s: int, need_m: int, need_o: int) -> int:
+    # STRIDE_J is the stride of the flags; ids are contiguous (see kernel_tables).
+    return int(k[k[AT_COUNTS] + r * k[STRIDE_R] + s * k[STRIDE_S] + (2 * need_m + need_o) * k[STRIDE_J] + j])
+
+
+@jit_inline
+def canonical_index(k: Blob, mine: int, theirs: int, deck: int, d: int) -> int:
     """The state's index within layer d (types unordered); both hands must be non-empty."""
-    n_types = tables.n_types
-    a0 = _triple(tables, mine, theirs, deck, 0)
-    a1 = _triple(tables, mine, theirs, deck, 1) if n_types > 1 else -1
-    a2 = _triple(tables, mine, theirs, deck, 2) if n_types > 2 else -1
-    a3 = _triple(tables, mine, theirs, deck, 3) if n_types > 3 else -1
-    # A sorting network, largest id first.
-    if a0 < a1:
-        a0, a1 = a1, a0
-    if a2 < a3:
-        a2, a3 = a3, a2
-    if a0 < a2:
-        a0, a2 = a2, a0
-    if a1 < a3:
-        a1, a3 = a3, a1
-    if a1 < a2:
-        a1, a2 = a2, a1
-    counts = tables.counts
-    tm, to, tk = tables.triple_mine, tables.triple_theirs, tables.triple_deck
+    n_types = k[N_TYPES]
+    a0 = _triple(k, mine, theirs, deck, 0)
+    a1 = _triple(k, mine, theirs, deck, 1) if n_types > 1 else -1
+    a2 = _triple(k, mine, theirs, deck, 2) if n_types > 2 else -1
+    a3 = _triple(k, mine, theirs, deck, 3) if n_types > 3 else -1
+    # A sorting network, largest id first (min/max compile to branch-free code).
+    a0, a1 = max(a0, a1), min(a0, a1)
+    a2, a3 = max(a2, a3), min(a2, a3)
+    a0, a2 = max(a0, a2), min(a0, a2)
+    a1, a3 = max(a1, a3), min(a1, a3)
+    a1, a2 = max(a1, a2), min(a1, a2)
+    at_m, at_o, at_k = k[AT_MINE], k[AT_THEIRS], k[AT_DECK]
     s = d
     need_m = 1
     need_o = 1
-    rank = counts[n_types, a0, s, need_m, need_o]
+    rank = _count(k, n_types, a0, s, need_m, need_o)
     if n_types > 1:
-        s -= tk[a0]
-        need_m = need_m if tm[a0] == 0 else 0
-        need_o = need_o if to[a0] == 0 else 0
-        rank += counts[n_types - 1, a1, s, need_m, need_o]
+        s -= k[at_k + a0]
+        need_m = need_m if k[at_m + a0] == 0 else 0
+        need_o = need_o if k[at_o + a0] == 0 else 0
+        rank += _count(k, n_types - 1, a1, s, need_m, need_o)
         if n_types > 2:
-            s -= tk[a1]
-            need_m = need_m if tm[a1] == 0 else 0
-            need_o = need_o if to[a1] == 0 else 0
-            rank += counts[n_types - 2, a2, s, need_m, need_o]
+            s -= k[at_k + a1]
+            need_m = need_m if k[at_m + a1] == 0 else 0
+            need_o = need_o if k[at_o + a1] == 0 else 0
+            rank += _count(k, n_types - 2, a2, s, need_m, need_o)
             if n_types > 3:
-                s -= tk[a2]
-                need_m = need_m if tm[a2] == 0 else 0
-                need_o = need_o if to[a2] == 0 else 0
-                rank += counts[n_types - 3, a3, s, need_m, need_o]
-    return int(rank)
+                s -= k[at_k + a2]
+                need_m = need_m if k[at_m + a2] == 0 else 0
+                need_o = need_o if k[at_o + a2] == 0 else 0
+                rank += _count(k, n_types - 3, a3, s, need_m, need_o)
+    return rank
 
 
-@jit
-def state_at(tables: KernelTables, d: int, index: int) -> tuple[int, int, int]:
+@jit_inline
+def state_at(k: Blob, d: int, index: int) -> tuple[int, int, int]:
     """The canonical state (mine, theirs, deck) with this index in layer d (the inverse of canonical_index)."""
-    counts = tables.counts
-    tm, to, tk = tables.triple_mine, tables.triple_theirs, tables.triple_deck
-    n_types = tables.n_types
+    n_types = k[N_TYPES]
+    at_m, at_o, at_k = k[AT_MINE], k[AT_THEIRS], k[AT_DECK]
     s = d
     need_m = 1
     need_o = 1
-    bound = tables.n_triples
+    bound = k[N_TRIPLES]
     mine = 0
     theirs = 0
     deck = 0
     rest = index
     for position in range(n_types):
         r = n_types - position
-        # The largest id a with counts[r, a] <= rest: the sequences before ours start below a.
-        lo = 0
-        hi = bound - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if counts[r, mid, s, need_m, need_o] <= rest:
-                lo = mid
-            else:
-                hi = mid - 1
-        a = lo
-        rest -= counts[r, a, s, need_m, need_o]
+        # The largest id a with count(r, a) <= rest: the sequences before ours start below a.
+        a = 0
+        span = bound
+        while span > 1:
+            half = span // 2
+            probe = a + half
+            a = probe if _count(k, r, probe, s, need_m, need_o) <= rest else a
+            span -= half
+        rest -= _count(k, r, a, s, need_m, need_o)
         shift = 4 * position
-        mine |= tm[a] << shift
-        theirs |= to[a] << shift
-        deck |= tk[a] << shift
-        s -= tk[a]
-        need_m = need_m if tm[a] == 0 else 0
-        need_o = need_o if to[a] == 0 else 0
+        mine |= k[at_m + a] << shift
+        theirs |= k[at_o + a] << shift
+        deck |= k[at_k + a] << shift
+        s -= k[at_k + a]
+        need_m = need_m if k[at_m + a] == 0 else 0
+        need_o = need_o if k[at_o + a] == 0 else 0
         bound = a + 1
     return mine, theirs, deck
 
 
-@jit
-def legal_mask(tables: KernelTables, mine: int, theirs: int) -> int:
+@jit_inline
+def legal_mask(k: Blob, mine: int, theirs: int) -> int:
     """Bit i set when move id i is legal for the mover (ids as rummy.countstate.CountRules)."""
-    mask = 0
-    n_lays = tables.n_lays
-    n_types = tables.n_types
-    for lay in range(n_lays):
-        need = tables.lay_codes[lay]
-        fits = True
-        for t in range(n_types):
-            if ((need >> (4 * t)) & NIBBLE) > ((mine >> (4 * t)) & NIBBLE):
-                fits = False
-                break
-        if fits:
-            mask |= 1 << lay
-    for index in range(tables.non_sets.shape[0]):
-        need = tables.non_sets[index]
-        fits = True
-        for t in range(n_types):
-            if ((need >> (4 * t)) & NIBBLE) > ((mine >> (4 * t)) & NIBBLE):
-                fits = False
-                break
-        if fits:
-            mask |= 1 << n_lays
-            break
-    for t in range(n_types):
+    mask = k[k[AT_OWN_MASKS] + mine]
+    first_take = k[N_LAYS] + 1
+    for t in range(k[N_TYPES]):
         if (theirs >> (4 * t)) & NIBBLE:
-            mask |= 1 << (n_lays + 1 + t)
-    for t in range(n_types):
-        if (mine >> (4 * t)) & NIBBLE:
-            mask |= 1 << (n_lays + 1 + n_types + t)
-    return mask
+            mask |= 1 << (first_take + t)
+    return int(mask)
 
 
-@jit
-def apply_move(tables: KernelTables, mine: int, theirs: int, move: int) -> tuple[int, int, int]:
+@jit_inline
+def apply_move(k: Blob, mine: int, theirs: int, move: int) -> tuple[int, int, int]:
     """(mine, theirs, points) after the mover plays `move` (no legality check), before the draw."""
-    n_lays = tables.n_lays
+    n_lays = k[N_LAYS]
     if move < n_lays:
-        return mine - tables.lay_codes[move], theirs, int(tables.lay_points[move])
+        return mine - k[k[AT_LAY_CODES] + move], theirs, int(k[k[AT_LAY_POINTS] + move])
     if move == n_lays:
         return mine, theirs, 0
     t = move - n_lays - 1
-    if t < tables.n_types:
+    n_types = k[N_TYPES]
+    if t < n_types:
         unit = 1 << (4 * t)
         return mine + unit, theirs - unit, 0
-    unit = 1 << (4 * (t - tables.n_types))
+    unit = 1 << (4 * (t - n_types))
     return mine - unit, theirs + unit, 0
 
 
-@jit
-def chance_margin(tables: KernelTables, mine: int, theirs: int, deck: int, d: int, below: object) -> float:
+@jit_inline
+def chance_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, below: NDArray[np.float32]) -> float:
     """Expected margin for the mover from its draw (both hands non-empty, d >= 1 cards in the deck);
     `below` holds the values of layer d-1 by canonical index (unused when d == 1)."""
     total = 0.0
-    penalty = tables.penalty
-    for t in range(tables.n_types):
+    penalty = k[PENALTY]
+    for t in range(k[N_TYPES]):
         held = (deck >> (4 * t)) & NIBBLE
         if held:
             unit = 1 << (4 * t)
             drawn = mine + unit
             if d == 1:
-                value = penalty * (size(theirs) - size(drawn))
+                value = float(penalty * (size(theirs) - size(drawn)))
             else:
-                value = -below[canonical_index(tables, theirs, drawn, deck - unit, d - 1)]  # type: ignore[index]
+                value = -float(below[canonical_index(k, theirs, drawn, deck - unit, d - 1)])
             total += held * value
     return total / d
 
 
-@jit
-def after_margin(tables: KernelTables, mine: int, theirs: int, deck: int, d: int, move: int, here: object) -> float:
+@jit_inline
+def after_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, move: int, here: NDArray[np.float64]) -> float:
     """The margin value of `move` for the mover; `here` holds the chance (after-move) values of layer d."""
-    mine2, theirs2, points = apply_move(tables, mine, theirs, move)
-    penalty = tables.penalty
+    mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
-        return float(points + penalty * (size(theirs2) - size(mine2)))
-    return points + here[canonical_index(tables, mine2, theirs2, deck, d)]  # type: ignore[index]
+        return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
+    return points + here[canonical_index(k, mine2, theirs2, deck, d)]
+
+
+@jit_inline
+def table_move_margin(
+    k: Blob, mine: int, theirs: int, deck: int, d: int, move: int, below: NDArray[np.float32]
+) -> float:
+    """The margin value of `move` from the table's layer d-1 alone (what `perfect` plays by)."""
+    mine2, theirs2, points = apply_move(k, mine, theirs, move)
+    if mine2 == 0 or theirs2 == 0:
+        return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
+    return points + chance_margin(k, mine2, theirs2, deck, d, below)

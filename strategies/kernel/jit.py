@@ -34,6 +34,13 @@ def jit(function: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
+def jit_inline(function: F) -> F:
+    """Inlined into its callers at numba's IR level: no call and no reference counting of the tables."""
+    import numba
+
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+
+
 def jit_parallel(function: F) -> F:
     import numba
 

@@ -12,38 +12,38 @@ from numba import prange
 from numpy.typing import NDArray
 
 from strategies.kernel.core import after_margin, chance_margin, legal_mask, state_at
-from strategies.kernel.jit import jit, jit_parallel
-from strategies.kernel.tables import KernelTables
+from strategies.kernel.jit import jit_inline, jit_parallel
+from strategies.kernel.tables import N_LAYS, N_TYPES, PENALTY
 
 
 @jit_parallel
 def chance_pass(
-    tables: KernelTables, d: int, below: NDArray[np.float32], out: NDArray[np.float64], start: int
+    k: NDArray[np.int64], d: int, below: NDArray[np.float32], out: NDArray[np.float64], start: int
 ) -> None:
     """out[i] = chance value of state start+i of layer d."""
     for i in prange(out.shape[0]):
-        mine, theirs, deck = state_at(tables, d, start + i)
-        out[i] = chance_margin(tables, mine, theirs, deck, d, below)
+        mine, theirs, deck = state_at(k, d, start + i)
+        out[i] = chance_margin(k, mine, theirs, deck, d, below)
 
 
 @jit_parallel
 def value_pass(
-    tables: KernelTables, d: int, here: NDArray[np.float64], out: NDArray[np.float32], start: int
+    k: NDArray[np.int64], d: int, here: NDArray[np.float64], out: NDArray[np.float32], start: int
 ) -> None:
     """out[i] = margin value of state start+i of layer d, from the chance values `here` of layer d."""
     for i in prange(out.shape[0]):
-        out[i] = state_value(tables, d, start + i, here)
+        out[i] = state_value(k, d, start + i, here)
 
 
-@jit
-def state_value(tables: KernelTables, d: int, index: int, here: NDArray[np.float64]) -> float:
-    mine, theirs, deck = state_at(tables, d, index)
-    mask = legal_mask(tables, mine, theirs)
+@jit_inline
+def state_value(k: NDArray[np.int64], d: int, index: int, here: NDArray[np.float64]) -> float:
+    mine, theirs, deck = state_at(k, d, index)
+    mask = legal_mask(k, mine, theirs)
     best = -np.inf
     move = 0
     while mask:
         if mask & 1:
-            value = after_margin(tables, mine, theirs, deck, d, move, here)
+            value = after_margin(k, mine, theirs, deck, d, move, here)
             if value > best:
                 best = value
         mask >>= 1

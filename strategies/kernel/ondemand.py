@@ -71,28 +71,28 @@ def solve_exact(state: CountState, objective: str = "margin", *, deadline: float
     diff = max(-off, min(off, banked)) if win else 0
     tie = int(mover == state.second)
     d = state.turns_left
-    keys = np.array([encode(tables, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)
+    keys = np.array([encode(tables.blob, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)
     layers = []
     count = 0
     for turns in range(d, 0, -1):
-        afters = after_keys(tables, keys, turns, off)
+        afters = after_keys(tables.blob, keys, turns, off)
         layers.append((keys, afters))
         count += keys.shape[0] + afters.shape[0]
         if turns > 1:
-            keys = draw_keys(tables, afters, turns, off)
+            keys = draw_keys(tables.blob, afters, turns, off)
         if deadline is not None and time.monotonic() > deadline:
             return None
     below_keys = np.zeros(0, dtype=np.int64)
     below_values = np.zeros(0, dtype=np.float64)
     for turns in range(1, d + 1):
         keys, afters = layers[d - turns]
-        after_vals = after_values(tables, afters, turns, off, below_keys, below_values)
+        after_vals = after_values(tables.blob, afters, turns, off, below_keys, below_values)
         if turns < d:
-            below_keys, below_values = keys, state_values(tables, keys, turns, off, afters, after_vals)
+            below_keys, below_values = keys, state_values(tables.blob, keys, turns, off, afters, after_vals)
         if deadline is not None and time.monotonic() > deadline:
             return None
     out = np.empty(len(state.rules.moves), dtype=np.float64)
-    root_values(tables, mine, theirs, deck, d, diff, tie, off, afters, after_vals, out)
+    root_values(tables.blob, mine, theirs, deck, d, diff, tie, off, afters, after_vals, out)
     shift = 0 if win else banked
     values = {move: float(out[move]) + shift for move in range(out.shape[0]) if not np.isnan(out[move])}
     return ExactValues(values, count, time.monotonic() - began)

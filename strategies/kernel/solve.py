@@ -18,36 +18,36 @@ from numba import prange
 from numpy.typing import NDArray
 
 from strategies.kernel.core import apply_move, canonical_index, legal_mask, size, state_at
-from strategies.kernel.jit import jit, jit_parallel
-from strategies.kernel.tables import KernelTables
+from strategies.kernel.jit import jit_inline, jit_parallel
+from strategies.kernel.tables import N_LAYS, N_TYPES, PENALTY
 
 Keys = NDArray[np.int64]
 Values = NDArray[np.float64]
 
 
-@jit
-def encode(tables: KernelTables, mine: int, theirs: int, deck: int, d: int, diff: int, tie: int, off: int) -> int:
-    index = canonical_index(tables, mine, theirs, deck, d)
+@jit_inline
+def encode(k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int, diff: int, tie: int, off: int) -> int:
+    index = canonical_index(k, mine, theirs, deck, d)
     if off == 0:
         return index
     diff = min(max(diff, -off), off)
     return ((index * (2 * off + 1) + diff + off) << 1) | tie
 
 
-@jit
-def decode(tables: KernelTables, key: int, d: int, off: int) -> tuple[int, int, int, int, int]:
+@jit_inline
+def decode(k: NDArray[np.int64], key: int, d: int, off: int) -> tuple[int, int, int, int, int]:
     if off == 0:
-        mine, theirs, deck = state_at(tables, d, key)
+        mine, theirs, deck = state_at(k, d, key)
         return mine, theirs, deck, 0, 0
     tie = key & 1
     rest = key >> 1
     span = 2 * off + 1
     diff = rest % span - off
-    mine, theirs, deck = state_at(tables, d, rest // span)
+    mine, theirs, deck = state_at(k, d, rest // span)
     return mine, theirs, deck, diff, tie
 
 
-@jit
+@jit_inline
 def final_value(final_margin: int, tie: int, off: int) -> float:
     """A finished round's value for the mover: the margin itself, or +-1 under `win`."""
     if off == 0:
@@ -57,60 +57,60 @@ def final_value(final_margin: int, tie: int, off: int) -> float:
     return -1.0
 
 
-@jit
+@jit_inline
 def _unique(found: Keys) -> Keys:
     kept = found[found >= 0]
     return np.unique(kept)
 
 
 @jit_parallel
-def after_keys(tables: KernelTables, keys: Keys, d: int, off: int) -> Keys:
+def after_keys(k: NDArray[np.int64], keys: Keys, d: int, off: int) -> Keys:
     """Every after-state (both hands still non-empty) that a move of a state in `keys` leads to."""
-    width = tables.n_lays + 1 + 2 * tables.n_types
+    width = k[N_LAYS] + 1 + 2 * k[N_TYPES]
     found = np.full(keys.shape[0] * width, -1, dtype=np.int64)
     for i in prange(keys.shape[0]):
-        mine, theirs, deck, diff, tie = decode(tables, keys[i], d, off)
-        mask = legal_mask(tables, mine, theirs)
+        mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
+        mask = legal_mask(k, mine, theirs)
         move = 0
         while mask:
             if mask & 1:
-                mine2, theirs2, points = apply_move(tables, mine, theirs, move)
+                mine2, theirs2, points = apply_move(k, mine, theirs, move)
                 if mine2 != 0 and theirs2 != 0:
-                    found[i * width + move] = encode(tables, mine2, theirs2, deck, d, diff + points, tie, off)
+                    found[i * width + move] = encode(k, mine2, theirs2, deck, d, diff + points, tie, off)
             mask >>= 1
             move += 1
     return _unique(found)
 
 
 @jit_parallel
-def draw_keys(tables: KernelTables, afters: Keys, d: int, off: int) -> Keys:
+def draw_keys(k: NDArray[np.int64], afters: Keys, d: int, off: int) -> Keys:
     """The states of the next turn (d-1 cards in the deck, from the next mover's view)."""
-    n_types = tables.n_types
+    n_types = k[N_TYPES]
     found = np.full(afters.shape[0] * n_types, -1, dtype=np.int64)
     for i in prange(afters.shape[0]):
-        mine, theirs, deck, diff, tie = decode(tables, afters[i], d, off)
+        mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
         for t in range(n_types):
             if (deck >> (4 * t)) & 15:
                 unit = 1 << (4 * t)
-                found[i * n_types + t] = encode(tables, theirs, mine + unit, deck - unit, d - 1, -diff, 1 - tie, off)
+                found[i * n_types + t] = encode(k, theirs, mine + unit, deck - unit, d - 1, -diff, 1 - tie, off)
     return _unique(found)
 
 
-@jit
+@jit_inline
 def _find(keys: Keys, key: int) -> int:
     return int(np.searchsorted(keys, key))
 
 
 @jit_parallel
 def after_values(
-    tables: KernelTables, afters: Keys, d: int, off: int, below_keys: Keys, below_values: Values
+    k: NDArray[np.int64], afters: Keys, d: int, off: int, below_keys: Keys, below_values: Values
 ) -> Values:
     values = np.empty(afters.shape[0], dtype=np.float64)
-    penalty = tables.penalty
+    penalty = k[PENALTY]
     for i in prange(afters.shape[0]):
-        mine, theirs, deck, diff, tie = decode(tables, afters[i], d, off)
+        mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
         total = 0.0
-        for t in range(tables.n_types):
+        for t in range(k[N_TYPES]):
             held = (deck >> (4 * t)) & 15
             if held:
                 unit = 1 << (4 * t)
@@ -118,16 +118,16 @@ def after_values(
                 if d == 1:
                     value = final_value(diff + penalty * (size(theirs) - size(drawn)), tie, off)
                 else:
-                    child = encode(tables, theirs, drawn, deck - unit, d - 1, -diff, 1 - tie, off)
+                    child = encode(k, theirs, drawn, deck - unit, d - 1, -diff, 1 - tie, off)
                     value = -below_values[_find(below_keys, child)]
                 total += held * value
         values[i] = total / d
     return values
 
 
-@jit
+@jit_inline
 def move_value(
-    tables: KernelTables,
+    k: NDArray[np.int64],
     mine: int,
     theirs: int,
     deck: int,
@@ -139,25 +139,25 @@ def move_value(
     afters: Keys,
     after_vals: Values,
 ) -> float:
-    mine2, theirs2, points = apply_move(tables, mine, theirs, move)
+    mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
-        final = diff + points + tables.penalty * (size(theirs2) - size(mine2))
+        final = diff + points + k[PENALTY] * (size(theirs2) - size(mine2))
         return final_value(final, tie, off)
-    value = after_vals[_find(afters, encode(tables, mine2, theirs2, deck, d, diff + points, tie, off))]
+    value = after_vals[_find(afters, encode(k, mine2, theirs2, deck, d, diff + points, tie, off))]
     return value + points if off == 0 else value
 
 
 @jit_parallel
-def state_values(tables: KernelTables, keys: Keys, d: int, off: int, afters: Keys, after_vals: Values) -> Values:
+def state_values(k: NDArray[np.int64], keys: Keys, d: int, off: int, afters: Keys, after_vals: Values) -> Values:
     values = np.empty(keys.shape[0], dtype=np.float64)
     for i in prange(keys.shape[0]):
-        mine, theirs, deck, diff, tie = decode(tables, keys[i], d, off)
-        mask = legal_mask(tables, mine, theirs)
+        mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
+        mask = legal_mask(k, mine, theirs)
         best = -np.inf
         move = 0
         while mask:
             if mask & 1:
-                value = move_value(tables, mine, theirs, deck, d, diff, tie, off, move, afters, after_vals)
+                value = move_value(k, mine, theirs, deck, d, diff, tie, off, move, afters, after_vals)
                 if value > best:
                     best = value
             mask >>= 1
@@ -166,9 +166,9 @@ def state_values(tables: KernelTables, keys: Keys, d: int, off: int, afters: Key
     return values
 
 
-@jit
+@jit_inline
 def root_values(
-    tables: KernelTables,
+    k: NDArray[np.int64],
     mine: int,
     theirs: int,
     deck: int,
@@ -182,10 +182,10 @@ def root_values(
 ) -> None:
     """out[move] = the move's value for every legal move (NaN elsewhere)."""
     out[:] = np.nan
-    mask = legal_mask(tables, mine, theirs)
+    mask = legal_mask(k, mine, theirs)
     move = 0
     while mask:
         if mask & 1:
-            out[move] = move_value(tables, mine, theirs, deck, d, diff, tie, off, move, afters, after_vals)
+            out[move] = move_value(k, mine, theirs, deck, d, diff, tie, off, move, afters, after_vals)
         mask >>= 1
         move += 1

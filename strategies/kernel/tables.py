@@ -47,6 +47,8 @@ class KernelTables(NamedTuple):
     lay_codes: Int64s  # packed counts of each lay (4 bits a type, as rummy.countstate)
     lay_points: Int64s
     non_sets: Int64s  # packed counts of every min_lay..max_lay multiset that is no set (the wasted lay)
+    own_masks: Int64s  # by packed hand: bits of its lays, its wasted lay and its gives
+    blob: Int64s  # all of the above in one array, for compiled code (see `pack_blob`)
 
 
 def check_supported(config: RulesConfig) -> None:
@@ -94,6 +96,59 @@ def _sequence_counts(n_types: int, mine: Int64s, theirs: Int64s, deck: Int64s, m
     return counts
 
 
+def _own_masks(n_types: int, lays: list[tuple[int, ...]], non_sets: list[int]) -> Int64s:
+    """Move bits for every packed hand (ids: lays, the wasted lay, n_types takes, n_types gives)."""
+    codes = np.arange(1 << (4 * n_types), dtype=np.int64)
+    held = np.stack([(codes >> (4 * t)) & 15 for t in range(n_types)], axis=1)
+    masks = np.zeros(codes.shape, dtype=np.int64)
+    for bit, need in enumerate(lays):
+        masks |= np.all(held >= np.array(need), axis=1).astype(np.int64) << bit
+    wasted = np.zeros(codes.shape, dtype=bool)
+    for code in non_sets:
+        wasted |= np.all(held >= np.array([(code >> (4 * t)) & 15 for t in range(n_types)]), axis=1)
+    masks |= wasted.astype(np.int64) << len(lays)
+    for t in range(n_types):
+        masks |= (held[:, t] > 0).astype(np.int64) << (len(lays) + 1 + n_types + t)
+    return masks
+
+
+# The blob: a header of these slots, then the tables at the offsets it names. Compiled code takes
+# one array instead of a tuple of arrays, which numba passes slowly (reference counts on every call).
+(
+    N_TYPES,
+    CARDS,
+    PENALTY,
+    N_LAYS,
+    N_TRIPLES,
+    MAX_DECK,
+    AT_IDS,
+    AT_MINE,
+    AT_THEIRS,
+    AT_DECK,
+    AT_COUNTS,
+    STRIDE_R,
+    STRIDE_J,
+    STRIDE_S,
+    AT_LAY_CODES,
+    AT_LAY_POINTS,
+    AT_NON_SETS,
+    N_NON_SETS,
+    AT_OWN_MASKS,
+    HEADER,
+) = range(20)
+
+
+def pack_blob(scalars: dict[int, int], parts: list[tuple[int, Int64s]]) -> Int64s:
+    header = np.zeros(HEADER, dtype=np.int64)
+    for slot, value in scalars.items():
+        header[slot] = value
+    at = HEADER
+    for slot, part in parts:
+        header[slot] = at
+        at += part.size
+    return np.concatenate([header] + [part.reshape(-1) for _slot, part in parts])
+
+
 @lru_cache(maxsize=16)
 def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
     check_supported(config)
@@ -122,6 +177,38 @@ def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
         for counts in _multisets(n_types, size)
         if config.set_points(counts) == 0
     ]
+    counts = _sequence_counts(n_types, mine, theirs, deck, max_deck)
+    lay_codes = np.array([_pack(move.counts) for move in lays], dtype=np.int64)
+    lay_points = np.array([move.points for move in lays], dtype=np.int64)
+    non_set_codes = np.array(non_sets, dtype=np.int64)
+    own_masks = _own_masks(n_types, [move.counts for move in lays], non_sets)
+    # Unranking binary-searches over ids with the rest fixed: keep those runs contiguous in memory.
+    by_row = np.ascontiguousarray(counts.transpose(0, 2, 3, 4, 1)).reshape(n_types + 1, max_deck + 1, 1, 4, -1)
+    blob = pack_blob(
+        {
+            N_TYPES: n_types,
+            CARDS: cards,
+            PENALTY: config.hand_penalty,
+            N_LAYS: len(lays),
+            N_TRIPLES: len(triples),
+            MAX_DECK: max_deck,
+            STRIDE_R: by_row.strides[0] // 8,
+            STRIDE_S: by_row.strides[1] // 8,
+            STRIDE_J: by_row.strides[3] // 8,  # the flags (2 * need_mine + need_theirs); ids are contiguous
+            N_NON_SETS: len(non_sets),
+        },
+        [
+            (AT_IDS, ids),
+            (AT_MINE, mine),
+            (AT_THEIRS, theirs),
+            (AT_DECK, deck),
+            (AT_COUNTS, by_row),
+            (AT_LAY_CODES, lay_codes),
+            (AT_LAY_POINTS, lay_points),
+            (AT_NON_SETS, non_set_codes),
+            (AT_OWN_MASKS, own_masks),
+        ],
+    )
     return KernelTables(
         n_types=n_types,
         cards=cards,
@@ -133,10 +220,12 @@ def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
         triple_mine=mine,
         triple_theirs=theirs,
         triple_deck=deck,
-        counts=_sequence_counts(n_types, mine, theirs, deck, max_deck),
-        lay_codes=np.array([_pack(move.counts) for move in lays], dtype=np.int64),
-        lay_points=np.array([move.points for move in lays], dtype=np.int64),
-        non_sets=np.array(non_sets, dtype=np.int64),
+        counts=counts,
+        lay_codes=lay_codes,
+        lay_points=lay_points,
+        non_sets=non_set_codes,
+        own_masks=own_masks,
+        blob=blob,
     )
 
 

@@ -128,11 +128,18 @@ def check_header(path: Path, header: dict[str, Any], config: RulesConfig) -> Non
 
 def load_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True) -> MarginTable:
     """Memory-map a finished table for `config`; refuse anything else with a TableError."""
-    return _load(Path(path) if path is not None else default_table_path(config), config, verify)
+    path = Path(path) if path is not None else default_table_path(config)
+    try:
+        stat = path.stat()
+        # Checked once per process and file version (a rebuilt or extended file is checked again).
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = (0, 0)
+    return _load(path, version, config, verify)
 
 
 @lru_cache(maxsize=8)
-def _load(path: Path, config: RulesConfig, verify: bool) -> MarginTable:
+def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: bool) -> MarginTable:
     header = read_header(path)
     check_header(path, header, config)
     sizes: list[int] = header["sizes"]
