@@ -29,9 +29,9 @@ def analyze(
     from rich.table import Table
 
     from strategies.analyze import analyse
+    from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
     from strategies.registry import strategy_names
-    from strategies.kernel import KernelUnsupported
     from strategies.search import Objective
     from strategies.table import TableError
 

@@ -23,7 +23,10 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
     "heuristic": HeuristicStrategy,
-    "expectimax": functools.partial(SearchStrategy, "expectimax"),
+    # With the perfect-play table (when built) at the leaves, and exact kernel solves that fit the budget.
+    "expectimax": functools.partial(SearchStrategy, "expectimax", leaves="auto", exact_solve=True),
+    # Today's searcher as it was before the table: hand-plan leaves, no kernel (to measure the gain).
+    "expectimax-plan": functools.partial(SearchStrategy, "expectimax-plan"),
     "exact": ExactStrategy,
     **{name: functools.partial(make_character, name) for name in CHARACTERS},
     "perfect": PerfectStrategy,

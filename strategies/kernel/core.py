@@ -49,7 +49,11 @@ def _triple(k: Blob, mine: int, theirs: int, deck: int, t: int) -> int:
     side = k[CARDS] + 1
     shift = 4 * t
     return int(
-        k[k[AT_IDS] + (((mine >> shift) & NIBBLE) * side + ((theirs >> shift) & NIBBLE)) * side + ((deck >> shift) & NIBBLE)]
+        k[
+            k[AT_IDS]
+            + (((mine >> shift) & NIBBLE) * side + ((theirs >> shift) & NIBBLE)) * side
+            + ((deck >> shift) & NIBBLE)
+        ]
     )
 
 
@@ -184,7 +188,7 @@ def after_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, move: int, 
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
         return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
-    return points + here[canonical_index(k, mine2, theirs2, deck, d)]
+    return points + float(here[canonical_index(k, mine2, theirs2, deck, d)])
 
 
 @jit_inline

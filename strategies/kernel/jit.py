@@ -25,7 +25,8 @@ def configure_cache() -> None:
         if "numba" in sys.modules:  # imported before us: make it read the variable again
             from numba.core import config
 
-            config.reload_config()
+            reload: Callable[[], None] = config.reload_config
+            reload()
 
 
 def jit(function: F) -> F:

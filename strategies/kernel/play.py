@@ -16,7 +16,13 @@ def state_index(k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int)
 
 @jit
 def table_move_values(
-    k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int, below: NDArray[np.float32], out: NDArray[np.float64]
+    k: NDArray[np.int64],
+    mine: int,
+    theirs: int,
+    deck: int,
+    d: int,
+    below: NDArray[np.float32],
+    out: NDArray[np.float64],
 ) -> None:
     """out[move] = the exact margin value of every legal move from the table's layer d-1 (NaN elsewhere);
     banked points are left out."""

@@ -9,16 +9,18 @@ Keys: under `margin` a state is its canonical index (banked points do not matter
 them out). Under `win` the key also holds the points difference so far (mover minus opponent,
 clamped beyond the largest swing still possible, where the result is already decided) and whether
 the mover wins ties; values are 2 P(win) - 1.
+
+Single-threaded on purpose: a solve is small, and waking worker threads on a busy machine costs
+more than it saves.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 from numpy.typing import NDArray
 
 from strategies.kernel.core import apply_move, canonical_index, legal_mask, size, state_at
-from strategies.kernel.jit import jit_inline, jit_parallel
+from strategies.kernel.jit import jit, jit_inline
 from strategies.kernel.tables import N_LAYS, N_TYPES, PENALTY
 
 Keys = NDArray[np.int64]
@@ -63,12 +65,12 @@ def _unique(found: Keys) -> Keys:
     return np.unique(kept)
 
 
-@jit_parallel
+@jit
 def after_keys(k: NDArray[np.int64], keys: Keys, d: int, off: int) -> Keys:
     """Every after-state (both hands still non-empty) that a move of a state in `keys` leads to."""
     width = k[N_LAYS] + 1 + 2 * k[N_TYPES]
     found = np.full(keys.shape[0] * width, -1, dtype=np.int64)
-    for i in prange(keys.shape[0]):
+    for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
         mask = legal_mask(k, mine, theirs)
         move = 0
@@ -82,12 +84,12 @@ def after_keys(k: NDArray[np.int64], keys: Keys, d: int, off: int) -> Keys:
     return _unique(found)
 
 
-@jit_parallel
+@jit
 def draw_keys(k: NDArray[np.int64], afters: Keys, d: int, off: int) -> Keys:
     """The states of the next turn (d-1 cards in the deck, from the next mover's view)."""
     n_types = k[N_TYPES]
     found = np.full(afters.shape[0] * n_types, -1, dtype=np.int64)
-    for i in prange(afters.shape[0]):
+    for i in range(afters.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
         for t in range(n_types):
             if (deck >> (4 * t)) & 15:
@@ -101,13 +103,13 @@ def _find(keys: Keys, key: int) -> int:
     return int(np.searchsorted(keys, key))
 
 
-@jit_parallel
+@jit
 def after_values(
     k: NDArray[np.int64], afters: Keys, d: int, off: int, below_keys: Keys, below_values: Values
 ) -> Values:
     values = np.empty(afters.shape[0], dtype=np.float64)
     penalty = k[PENALTY]
-    for i in prange(afters.shape[0]):
+    for i in range(afters.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
         total = 0.0
         for t in range(k[N_TYPES]):
@@ -143,14 +145,14 @@ def move_value(
     if mine2 == 0 or theirs2 == 0:
         final = diff + points + k[PENALTY] * (size(theirs2) - size(mine2))
         return final_value(final, tie, off)
-    value = after_vals[_find(afters, encode(k, mine2, theirs2, deck, d, diff + points, tie, off))]
+    value = float(after_vals[_find(afters, encode(k, mine2, theirs2, deck, d, diff + points, tie, off))])
     return value + points if off == 0 else value
 
 
-@jit_parallel
+@jit
 def state_values(k: NDArray[np.int64], keys: Keys, d: int, off: int, afters: Keys, after_vals: Values) -> Values:
     values = np.empty(keys.shape[0], dtype=np.float64)
-    for i in prange(keys.shape[0]):
+    for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
         mask = legal_mask(k, mine, theirs)
         best = -np.inf

@@ -156,11 +156,7 @@ def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
     # The deck can never hold more than every card of every type.
     max_deck = min(config.deck_size, n_types * cards)
     triples = [
-        (m, o, k)
-        for m in range(cards + 1)
-        for o in range(cards + 1)
-        for k in range(cards + 1)
-        if m + o + k <= cards
+        (m, o, k) for m in range(cards + 1) for o in range(cards + 1) for k in range(cards + 1) if m + o + k <= cards
     ]
     side = cards + 1
     ids = np.full(side**3, -1, dtype=np.int64)

@@ -7,16 +7,14 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
-from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel import kernel_tables
 from strategies.kernel.tables import layer_sizes
 from strategies.table.fileformat import (
-    DATA_OFFSET,
     FORMAT_VERSION,
     TableError,
     encode_header,
@@ -79,9 +77,9 @@ def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> dict[
     return header
 
 
-def _layer(path: Path, sizes: list[int], d: int, mode: str) -> NDArray[np.float32]:
+def _layer(path: Path, sizes: list[int], d: int, mode: Literal["r", "r+"]) -> np.memmap[Any, np.dtype[np.float32]]:
     offset = layer_offsets(sizes[: d + 1])[d - 1]
-    return np.memmap(path, dtype="<f4", mode=mode, offset=offset, shape=(sizes[d],))  # type: ignore[call-overload]
+    return np.memmap(path, dtype=np.float32, mode=mode, offset=offset, shape=(sizes[d],))
 
 
 def build_table(
@@ -103,7 +101,7 @@ def build_table(
     top = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
     if top < 1:
         raise ValueError("a table holds at least layer 1")
-    numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
+    numba.set_num_threads(max(1, min(workers, getattr(numba.config, "NUMBA_NUM_THREADS", 2))))
     header = _start(path, config, top, sizes)
     done: int = header["done"]
     below = np.zeros(1, dtype=np.float32)

@@ -16,8 +16,9 @@ SCALE_BASE = 4.0
 SCALE_PER_TURN = 1.0
 
 
-def win_probability(margin: float, turns_left: int, mover_wins_ties: bool, base: float = SCALE_BASE,
-                    per_turn: float = SCALE_PER_TURN) -> float:
+def win_probability(
+    margin: float, turns_left: int, mover_wins_ties: bool, base: float = SCALE_BASE, per_turn: float = SCALE_PER_TURN
+) -> float:
     shifted = margin + (0.5 if mover_wins_ties else -0.5)
     return 1.0 / (1.0 + math.exp(-shifted / (base + per_turn * turns_left)))
 

@@ -99,7 +99,7 @@ def read_header(path: Path) -> dict[str, Any]:
 
 
 def layer_crc(values: NDArray[np.float32]) -> int:
-    return zlib.crc32(memoryview(np.ascontiguousarray(values)).cast("B"))
+    return zlib.crc32(np.ascontiguousarray(values).data)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,9 @@ def margin_value(state: CountState, table: MarginTable) -> float:
     mover = state.mover
     banked = state.points[mover] - state.points[1 - mover]
     _covered(state, table, d)
-    index = state_index(kernel_tables(state.rules.config).blob, state.hands[mover], state.hands[1 - mover], state.deck, d)
+    index = state_index(
+        kernel_tables(state.rules.config).blob, state.hands[mover], state.hands[1 - mover], state.deck, d
+    )
     return float(table.layers[d][index]) + banked
 
 

@@ -31,7 +31,9 @@ def rules_id(rules: RulesConfig) -> str:
 def brute_force_layers(rules: RulesConfig) -> list[set[tuple[tuple[int, int, int], ...]]]:
     """Every canonical state (sorted per-type triples) by deck size, both hands non-empty, by enumeration."""
     cards = rules.cards_per_type
-    triples = [(m, o, k) for m in range(cards + 1) for o in range(cards + 1) for k in range(cards + 1) if m + o + k <= cards]
+    triples = [
+        (m, o, k) for m in range(cards + 1) for o in range(cards + 1) for k in range(cards + 1) if m + o + k <= cards
+    ]
     layers: list[set[tuple[tuple[int, int, int], ...]]] = [set() for _ in range(rules.deck_size + 1)]
     for combo in itertools.product(triples, repeat=rules.types_per_round):
         deck = sum(k for _m, _o, k in combo)

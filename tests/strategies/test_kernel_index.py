@@ -32,7 +32,10 @@ def test_layer_sizes_match_brute_force_and_the_index_is_a_bijection(rules: Rules
                 assert 0 <= index < len(layer)
                 seen.add(index)
             mine, theirs, deck = state_at(tables.blob, d, index)
-            back = sorted(((mine >> 4 * t) & 15, (theirs >> 4 * t) & 15, (deck >> 4 * t) & 15) for t in range(rules.types_per_round))
+            back = sorted(
+                ((mine >> 4 * t) & 15, (theirs >> 4 * t) & 15, (deck >> 4 * t) & 15)
+                for t in range(rules.types_per_round)
+            )
             assert tuple(back) == canonical
         assert len(seen) == len(layer)
 
