@@ -43,7 +43,7 @@ class SearchStrategy:
         options: SearchOptions | None = None,
         leaves: str = "plan",
         exact_solve: bool = False,
-        table: str | Path | None = None,
+        table: str | Path | MarginTable | None = None,
     ) -> None:
         if leaves not in LEAVES:
             raise ValueError(f"leaves must be one of {', '.join(LEAVES)}, got {leaves!r}")
@@ -154,9 +154,11 @@ class SearchStrategy:
 LEAVES = ("plan", "table", "auto")
 
 
-def _table_for(leaves: str, path: str | Path | None) -> MarginTable | None:
-    from strategies.table.fileformat import TableError, load_table
+def _table_for(leaves: str, path: str | Path | MarginTable | None) -> MarginTable | None:
+    from strategies.table.fileformat import MarginTable, TableError, load_table
 
+    if isinstance(path, MarginTable):
+        return path
     try:
         return load_table(None if path is None else Path(path))
     except TableError:

@@ -23,7 +23,7 @@ Sample = tuple[float, int, bool, float]  # margin, turns left, mover wins ties, 
 
 
 def samples(count: int, seed: int, max_turns: int) -> list[Sample]:
-    table = load_table()
+    table = load_table(unfinished_ok=True)
     found: list[Sample] = []
     for turns in range(1, max_turns + 1):
         for state in position_set(count, seed + turns, turns_left=turns):

@@ -126,8 +126,12 @@ def check_header(path: Path, header: dict[str, Any], config: RulesConfig) -> Non
         )
 
 
-def load_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True) -> MarginTable:
-    """Memory-map a finished table for `config`; refuse anything else with a TableError."""
+def load_table(
+    path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True, unfinished_ok: bool = False
+) -> MarginTable:
+    """Memory-map a finished table for `config`; refuse anything else with a TableError.
+
+    `unfinished_ok` reads the finished layers of a build still in progress (for measurements)."""
     path = Path(path) if path is not None else default_table_path(config)
     try:
         stat = path.stat()
@@ -135,12 +139,14 @@ def load_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *,
         version = (stat.st_mtime_ns, stat.st_size)
     except OSError:
         version = (0, 0)
-    return _load(path, version, config, verify)
+    return _load(path, version, config, verify, unfinished_ok)
 
 
 @lru_cache(maxsize=8)
-def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: bool) -> MarginTable:
+def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: bool, unfinished_ok: bool) -> MarginTable:
     header = read_header(path)
+    if unfinished_ok:
+        header["top"] = header["done"]
     check_header(path, header, config)
     sizes: list[int] = header["sizes"]
     top: int = header["top"]
