@@ -66,7 +66,7 @@ class SearchStrategy:
             self.searcher: Searcher = TableSearcher(self.table, options)
         else:
             self.searcher = Searcher(options)
-        if exact_solve:
+        if exact_solve or self.table is not None:
             from strategies.kernel.warm import warm_up
 
             warm_up()  # compile (or load) the kernel now, not inside a timed move

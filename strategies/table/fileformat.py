@@ -156,7 +156,9 @@ def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: boo
     if actual < expected:
         raise TableError(f"{path} is truncated ({actual} bytes, expected {expected}); {BUILD_HINT}")
     data = np.memmap(path, dtype="<f4", mode="r", offset=DATA_OFFSET, shape=((expected - DATA_OFFSET) // 4,))
-    layers: list[NDArray[np.float32]] = [np.zeros(0, dtype=np.float32)]
+    nothing = np.zeros(0, dtype=np.float32)
+    nothing.setflags(write=False)  # like the mapped layers, so compiled code sees one array type
+    layers: list[NDArray[np.float32]] = [nothing]
     for d in range(1, top + 1):
         start = (offsets[d - 1] - DATA_OFFSET) // 4
         layer = data[start : start + sizes[d]]
