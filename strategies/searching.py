@@ -66,10 +66,15 @@ class SearchStrategy:
             self.searcher: Searcher = TableSearcher(self.table, options)
         else:
             self.searcher = Searcher(options)
-        if exact_solve or self.table is not None:
+        if self.table is not None:
             from strategies.kernel.warm import warm_up
 
             warm_up()  # compile (or load) the kernel now, not inside a timed move
+        elif exact_solve:
+            from strategies.kernel.warm import warm_up_soon
+
+            # Exact solves wait until the kernel is ready; meanwhile the search answers.
+            warm_up_soon()
         if self.searcher.options.objective is not self.objective:
             raise ValueError("search options and strategy disagree on the objective")
         self.last: SearchResult | None = None
@@ -103,8 +108,11 @@ class SearchStrategy:
         """Every move's exact value from the kernel (or the table), if the solve fits the time left."""
         from strategies.kernel.budget import solve_fits
         from strategies.kernel.tables import KernelUnsupported
+        from strategies.kernel.warm import is_warm
         from strategies.table.lookup import exact_move_values
 
+        if not is_warm():
+            return None
         began = time.monotonic()
         left = math.inf if deadline is None else deadline - began
         covered = self.table is not None and self.objective is Objective.MARGIN and self.table.covers(state.turns_left)

@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 import random
+import threading
 from functools import lru_cache
 
 import numpy as np
 
-from rummy import RulesConfig
+from rummy import DEFAULT_RULES, RulesConfig
 
 # A miniature game: compiled code depends on argument types, not on the rules, so warming up
 # on it prepares the full game too, in a fraction of the time.
 WARM_RULES = RulesConfig(types_per_round=2, cards_per_type=4, hand_size=2)
+
+
+_READY = threading.Event()
+_STARTED = threading.Lock()
+
+
+def is_warm() -> bool:
+    return _READY.is_set()
+
+
+def warm_up_soon() -> None:
+    """Warm up in a daemon thread: for players built while a match's clock may already run (house
+    bots are built at the first move). Until it is done, nothing waits for it; is_warm() tells."""
+    if _READY.is_set() or not _STARTED.acquire(blocking=False):
+        return
+    threading.Thread(target=warm_up, name="kernel-warm-up", daemon=True).start()
 
 
 @lru_cache(maxsize=1)
@@ -34,3 +51,5 @@ def warm_up() -> None:
     moved(blob, mine, theirs, 0)
     for objective in ("margin", "win"):
         solve_exact(state.copy(), objective)
+    kernel_tables(DEFAULT_RULES)  # the real game's tables are built in Python: once, now
+    _READY.set()

@@ -51,6 +51,9 @@ def test_win_leaves_from_the_table_give_values_in_range(table) -> None:  # type:
 
 
 def test_expectimax_answers_with_the_exact_solve_when_it_fits() -> None:
+    from strategies.kernel.warm import warm_up
+
+    warm_up()  # expectimax warms the kernel in the background and searches until it is ready
     player = get_strategy("expectimax", objective="win", time_ms=5000)
     for state in position_set(2, 61, turns_left=3):
         result = player.analyse(state.copy())
