@@ -79,8 +79,8 @@ def analyze(
             continue
         kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
         depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
-        if analysis.exact and strategy == "perfect":
-            depth = "exact, from the perfect-play table"
+        if strategy == "perfect":
+            depth = "exact, from the perfect-play table" if analysis.exact else "mapped from the table's exact margins"
         table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
         table.add_column("#", justify="right")
         table.add_column("move")

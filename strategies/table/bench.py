@@ -45,7 +45,7 @@ def lookup(path: Path | None, count: int) -> None:
     from strategies.table.fileformat import load_table
     from strategies.table.lookup import margin_value, table_move_values
 
-    table = load_table(path)
+    table = load_table(path, unfinished_ok=True)  # the finished layers are enough to time look-ups
     warm_up()
     states = [state for state in position_set(count, 77) if state.turns_left <= table.top]
     for state in states[:5]:

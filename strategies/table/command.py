@@ -42,7 +42,10 @@ def solve(
     already = 0
     if path.exists():
         try:
-            already = min(read_header(path)["done"], last)
+            header = read_header(path)
+            # An unfinished build resumes to the depth it was started with, a finished one can grow.
+            last = max(last, min(header["top"], len(sizes) - 1))
+            already = min(header["done"], last)
         except TableError as error:
             console.print(f"[red]{error}[/red]")
             raise typer.Exit(2) from None
