@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     fit = samples(args.positions, 1000, args.max_turns)
     check = samples(args.positions, 2000, args.max_turns)
-    grid = itertools.product([x / 2 for x in range(1, 41)], [x / 4 for x in range(0, 21)])
+    grid = itertools.product([x / 4 for x in range(0, 81)], [x / 4 for x in range(1, 21)])
     base, per_turn = min(grid, key=lambda pair: error(fit, *pair)[0])
     mse, mae = error(check, base, per_turn)
     print(f"fitted on {len(fit)} moves: SCALE_BASE = {base}, SCALE_PER_TURN = {per_turn}")

@@ -12,8 +12,10 @@ import math
 
 from rummy import CountState
 
-SCALE_BASE = 4.0
-SCALE_PER_TURN = 1.0
+# Fitted on 851 moves of 75 positions with 1-5 turns left (position_set seeds 1001-1005, 15 each);
+# on 880 held-out moves (seeds 2001-2005): RMSE 0.085 and mean absolute error 0.030 in probability.
+SCALE_BASE = 0.5
+SCALE_PER_TURN = 0.75
 
 
 def win_probability(
