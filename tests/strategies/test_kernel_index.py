@@ -53,3 +53,21 @@ def test_unsupported_rules_are_refused_with_the_reason() -> None:
         check_supported(RulesConfig(types_per_round=5, cards_per_type=4, hand_size=3))
     with pytest.raises(KernelUnsupported, match="min_lay must be at least 1"):
         check_supported(RulesConfig(types_per_round=2, cards_per_type=4, hand_size=2, min_lay=0))
+
+
+def test_compiled_code_is_cached_in_the_user_cache_directory() -> None:
+    import os
+    import subprocess
+    import sys
+
+    import platformdirs
+
+    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    shown = subprocess.run(
+        [sys.executable, "-c", "import strategies.kernel, numba; print(numba.config.CACHE_DIR)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert shown.startswith(platformdirs.user_cache_dir("rummy-vision"))
