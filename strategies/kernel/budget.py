@@ -1,17 +1,19 @@
 """Whether an on-demand exact solve fits a move's time budget.
 
-p95 wall seconds by turns left, measured with `python -m strategies.table.bench solve` on a 2-core
-machine shared with other work (see the README); a solve is tried when its p95 is at most half the
-time left, and it still gives up at the deadline (the search then has the rest).
+Seconds by turns left, measured with `python -m strategies.table.bench solve` on a 2-core machine
+shared with other work (see the README); a solve is tried when its p95 is at most half the time
+left, and it still gives up at the deadline (the search then has the rest).
 """
 
 from __future__ import annotations
 
 import math
 
+# CPU p95 of `python -m strategies.table.bench solve` (10 positions per row), rounded up: the CPU
+# time is what an idle machine's wall time would be; the deadline guards the rest.
 SOLVE_P95_S: dict[str, dict[int, float]] = {
-    "margin": {1: 0.01, 2: 0.01, 3: 0.02, 4: 0.05, 5: 0.2, 6: 0.6, 7: 2.0, 8: 6.0},
-    "win": {1: 0.01, 2: 0.01, 3: 0.03, 4: 0.1, 5: 0.4, 6: 1.2, 7: 4.0},
+    "margin": {1: 0.01, 2: 0.01, 3: 0.01, 4: 0.02, 5: 0.4, 6: 1.1, 7: 2.6},
+    "win": {1: 0.01, 2: 0.01, 3: 0.01, 4: 0.02, 5: 0.52, 6: 1.5, 7: 3.5},
 }
 
 

@@ -13,7 +13,7 @@ from strategies.table.lookup import table_move_values
 # The win objective is solved exactly on demand up to this many turns left (within about a
 # second at p95 on a 2-core machine, see the README); beyond, the table's margins are mapped to
 # a probability of winning (strategies.table.calibration), which is an estimate.
-WIN_EXACT_TURNS = 6
+WIN_EXACT_TURNS = 5
 
 
 class PerfectStrategy:
