@@ -46,15 +46,28 @@ def _play_deal(job: tuple[str, str, int]) -> list[tuple[int, int]]:
     return outcomes
 
 
-def duel(player: str, opponent: str, deals: int, *, workers: int = 2, first_seed: int = 0) -> PairResult:
+def duel(
+    player: str, opponent: str, deals: int, *, workers: int = 2, first_seed: int = 0, tally: bool = False
+) -> PairResult:
+    """With `tally`, a running line per finished deal (so a long run stopped early still tells its figures)."""
     began = time.perf_counter()
     jobs = [(player, opponent, first_seed + index) for index in range(deals)]
+    flat: list[tuple[int, int]] = []
+
+    def record(pair: list[tuple[int, int]]) -> None:
+        flat.extend(pair)
+        if tally:
+            won = sum(outcome for outcome, _margin in flat)
+            low, high = wilson(won, len(flat))
+            print(f"  {len(flat)} rounds: {won} won, Wilson 95% {low:.3f}-{high:.3f}", flush=True)
+
     if workers > 1:
         with Pool(workers) as pool:
-            results = pool.map(_play_deal, jobs, chunksize=1)
+            for pair in pool.imap(_play_deal, jobs):
+                record(pair)
     else:
-        results = [_play_deal(job) for job in jobs]
-    flat = [outcome for pair in results for outcome in pair]
+        for job in jobs:
+            record(_play_deal(job))
     wins = sum(won for won, _margin in flat)
     low, high = wilson(wins, len(flat))
     mean = sum(margin for _won, margin in flat) / len(flat)
@@ -69,9 +82,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     args = parser.parse_args()
-    result = duel(
-        args.player, args.opponent, max(1, (args.rounds + 1) // 2), workers=args.workers, first_seed=args.seed
-    )
+    deals = max(1, (args.rounds + 1) // 2)
+    result = duel(args.player, args.opponent, deals, workers=args.workers, first_seed=args.seed, tally=True)
     print(
         f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
         f"(Wilson 95% {result.low:.3f}-{result.high:.3f}), "
