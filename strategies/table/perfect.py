@@ -46,7 +46,7 @@ class PerfectStrategy:
         if self.objective is Objective.WIN and state.turns_left <= WIN_EXACT_TURNS:
             from strategies.kernel.ondemand import solve_exact
 
-            solved = solve_exact(state, "win")
+            solved = solve_exact(state, "win", deadline=deadline)  # late: the table's mapped values below
             if solved is not None:
                 values = solved.values
                 best = max(values, key=lambda move: (values[move], -move))
