@@ -9,6 +9,7 @@ from strategies.position import Position
 from strategies.registry import get_strategy, takes_option
 from strategies.search import Objective
 from strategies.searching import SearchStrategy
+from strategies.table.perfect import PerfectStrategy
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def analyse(
     elif takes_option(strategy, "time_ms"):
         options["time_ms"] = time_ms
     player = get_strategy(strategy, **options)
-    if isinstance(player, SearchStrategy):
+    if isinstance(player, (SearchStrategy, PerfectStrategy)):
         result = player.analyse(state.copy(), all_values=True)
         values = result.move_values
         ranked = sorted(values, key=lambda move: -values[move])

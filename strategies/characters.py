@@ -1,4 +1,6 @@
-"""Named characters: the searcher with a depth cap, a time budget and noise, weakest to strongest."""
+"""Named characters: the searcher with a depth cap, a time budget and noise, weakest to strongest.
+
+The strongest, `perfect`, plays from the solved table instead (strategies.table.perfect)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,6 @@ CHARACTERS: dict[str, Character] = {
         Character("easy", max_depth=1, time_ms=100, noise=0.3),
         Character("medium", max_depth=2, time_ms=300, noise=0.05),
         Character("hard", max_depth=None, time_ms=1000, noise=0.0),
-        Character("perfect", max_depth=None, time_ms=2500, noise=0.0, tt_size=1 << 20),
     )
 }
 

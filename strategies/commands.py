@@ -8,7 +8,10 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
+    from strategies.table.command import solve
+
     app.command()(analyze)
+    app.command()(solve)
 
 
 def analyze(
@@ -31,9 +34,11 @@ def analyze(
     from rich.table import Table
 
     from strategies.analyze import analyse
+    from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
     from strategies.registry import strategy_names
     from strategies.search import Objective
+    from strategies.table import TableError
 
     console = Console()
     errors = Console(stderr=True)
@@ -64,6 +69,9 @@ def analyze(
                 raise PositionError(f"not valid JSON: {error}") from None
             position = parse_position(raw)
             analysis = analyse(position, strategy, objective, time_ms, nodes)
+        except (TableError, KernelUnsupported) as error:
+            errors.print(f"[red]{error}[/red]")
+            raise typer.Exit(2) from None
         except PositionError as error:
             failed = True
             if json_output:
@@ -76,6 +84,8 @@ def analyze(
             continue
         kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
         depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
+        if strategy == "perfect":
+            depth = "exact, from the perfect-play table" if analysis.exact else "mapped from the table's exact margins"
         table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
         table.add_column("#", justify="right")
         table.add_column("move")

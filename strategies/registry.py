@@ -1,7 +1,7 @@
 """Strategies by name: plain factories, so every match gets fresh instances.
 
 `get_strategy(name, **options)` passes options to the factory (e.g. `objective="margin"`,
-`time_ms=200`, `nodes=20000`, `max_depth=2`, `seed=1`); an option a strategy does not take is an error.
+`time_ms=200`, `nodes=20000`, `max_depth=2`, `seed=1`, `leaves="plan"`); an option a strategy does not take is an error.
 Every search strategy takes `nodes`, a node budget per move that replaces the time budget and makes
 its moves independent of the clock (see `takes_option`).
 """
@@ -17,6 +17,7 @@ from strategies.base import Strategy
 from strategies.baselines import GreedyStrategy, RandomStrategy
 from strategies.characters import CHARACTERS, make_character
 from strategies.searching import ExactStrategy, HeuristicStrategy, SearchStrategy
+from strategies.table.perfect import PerfectStrategy
 
 StrategyFactory = Callable[..., Strategy]
 
@@ -24,9 +25,13 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
     "heuristic": HeuristicStrategy,
-    "expectimax": functools.partial(SearchStrategy, "expectimax"),
+    # With the perfect-play table (when built) at the leaves, and exact kernel solves that fit the budget.
+    "expectimax": functools.partial(SearchStrategy, "expectimax", leaves="auto", exact_solve=True),
+    # Today's searcher as it was before the table: hand-plan leaves, no kernel (to measure the gain).
+    "expectimax-plan": functools.partial(SearchStrategy, "expectimax-plan"),
     "exact": ExactStrategy,
     **{name: functools.partial(make_character, name) for name in CHARACTERS},
+    "perfect": PerfectStrategy,
 }
 
 # The strongest strategy that still answers within the arena's usual deadlines.

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rummy import CountState
 from strategies.search import Objective, Searcher, SearchOptions, SearchResult
+
+if TYPE_CHECKING:
+    from strategies.table.fileformat import MarginTable
 
 DEFAULT_TIME_MS = 1000
 # Stop this much before a deadline: the search notices the clock every few milliseconds.
@@ -26,6 +32,10 @@ class SearchStrategy:
 
     `noise` (the standard deviation of Gaussian noise added to each move's value before picking
     the best) makes weaker characters; the values are then searched exactly for every move.
+
+    `leaves`: "plan" (the hand-plan estimate), "table" (the perfect-play table's exact margins, under
+    `win` mapped to a win probability; the table must exist) or "auto" (the table when it is found).
+    `exact_solve`: answer with the compiled kernel's exact values whenever that fits the budget.
     """
 
     def __init__(
@@ -39,7 +49,12 @@ class SearchStrategy:
         seed: int | None = None,
         options: SearchOptions | None = None,
         nodes: int | None = None,
+        leaves: str = "plan",
+        exact_solve: bool = False,
+        table: str | Path | MarginTable | None = None,
     ) -> None:
+        if leaves not in LEAVES:
+            raise ValueError(f"leaves must be one of {', '.join(LEAVES)}, got {leaves!r}")
         if time_ms <= 0:
             raise ValueError("time_ms must be positive")
         if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
@@ -53,7 +68,24 @@ class SearchStrategy:
         self.nodes = nodes
         self.noise = noise
         self.rng = random.Random(seed)
-        self.searcher = Searcher(options or SearchOptions(objective=self.objective))
+        self.exact_solve = exact_solve
+        self.table = _table_for(leaves, table) if leaves != "plan" or exact_solve else None
+        options = options or SearchOptions(objective=self.objective)
+        if self.table is not None and leaves != "plan":
+            from strategies.table.leaves import TableSearcher
+
+            self.searcher: Searcher = TableSearcher(self.table, options)
+        else:
+            self.searcher = Searcher(options)
+        if self.table is not None:
+            from strategies.kernel.warm import warm_up
+
+            warm_up()  # compile (or load) the kernel now, not inside a timed move
+        elif exact_solve:
+            from strategies.kernel.warm import warm_up_soon
+
+            # Exact solves wait until the kernel is ready; meanwhile the search answers.
+            warm_up_soon()
         if self.searcher.options.objective is not self.objective:
             raise ValueError("search options and strategy disagree on the objective")
         self.last: SearchResult | None = None
@@ -62,6 +94,15 @@ class SearchStrategy:
     def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
         if deadline is not None:
             deadline -= DEADLINE_MARGIN_S
+        if self.nodes is None and math.isfinite(self.time_ms):
+            own = time.monotonic() + self.time_ms / 1000
+            deadline = own if deadline is None else min(deadline, own)
+        if self.exact_solve:
+            exact = self._solve_exactly(state, deadline)
+            if exact is not None:
+                self.last = exact
+                self.last_values_exact = True
+                return exact
         every_value = all_values or self.noise > 0
         result = self.searcher.iterate(
             state,
@@ -74,6 +115,31 @@ class SearchStrategy:
         self.last = result
         self.last_values_exact = every_value
         return result
+
+    def _solve_exactly(self, state: CountState, deadline: float | None) -> SearchResult | None:
+        """Every move's exact value from the kernel (or the table), if the solve fits the time left."""
+        from strategies.kernel.budget import solve_fits
+        from strategies.kernel.tables import KernelUnsupported
+        from strategies.kernel.warm import is_warm
+        from strategies.table.lookup import exact_move_values
+
+        if not is_warm():
+            return None
+        began = time.monotonic()
+        left = math.inf if deadline is None else deadline - began
+        covered = self.table is not None and self.objective is Objective.MARGIN and self.table.covers(state.turns_left)
+        if not covered and self.nodes is not None:
+            return None  # whether a solve fits depends on the clock; a node budget must not
+        if not covered and not solve_fits(self.objective.value, state.turns_left, left):
+            return None
+        try:
+            values = exact_move_values(state, self.objective.value, table=self.table, deadline=deadline)
+        except KernelUnsupported:
+            return None
+        if values is None:
+            return None
+        best = max(values, key=lambda move: (values[move], -move))
+        return SearchResult(best, values[best], state.turns_left, True, values, 0, time.monotonic() - began)
 
     def shown_value(self, value: float) -> float:
         """A search value on the objective's own scale: win probability, or points of margin."""
@@ -105,6 +171,22 @@ class SearchStrategy:
             return result.best
         gauss = self.rng.gauss
         return max(result.move_values, key=lambda move: result.move_values[move] + gauss(0.0, self.noise))
+
+
+LEAVES = ("plan", "table", "auto")
+
+
+def _table_for(leaves: str, path: str | Path | MarginTable | None) -> MarginTable | None:
+    from strategies.table.fileformat import MarginTable, TableError, load_table
+
+    if isinstance(path, MarginTable):
+        return path
+    try:
+        return load_table(None if path is None else Path(path))
+    except TableError:
+        if leaves == "table":
+            raise
+        return None
 
 
 class HeuristicStrategy(SearchStrategy):

@@ -1,0 +1,46 @@
+"""Entry points called from Python at decision time (compiled once, before the first timed move)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from strategies.kernel.core import apply_move, canonical_index, legal_mask, table_move_margin
+from strategies.kernel.jit import jit
+
+
+@jit
+def state_index(k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int) -> int:
+    return canonical_index(k, mine, theirs, deck, d)
+
+
+@jit
+def table_move_values(
+    k: NDArray[np.int64],
+    mine: int,
+    theirs: int,
+    deck: int,
+    d: int,
+    below: NDArray[np.float32],
+    out: NDArray[np.float64],
+) -> None:
+    """out[move] = the exact margin value of every legal move from the table's layer d-1 (NaN elsewhere);
+    banked points are left out."""
+    out[:] = np.nan
+    mask = legal_mask(k, mine, theirs)
+    move = 0
+    while mask:
+        if mask & 1:
+            out[move] = table_move_margin(k, mine, theirs, deck, d, move, below)
+        mask >>= 1
+        move += 1
+
+
+@jit
+def legal_moves(k: NDArray[np.int64], mine: int, theirs: int) -> int:
+    return legal_mask(k, mine, theirs)
+
+
+@jit
+def moved(k: NDArray[np.int64], mine: int, theirs: int, move: int) -> tuple[int, int, int]:
+    return apply_move(k, mine, theirs, move)

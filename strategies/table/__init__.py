@@ -1,0 +1,5 @@
+"""The perfect-play margin table: its file format, the layer-by-layer build, and the `perfect` strategy."""
+
+from strategies.table.fileformat import MarginTable, TableError, default_table_path, load_table
+
+__all__ = ["MarginTable", "TableError", "default_table_path", "load_table"]

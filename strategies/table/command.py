@@ -1,0 +1,88 @@
+"""`rummy-vision solve`: build the perfect-play margin table, with progress, resumably."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def solve(
+    out: Path | None = typer.Option(
+        None, "--out", help="Where to write the table (default: the user data directory, where `perfect` looks)."
+    ),
+    workers: int = typer.Option(2, "--workers", min=1, help="Threads that share each layer's work."),
+    top: int | None = typer.Option(
+        None,
+        "--top",
+        min=1,
+        help="Build layers 1..TOP only (positions with up to TOP+1 turns left); default: the whole round.",
+    ),
+) -> None:
+    """Solve the round exactly (margin objective) and write the table `perfect` plays from.
+
+    Layer d holds every position with d cards in the deck; it needs only layer d-1, so layers are
+    built in order and each finished layer is kept: run the command again to resume after an
+    interruption (or to extend a --top build).
+    """
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from rummy import DEFAULT_RULES
+    from strategies.kernel import KernelUnsupported
+    from strategies.table.build import build_table, planned_sizes, table_bytes
+    from strategies.table.fileformat import TableError, default_table_path, read_header
+
+    console = Console(stderr=True)
+    path = out or default_table_path(DEFAULT_RULES)
+    sizes = planned_sizes(DEFAULT_RULES)
+    last = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
+    already = 0
+    if path.exists():
+        try:
+            header = read_header(path)
+            # An unfinished build resumes to the depth it was started with, a finished one can grow.
+            last = max(last, min(header["top"], len(sizes) - 1))
+            already = min(header["done"], last)
+        except TableError as error:
+            console.print(f"[red]{error}[/red]")
+            raise typer.Exit(2) from None
+    layer_states = {d: sizes[d] for d in range(1, last + 1)}
+    total = sum(layer_states.values())
+    done_before = sum(layer_states[d] for d in range(1, already + 1))
+    console.print(
+        f"Table: {path} ({table_bytes(DEFAULT_RULES, last) / 1e9:.2f} GB, layers 1..{last}, "
+        f"{total:,} states; {already} layer(s) already built)"
+    )
+    began = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]{task.fields[layer]}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>5.1f}%"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("solve", total=total, completed=done_before, layer="starting", rate="")
+
+        def report(d: int, finished: int, units: int, rate: float) -> None:
+            completed = sum(layer_states[e] for e in range(1, d)) + layer_states[d] * finished / units
+            progress.update(
+                task,
+                completed=completed,
+                layer=f"layer {d}/{last}",
+                rate=f"{rate / 2:,.0f} states/s",
+            )
+
+        try:
+            header = build_table(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report)
+        except (TableError, KernelUnsupported) as error:
+            console.print(f"[red]{error}[/red]")
+            raise typer.Exit(2) from None
+    seconds = time.perf_counter() - began
+    console.print(f"Done in {seconds:.0f} s: {path} holds layers 1..{header['done']}.")
+    print(path)

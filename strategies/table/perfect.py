@@ -1,0 +1,79 @@
+"""`perfect`: plays from the margin table and knows every move's exact value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rummy import DEFAULT_RULES, CountState, RulesConfig
+from strategies.search import Objective, SearchResult
+from strategies.table.calibration import win_value
+from strategies.table.fileformat import MarginTable, load_table
+from strategies.table.lookup import table_move_values
+
+# The win objective is solved exactly on demand up to this many turns left (within about a
+# second at p95 on a 2-core machine, see the README); beyond, the table's margins are mapped to
+# a probability of winning (strategies.table.calibration), which is an estimate.
+WIN_EXACT_TURNS = 5
+
+
+class PerfectStrategy:
+    """The exact best move under the margin objective, from the table; every move's exact value.
+
+    Under the win objective it solves exactly while few turns are left and otherwise plays the
+    table's best margin move, showing calibrated win probabilities (marked not exact).
+    """
+
+    def __init__(
+        self,
+        *,
+        objective: Objective | str = Objective.MARGIN,
+        table: str | Path | None = None,
+        rules: RulesConfig = DEFAULT_RULES,
+        time_ms: float | None = None,
+        seed: int | None = None,
+    ) -> None:
+        from strategies.kernel.warm import warm_up
+
+        self.name = "perfect"
+        self.objective = Objective(objective)
+        self.table: MarginTable = load_table(None if table is None else Path(table), rules)
+        self.time_ms = time_ms
+        self.last: SearchResult | None = None
+        self.last_values_exact = True
+        warm_up()
+
+    def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
+        if self.objective is Objective.WIN and state.turns_left <= WIN_EXACT_TURNS:
+            from strategies.kernel.ondemand import solve_exact
+
+            solved = solve_exact(state, "win", deadline=deadline)  # late: the table's mapped values below
+            if solved is not None:
+                values = solved.values
+                best = max(values, key=lambda move: (values[move], -move))
+                self.last = SearchResult(best, values[best], state.turns_left, True, values)
+                return self.last
+        margins = table_move_values(state, self.table)
+        best = max(margins, key=lambda move: (margins[move], -move))
+        if self.objective is Objective.WIN:
+            values = {move: win_value(state, value) for move, value in margins.items()}
+            self.last = SearchResult(best, values[best], state.turns_left, False, values)
+        else:
+            self.last = SearchResult(best, margins[best], state.turns_left, True, margins)
+        return self.last
+
+    def shown_value(self, value: float) -> float:
+        return (value + 1) / 2 if self.objective is Objective.WIN else value
+
+    def suggestions(self, top: int = 3) -> list[tuple[int, float, bool]]:
+        if self.last is None or not self.last.move_values:
+            return []
+        values = self.last.move_values
+        ranked = sorted(values, key=lambda move: -values[move])[:top]
+        return [(move, self.shown_value(values[move]), self.last.exact) for move in ranked]
+
+    def choose(self, state: CountState, deadline: float | None = None) -> int:
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            self.last = None
+            return legal[0]
+        return self.analyse(state, deadline).best

@@ -1,0 +1,107 @@
+"""`perfect` plays the table's best move and gives exact values; `rummy-vision solve` builds a table that
+`analyze --strategy perfect` reads; without a table, one line says how to build it."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from kernel_helpers import MINIATURES
+from strategies_helpers import SUITE, BruteForce, random_position
+from typer.testing import CliRunner
+
+from bot.cli import app
+from rummy import parse_move
+from strategies.position import parse_position
+from strategies.registry import get_strategy
+from strategies.search.exact import solve
+from strategies.table import TableError
+from strategies.table.build import build_table
+
+RUNNER = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def first_layer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real game's table, layer 1 only (positions with up to 2 turns left), built by the command."""
+    path = tmp_path_factory.mktemp("table") / "layer1.rvt"
+    result = RUNNER.invoke(app, ["solve", "--out", str(path), "--top", "1", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert str(path) in result.stdout
+    return path
+
+
+def test_perfect_plays_a_best_move_with_exact_values_on_miniature_rules(tmp_path: Path) -> None:
+    rules = MINIATURES[2]
+    path = tmp_path / "mini.rvt"
+    build_table(path, rules, workers=1)
+    perfect = get_strategy("perfect", objective="margin", table=path, rules=rules)
+    rng = random.Random(13)
+    for _ in range(12):
+        state = random_position(rng, rules)
+        reference = BruteForce("margin").move_values(state.copy())
+        move = perfect.choose(state.copy())
+        assert reference[move] == pytest.approx(max(reference.values()), abs=1e-4)
+        if len(reference) > 1:
+            for other, value in perfect.last.move_values.items():
+                assert value == pytest.approx(reference[other], abs=1e-4)
+
+
+def test_without_a_table_perfect_says_how_to_build_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUMMY_VISION_TABLE", str(tmp_path / "none.rvt"))
+    with pytest.raises(TableError) as caught:
+        get_strategy("perfect")
+    assert "\n" not in str(caught.value) and "rummy-vision solve" in str(caught.value)
+    file = tmp_path / "position.json"
+    file.write_text(SUITE.read_text().splitlines()[0])
+    result = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect"])
+    assert result.exit_code == 2
+    assert "rummy-vision solve" in result.stderr and "Traceback" not in result.output
+
+
+def short_positions() -> list[dict]:
+    """Analysis positions with 1 and 2 turns left (what a layer-1 table covers)."""
+    from strategies.bench import position_set
+    from strategies.suite import to_position
+
+    rng = random.Random(7)
+    states = position_set(2, 31, turns_left=1) + position_set(2, 32, turns_left=2)
+    return [to_position(state, rng, index) for index, state in enumerate(states)]
+
+
+@pytest.mark.parametrize("objective", ["margin", "win"])
+def test_analyze_with_perfect_keeps_the_format_and_gives_exact_values(
+    first_layer: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, objective: str
+) -> None:
+    monkeypatch.setenv("RUMMY_VISION_TABLE", str(first_layer))
+    positions = short_positions()
+    assert positions
+    file = tmp_path / "positions.jsonl"
+    file.write_text("\n".join(json.dumps(raw) for raw in positions) + "\n")
+    result = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect", "--objective", objective, "--json"])
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    for raw, answer in zip(positions, answers, strict=True):
+        assert set(answer) == {"best", "moves"}
+        position = parse_position(raw)
+        truth = solve(position.state.copy(), objective).move_values
+        by_move = {json.dumps(entry["move"]): entry["value"] for entry in answer["moves"]}
+        assert len(by_move) == len(truth)
+        for move, value in truth.items():
+            shown = (value + 1) / 2 if objective == "win" else value
+            assert by_move[json.dumps(position.card_move(move).to_json())] == pytest.approx(shown, abs=1e-4)
+        parse_move(answer["best"])
+    table = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect", "--objective", "margin"])
+    assert "exact, from the perfect-play table" in table.stdout
+
+
+def test_a_position_beyond_the_table_is_refused_with_the_reason(first_layer: Path) -> None:
+    perfect = get_strategy("perfect", objective="margin", table=first_layer)
+    deep = [
+        raw
+        for raw in (json.loads(line) for line in SUITE.read_text().splitlines())
+        if raw["GameState"]["RemainingMoves"] > 2
+    ]
+    state = parse_position(deep[0]).state
+    with pytest.raises(TableError, match="holds layers up to 1"):
+        perfect.choose(state)
