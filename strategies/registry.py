@@ -1,7 +1,8 @@
 """Strategies by name: plain factories, so every match gets fresh instances.
 
 `get_strategy(name, **options)` passes options to the factory (e.g. `objective="margin"`,
-`time_ms=200`, `max_depth=2`, `seed=1`); an option a strategy does not take is an error.
+`time_ms=200`, `max_depth=2`, `seed=1`, or `weights="training/weights.npz"` for `learned`); an option
+a strategy does not take is an error.
 """
 
 from __future__ import annotations
@@ -18,12 +19,21 @@ from strategies.searching import ExactStrategy, HeuristicStrategy, SearchStrateg
 
 StrategyFactory = Callable[..., Strategy]
 
+
+def _learned(weights: str | None = None) -> Strategy:
+    """The TD(lambda)-trained value model; loads numpy only when asked for."""
+    from strategies.learning.strategy import LearnedStrategy
+
+    return LearnedStrategy(weights)
+
+
 STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
     "heuristic": HeuristicStrategy,
     "expectimax": functools.partial(SearchStrategy, "expectimax"),
     "exact": ExactStrategy,
+    "learned": _learned,
     **{name: functools.partial(make_character, name) for name in CHARACTERS},
 }
 
