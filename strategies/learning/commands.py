@@ -17,6 +17,9 @@ def train(
     out: Path = typer.Option(Path("training"), help="Folder for weights.npz, curve.csv and curve.png."),
     hidden: int = typer.Option(32, min=0, help="Hidden units of the value model (0: linear)."),
     alpha: float = typer.Option(0.003, min=0.0, help="Step size (in units of 50 points)."),
+    alpha_decay: int = typer.Option(
+        0, min=0, help="Step size falls as alpha*D/(D+episodes) with D this many episodes (0: constant)."
+    ),
     lam: float = typer.Option(0.7, "--lambda", min=0.0, max=1.0, help="Trace decay lambda."),
     epsilon: float = typer.Option(0.05, min=0.0, max=1.0, help="Share of random exploratory moves."),
     opponent: str = typer.Option("heuristic", help="Fixed opponent the curve's win rate is measured against."),
@@ -56,7 +59,9 @@ def train(
         )
     if alpha <= 0:
         raise typer.BadParameter("must be positive", param_hint="--alpha")
-    settings = TrainSettings(episodes=episodes, seed=seed, hidden=hidden, alpha=alpha, lam=lam, epsilon=epsilon)
+    settings = TrainSettings(
+        episodes=episodes, seed=seed, hidden=hidden, alpha=alpha, alpha_decay=alpha_decay, lam=lam, epsilon=epsilon
+    )
     with console.status("solving the regret positions exactly ..."):
         evaluation = Evaluation.build(
             settings.rules, opponent=opponent, deals=eval_deals, per_turn=positions, seed=seed

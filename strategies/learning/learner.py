@@ -33,6 +33,7 @@ class TrainSettings:
     seed: int = 0
     hidden: int = 32
     alpha: float = 0.003  # step size in model units (values / POINT_SCALE)
+    alpha_decay: int = 0  # the step size falls as alpha * D / (D + episodes played); 0: constant
     lam: float = 0.7
     epsilon: float = 0.05  # share of exploratory (uniformly random) moves
     rules: RulesConfig = field(default=DEFAULT_RULES)
@@ -42,8 +43,8 @@ class TrainSettings:
             raise ValueError("episodes must be non-negative")
         if not 0.0 <= self.lam <= 1.0 or not 0.0 <= self.epsilon <= 1.0:
             raise ValueError("lambda and epsilon must lie in [0, 1]")
-        if self.alpha <= 0:
-            raise ValueError("alpha must be positive")
+        if self.alpha <= 0 or self.alpha_decay < 0:
+            raise ValueError("alpha must be positive and alpha_decay non-negative")
 
     def describe(self) -> dict[str, Any]:
         described = asdict(self)
@@ -82,7 +83,10 @@ class TDLearner:
         """One self-play round with online TD(lambda) updates."""
         settings = self.settings
         model = self.model
-        step = settings.alpha / POINT_SCALE  # TD errors are in points, the gradient in model units
+        alpha = settings.alpha
+        if settings.alpha_decay:
+            alpha *= settings.alpha_decay / (settings.alpha_decay + self.episodes_done)
+        step = alpha / POINT_SCALE  # TD errors are in points, the gradient in model units
         state = CountState.random_deal(self.rng, settings.rules)
         first = state.mover
         trace = np.zeros_like(model.theta)
