@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
+from rummy.records import Records
 from server.accounts import Accounts
 from server.cards_images import CardImages
 from server.protocol import (
@@ -32,7 +33,6 @@ from server.protocol import (
     answer,
     parse_body,
 )
-from server.records import Records
 from server.referee import Referee, Refusal
 from server.settings import Settings
 from server.viewer_routes import router as viewer_router

@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 
 from rummy import Give, Lay, Match, Take, render_gamestate
+from rummy.records import connect
 from server.accounts import Accounts
-from server.records import connect
 
 
 def free_port() -> int:

@@ -62,8 +62,8 @@ def bots_add(
     """Register a bot and print its password (only once: the server keeps a salted hash)."""
     from rich.console import Console
 
+    from rummy.records import connect
     from server.accounts import AccountError, Accounts
-    from server.records import connect
 
     connection = connect(_db(db))
     try:
@@ -84,8 +84,8 @@ def bots_set(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Change a bot's status (suspended/inactive bots cannot offer games) or balance."""
+    from rummy.records import connect
     from server.accounts import AccountError, Accounts, BotStatus
-    from server.records import connect
 
     chosen = None
     if status is not None:
@@ -108,8 +108,8 @@ def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from rummy.records import connect
     from server.accounts import Accounts
-    from server.records import connect
 
     connection = connect(_db(db))
     try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummy import MalformedMove, Match, Round, parse_move, render_gamestate
+from rummy.records import Records, token_of
 from server.accounts import Accounts, Bot, BotStatus, status_result
 from server.housebots import HOUSE_USER, fallback_move, house_agent, is_house_bot
 from server.lobby import Lobby, OfferTerms
@@ -27,7 +28,6 @@ from server.protocol import (
     Result,
     answer,
 )
-from server.records import Records, token_of
 from server.settings import Settings
 from server.styles import GameStyle, styles_with_move_time
 

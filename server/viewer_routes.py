@@ -8,7 +8,7 @@ Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
   the round's landmarks, the deck's cards or their order. Once the match is over it answers the
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
-  `bot.replay.replay_record`, both seats' hands with each card's landmark. A running match answers
+  `rummy.replay.replay_record`, both seats' hands with each card's landmark. A running match answers
   409 and points at its live view, since its steps would reveal the deck.
 
 Step format (the page relies on it):

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.config import Credentials
-from bot.protocol_client import ArenaClient
-from bot.recording import read_replay
+from bot.client.config import Credentials
+from bot.client.protocol_client import ArenaClient
+from bot.replay.recording import read_replay
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from bot_fault_proxy import FaultProxy, every
 
-from bot.config import Credentials
-from bot.players import file_bot, strategy_bot
-from bot.protocol_client import ArenaClient, OutcomeUnknown, ProtocolError, RetryPolicy
-from bot.recording import read_replay
-from bot.runner import PlayOptions, Runner
+from bot.client.config import Credentials
+from bot.client.protocol_client import ArenaClient, OutcomeUnknown, ProtocolError, RetryPolicy
+from bot.client.runner import PlayOptions, Runner
+from bot.players.match_bots import file_bot, strategy_bot
+from bot.replay.recording import read_replay
 
 FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.08, give_up_after_s=10)
 ALL_CALLS = ("GM-GetListOfGameStyles", "GM-OfferGame", "GM-PollForGameState", "GM-MakeMove", "GM-CancelGameOffer")

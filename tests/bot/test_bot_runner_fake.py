@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Credentials
-from bot.players import StrategyBot, file_bot
-from bot.protocol_client import ArenaClient, RetryPolicy
-from bot.recording import read_replay
-from bot.runner import PlayError, PlayOptions, Runner
+from bot.client.config import Credentials
+from bot.client.protocol_client import ArenaClient, RetryPolicy
+from bot.client.runner import PlayError, PlayOptions, Runner
+from bot.players.match_bots import StrategyBot, file_bot
+from bot.replay.recording import read_replay
 from rummy import UNKNOWN
 
 CREDENTIALS = Credentials("tester", "secret")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Credentials
-from bot.players import file_bot, strategy_bot
-from bot.protocol_client import ArenaClient, RetryPolicy
-from bot.recording import read_replay
-from bot.runner import PlayOptions, Runner
+from bot.client.config import Credentials
+from bot.client.protocol_client import ArenaClient, RetryPolicy
+from bot.client.runner import PlayOptions, Runner
+from bot.players.match_bots import file_bot, strategy_bot
+from bot.replay.recording import read_replay
 
 FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.1)
 STYLE = 3  # one round; the server runs with a 500 ms move time

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.executors import RoundTask, run_tasks
-from bot.local_match import Contender, schedule
+from bot.matches.executors import RoundTask, run_tasks
+from bot.matches.local_match import Contender, schedule
 
 ROUNDS = 400
 

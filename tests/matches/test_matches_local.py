@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.local_match import Contender, play_round, schedule
-from bot.statistics import wilson_interval
-from bot.tournament import run_tournament
-from bot.tournament_records import load_standings, store_tournament
+from bot.matches.local_match import Contender, play_round, schedule
+from bot.matches.statistics import wilson_interval
+from bot.matches.tournament import run_tournament
+from bot.matches.tournament_records import load_standings, store_tournament
 from rummy import Match
 
 runner = CliRunner()
@@ -122,7 +122,7 @@ def test_duplicate_match_records_both_plays_of_each_deal(tmp_path):
 def test_suggestions_are_recorded_and_reach_the_viewer(tmp_path):
     import httpx
 
-    from bot.match_records import store_rounds
+    from bot.matches.match_records import store_rounds
     from server.embedded import EmbeddedServer
     from server.settings import Settings
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.local_match import Contender
-from bot.tournament import run_tournament
+from bot.matches.local_match import Contender
+from bot.matches.tournament import run_tournament
 
 ray = pytest.importorskip("ray", reason="the ray extra is installed by .ci/setup; skipped only outside it")
 

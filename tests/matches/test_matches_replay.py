@@ -6,13 +6,13 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.local_match import Contender, play_round
-from bot.match_records import store_rounds
-from bot.recording import MatchRecorder
-from bot.replay import continue_with, replay_file
+from bot.matches.local_match import Contender, play_round
+from bot.matches.match_records import store_rounds
+from bot.replay.recording import MatchRecorder
+from bot.replay.replays import continue_with, replay_file
 from rummy import Match, parse_move, render_gamestate
+from rummy.records import Records
 from rummy.replay import ReplayError, comparable, replay_record
-from server.records import Records
 
 runner = CliRunner()
 

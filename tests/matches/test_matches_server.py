@@ -7,8 +7,8 @@ import json
 from typer.testing import CliRunner
 
 from bot.cli import app
+from rummy.records import Records
 from server.embedded import EmbeddedServer
-from server.records import Records
 from server.settings import Settings
 
 FAST_STYLE = 3  # one round, 500 ms per move

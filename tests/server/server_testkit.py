@@ -9,10 +9,10 @@ from typing import Any
 
 import httpx
 
+from rummy.records import connect
 from server.accounts import Accounts
 from server.bench import random_move
 from server.embedded import EmbeddedServer
-from server.records import connect
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: the tests are about the protocol, not the hash cost
 

@@ -11,9 +11,9 @@ import httpx
 from server_testkit import ArenaBot
 
 from rummy import CountState
+from rummy.records import connect
 from server.accounts import Accounts, BotStatus
 from server.housebots import HOUSE_BOTS
-from server.records import connect
 
 
 def _set_bot(db_path, name: str, **changes: Any) -> None:

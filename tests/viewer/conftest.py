@@ -1,7 +1,7 @@
 """Viewer tests: the real server under uvicorn on a free loopback port, real matches, Debian's chromium.
 
 The server is started the way tests/server does it (uvicorn.Server in a daemon thread), with a temp database.
-Matches are real: in-process rounds stored by `bot.match_records.store_rounds`, or two arena clients
+Matches are real: in-process rounds stored by `bot.matches.match_records.store_rounds`, or two arena clients
 playing over HTTP, so the referee records them move by move.
 """
 
@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from viewer_testkit import FAST_HASH, ViewerServer  # noqa: E402
 
+from rummy.records import connect  # noqa: E402
 from server.accounts import Accounts  # noqa: E402
-from server.records import connect  # noqa: E402
 from server.settings import Settings  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -71,8 +71,8 @@ def arena_bots(db_path: Path) -> dict[str, str]:
 @pytest.fixture
 def finished_game(db_path: Path) -> int:
     """A finished one-round match, greedy against random, stored as the match command stores it."""
-    from bot.local_match import Contender, play_round
-    from bot.match_records import store_rounds
+    from bot.matches.local_match import Contender, play_round
+    from bot.matches.match_records import store_rounds
 
     result = play_round("viewer:1", (Contender("greedy"), Contender("random")))
     _, game_ids = store_rounds(db_path, [(result, 0)], ("greedy", "random"))

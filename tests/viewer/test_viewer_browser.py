@@ -9,7 +9,7 @@ import pytest
 from viewer_testkit import HttpMatch
 
 from rummy import DEFAULT_RULES
-from server.records import Records
+from rummy.records import Records
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from bot.runner import MatchSummary, SilentObserver
+from bot.client.runner import MatchSummary, SilentObserver
 from rummy.config import DEFAULT_RULES
 
 WINS = ("WON", "WON_BY_TIMEOUT")

@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.config import Credentials
-from bot.local_match import Contender, MoveRecord, RoundResult
-from bot.players import file_bot, strategy_bot
-from bot.protocol_client import ArenaClient
-from bot.recording import read_replay
-from bot.runner import MatchSummary, PlayOptions, Runner
+from bot.client.config import Credentials
+from bot.client.protocol_client import ArenaClient
+from bot.client.runner import MatchSummary, PlayOptions, Runner
+from bot.matches.local_match import Contender, MoveRecord, RoundResult
+from bot.players.match_bots import file_bot, strategy_bot
+from bot.replay.recording import read_replay
+from rummy.records import Records, connect
 from server.accounts import Accounts
-from server.records import Records, connect
 
 ONE_ROUND_STYLE = 1
 

@@ -1,6 +1,6 @@
 """The protocol loop: offer a game, wait for it, play it to the end, offer again while games are wanted.
 
-Each turn the bot runs under its budget (bot/deadline.py); whatever goes wrong with its answer, a
+Each turn the bot runs under its budget (bot/client/deadline.py); whatever goes wrong with its answer, a
 safe legal move goes out in time instead. Ambiguous outcomes (a lost answer, NOT_YOUR_MOVE, an
 INVALID_MOVE after a retried send, CALL_ALREADY_IN_PROCESS that never cleared) are resolved by
 asking the server for the current gamestate: if the turn moved on, the move went through.
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
-from bot.players import MatchBot
-from bot.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
-from bot.recording import MatchRecorder
+from bot.client.deadline import Budget, GuardedBot, hand_ids, move_budget, safe_moves
+from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
+from bot.players.match_bots import MatchBot
+from bot.replay.recording import MatchRecorder
 from rummy.moves import Move
 
 log = logging.getLogger("bot.runner")

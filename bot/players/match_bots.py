@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.user_bot import CalculateMove, UserBotFile, forget_module, load_user_bot
+from bot.players.user_bot import CalculateMove, UserBotFile, forget_module, load_user_bot
 
 
 class MatchBot(Protocol):

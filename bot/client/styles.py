@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.protocol_client import Answer
+from bot.client.protocol_client import Answer
 
 
 class StyleError(ValueError):

@@ -28,9 +28,9 @@ def replay(
     """
     from rich.console import Console
 
-    from bot.replay import ReplayError
-    from bot.replay import continue_with as play_on
-    from bot.replay_view import render_step
+    from bot.replay.replays import ReplayError
+    from bot.replay.replays import continue_with as play_on
+    from bot.replay.view import render_step
 
     console = Console()
     try:
@@ -61,11 +61,11 @@ def replay(
 
 
 def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
-    from bot.replay import ReplayError, replay_file, replay_record
+    from bot.replay.replays import ReplayError, replay_file, replay_record
 
     if source.isdigit() and not Path(source).exists():
-        from bot.match_records import default_db_path
-        from server.records import Records
+        from bot.matches.match_records import default_db_path
+        from rummy.records import Records
 
         path = Path(db) if db is not None else default_db_path()
         if not path.exists():
@@ -84,7 +84,7 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
 
 
 def _interactive(console, recorded) -> None:  # type: ignore[no-untyped-def]
-    from bot.replay_view import render_step
+    from bot.replay.view import render_step
 
     position = 0
     while True:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.deadline import check_move, safe_moves
+from bot.client.deadline import check_move, safe_moves
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
 
 CalculateMove = Callable[[dict[str, Any]], Any]
@@ -55,7 +55,7 @@ class Contender:
     def check(self) -> None:
         """Fail before any game on a typo: an unknown strategy, a missing or broken bot file, a bad recognizer."""
         if self.is_file:
-            from bot.user_bot import load_user_bot
+            from bot.players.user_bot import load_user_bot
 
             load_user_bot(self.spec)
             return
@@ -67,7 +67,7 @@ class Contender:
 
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
-            from bot.user_bot import load_user_bot
+            from bot.players.user_bot import load_user_bot
 
             return Agent(load_user_bot(self.spec).new_match())
         from recognizers.registry import get_recognizer

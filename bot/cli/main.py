@@ -1,12 +1,21 @@
-"""`rummy-vision`: one command line, a subcommand per use."""
+"""`rummy-vision`: one command line, a subcommand per use.
+
+Each area keeps its commands in a module with a `register(app)`; `REGISTRATIONS` lists them in the
+order `--help` shows them.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from recognizers.commands import register as register_recognizers
+from bot.cli import match, play, replay, tournament
+from recognizers import commands as recognizer_commands
+from server import commands as server_commands
+from strategies import commands as strategy_commands
 
 app = typer.Typer(
     name="rummy-vision",
@@ -21,23 +30,11 @@ def root() -> None:
     """Referee, bot client, recognizers and strategies for Rummy Vision."""
 
 
-register_recognizers(app)
-
-from server.commands import register as register_server  # noqa: E402
-
-register_server(app)
-
-from strategies.commands import register as register_strategies  # noqa: E402
-
-register_strategies(app)
-
-
-@app.command()
 def selfplay(
     seed: int = typer.Option(1, help="Deal seed: the same seed replays the same round."),
 ) -> None:
     """Play one seeded round between two random players and print it turn by turn."""
-    from bot.selfplay import self_play
+    from bot.matches.selfplay import self_play
 
     console = Console()
     match, turns = self_play(seed)
@@ -61,21 +58,23 @@ def selfplay(
     )
 
 
-from bot.commands import register as register_play  # noqa: E402 -- commands register after the app exists
+def register_selfplay(app: typer.Typer) -> None:
+    app.command()(selfplay)
 
-register_play(app)
 
-from bot.match_command import register as register_match  # noqa: E402
+REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
+    recognizer_commands.register,  # recognize
+    server_commands.register,  # serve, bots
+    strategy_commands.register,  # analyze
+    register_selfplay,
+    play.register,
+    match.register,
+    tournament.register,
+    replay.register,
+)
 
-register_match(app)
-
-from bot.tournament_command import register as register_tournament  # noqa: E402
-
-register_tournament(app)
-
-from bot.replay_command import register as register_replay  # noqa: E402
-
-register_replay(app)
+for register in REGISTRATIONS:
+    register(app)
 
 
 def main() -> None:

@@ -27,11 +27,11 @@ def tournament(
     from rich.console import Console
     from rich.table import Table
 
-    from bot.local_match import Contender
-    from bot.match_command import _progress
-    from bot.match_records import default_db_path
-    from bot.tournament import run_tournament
-    from bot.tournament_records import store_tournament
+    from bot.cli.match import _progress
+    from bot.matches.local_match import Contender
+    from bot.matches.match_records import default_db_path
+    from bot.matches.tournament import run_tournament
+    from bot.matches.tournament_records import store_tournament
 
     if len(bots) < 2:
         raise typer.BadParameter("a tournament needs at least two bots")

@@ -38,9 +38,9 @@ def match(
     """Play A against B in process and print rounds won, margins and win rates with 95% intervals."""
     from rich.console import Console
 
-    from bot.executors import RoundTask, run_tasks
-    from bot.local_match import Contender, schedule
-    from bot.match_summary import summarize, summary_json
+    from bot.matches.executors import RoundTask, run_tasks
+    from bot.matches.local_match import Contender, schedule
+    from bot.matches.summary import summarize, summary_json
 
     console = Console(stderr=json_output)
     contenders = [Contender(player_a, recognizer), Contender(player_b, recognizer)]
@@ -78,7 +78,7 @@ def match(
             extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
         typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))
         return
-    from bot.match_output import summary_table
+    from bot.cli.match_output import summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
@@ -112,8 +112,8 @@ def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], 
 def _over_server(
     console: Any, server: str, contenders: list[Any], rounds: int, db: Path | None, style: int, names: tuple[str, str]
 ) -> list[Any]:
-    from bot.match_records import default_db_path
-    from bot.server_match import play_over_server
+    from bot.matches.match_records import default_db_path
+    from bot.matches.server_match import play_over_server
 
     path = Path(db) if db is not None else default_db_path()
     if not path.exists():
@@ -128,6 +128,6 @@ def _over_server(
 
 
 def _store(db: Path | None, played: list[Any], names: tuple[str, str]) -> tuple[Path, list[int]]:
-    from bot.match_records import store_rounds
+    from bot.matches.match_records import store_rounds
 
     return store_rounds(db, played, names)

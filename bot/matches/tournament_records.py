@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.tournament import PairingRound, Standing
+from bot.matches.tournament import PairingRound, Standing
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (

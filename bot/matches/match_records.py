@@ -10,9 +10,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.local_match import RoundResult
+from bot.matches.local_match import RoundResult
 from rummy import Match, parse_move, render_gamestate
-from server.records import Records
+from rummy.records import Records
 
 IN_PROCESS_STYLE = 0
 

@@ -7,7 +7,7 @@ caller to act on. Request bodies (they carry the password) are never logged or k
 MakeMove is not idempotent: once the request may have reached the server (the answer was lost, a
 read timed out, a gateway answered 5xx), sending it again could play it twice (a wasted Lay is
 still legal the next turn). Those failures raise `OutcomeUnknown` at once instead, and the caller
-asks the server for the gamestate to see whether the move went through (bot/runner.py does).
+asks the server for the gamestate to see whether the move went through (bot/client/runner.py does).
 Failures before the request left (no connection) and `CALL_ALREADY_IN_PROCESS` are retried.
 """
 
@@ -25,7 +25,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity import wait_random_exponential as full_jitter
 from tenacity.stop import stop_base
 
-from bot.config import Credentials
+from bot.client.config import Credentials
 
 log = logging.getLogger("bot.protocol")
 

@@ -6,9 +6,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.executors import Progress, RoundTask, run_tasks
-from bot.local_match import Contender, RoundResult, schedule
-from bot.ratings import Rating, rate
+from bot.matches.executors import Progress, RoundTask, run_tasks
+from bot.matches.local_match import Contender, RoundResult, schedule
+from bot.matches.ratings import Rating, rate
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Replays the bot side adds to `rummy.replay`: client replay files, and "what if" continuations.
 
 A match in the referee's records is rebuilt by `rummy.replay.replay_record`. A replay file written
-by the bot client (`bot/recording.py`) holds the gamestates one player received, exactly as
+by the bot client (`bot/replay/recording.py`) holds the gamestates one player received, exactly as
 received, and the moves it sent; it knows no landmarks, so a what-if needs the match's record.
 """
 
@@ -28,8 +28,8 @@ __all__ = [
 
 def replay_file(path: str | Path) -> Replay:
     """The steps of a bot client's replay file: its gamestates as received, with the moves it sent."""
-    from bot.recording import ReplayError as RecordingError
-    from bot.recording import read_replay
+    from bot.replay.recording import ReplayError as RecordingError
+    from bot.replay.recording import read_replay
 
     try:
         lines = read_replay(path)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from bot.local_match import Contender, RoundResult, play_round
+from bot.matches.local_match import Contender, RoundResult, play_round
 from rummy import DEFAULT_RULES, RulesConfig
 
 BACKENDS = ("local", "ray")

@@ -46,13 +46,13 @@ def play(
     """Offer games, play them with the bot under a deadline guard, record each match, show a summary."""
     from rich.console import Console
 
-    from bot.config import ConfigError, redacting_filter, resolve_base_url, resolve_credentials
-    from bot.players import MatchBot, file_bot, strategy_bot
-    from bot.protocol_client import ArenaClient, ProtocolError
-    from bot.recording import default_record_dir
-    from bot.runner import PlayError, PlayOptions
-    from bot.styles import StyleError, choose_style
-    from bot.user_bot import UserBotError
+    from bot.client.config import ConfigError, redacting_filter, resolve_base_url, resolve_credentials
+    from bot.client.protocol_client import ArenaClient, ProtocolError
+    from bot.client.runner import PlayError, PlayOptions
+    from bot.client.styles import StyleError, choose_style
+    from bot.players.match_bots import MatchBot, file_bot, strategy_bot
+    from bot.players.user_bot import UserBotError
+    from bot.replay.recording import default_record_dir
 
     err = Console(stderr=True)
     if (strategy is None) == (bot is None):
@@ -100,9 +100,9 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
 
     from rich.console import Console
 
-    from bot.output import JsonLines, LiveStatus, summary_table
-    from bot.protocol_client import ProtocolError
-    from bot.runner import PlayError, Runner, SilentObserver
+    from bot.cli.play_output import JsonLines, LiveStatus, summary_table
+    from bot.client.protocol_client import ProtocolError
+    from bot.client.runner import PlayError, Runner, SilentObserver
 
     out = Console()
     stop = threading.Event()

@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from bot.replay import Replay, Step
+from bot.replay.replays import Replay, Step
 
 
 def describe_move(move: Mapping[str, Any] | None, labels: Mapping[int, str]) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
-from bot.match_summary import PlayerSummary
+from bot.matches.summary import PlayerSummary
 
 
 def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str) -> Table:

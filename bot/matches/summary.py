@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.local_match import RoundResult
-from bot.statistics import wilson_interval
+from bot.matches.local_match import RoundResult
+from bot.matches.statistics import wilson_interval
 
 
 @dataclass(frozen=True)
