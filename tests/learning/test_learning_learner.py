@@ -7,6 +7,7 @@ import numpy as np
 
 from rummy import RulesConfig, count_rules
 from strategies.learning.exact_values import sample_positions, solved_positions
+from strategies.learning.features import Featurizer
 from strategies.learning.learner import TDLearner, TrainSettings, position_scores, train
 from strategies.learning.lookahead import Lookahead
 from strategies.learning.model import ValueModel
@@ -19,7 +20,7 @@ def test_lookahead_is_exact_on_the_last_turn() -> None:
     # values must be the solver's exact values: this checks the move tables, draws and penalties.
     for rules in (RulesConfig(), MINI):
         count = count_rules(rules)
-        lookahead = Lookahead(count, ValueModel(TDLearner(TrainSettings(rules=rules)).featurizer.size, 4))
+        lookahead = Lookahead(count, ValueModel(Featurizer(count).size, 4))
         for solved in solved_positions((1,), 15, seed=9, rules=rules):
             legal, values = lookahead.move_values(solved.state)
             assert sorted(legal) == sorted(solved.values)
