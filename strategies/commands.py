@@ -1,4 +1,4 @@
-"""`rummy-vision analyze`: rank the moves of positions from a file."""
+"""`rummy-vision analyze` (rank the moves of positions from a file) and `train` (strategies.learning)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
+    from strategies.learning.commands import train
     from strategies.table.command import solve
 
     app.command()(analyze)
     app.command()(solve)
+    app.command()(train)
 
 
 def analyze(

@@ -1,7 +1,8 @@
 """Strategies by name: plain factories, so every match gets fresh instances.
 
 `get_strategy(name, **options)` passes options to the factory (e.g. `objective="margin"`,
-`time_ms=200`, `nodes=20000`, `max_depth=2`, `seed=1`, `leaves="plan"`); an option a strategy does not take is an error.
+`time_ms=200`, `nodes=20000`, `max_depth=2`, `seed=1`, `leaves="plan"`, or `weights="training/weights.npz"` for
+`learned`); an option a strategy does not take is an error.
 Every search strategy takes `nodes`, a node budget per move that replaces the time budget and makes
 its moves independent of the clock (see `takes_option`).
 """
@@ -21,6 +22,14 @@ from strategies.table.perfect import PerfectStrategy
 
 StrategyFactory = Callable[..., Strategy]
 
+
+def _learned(weights: str | None = None) -> Strategy:
+    """The TD(lambda)-trained value model; loads numpy only when asked for."""
+    from strategies.learning.strategy import LearnedStrategy
+
+    return LearnedStrategy(weights)
+
+
 STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
@@ -30,6 +39,7 @@ STRATEGIES: dict[str, StrategyFactory] = {
     # Today's searcher as it was before the table: hand-plan leaves, no kernel (to measure the gain).
     "expectimax-plan": functools.partial(SearchStrategy, "expectimax-plan"),
     "exact": ExactStrategy,
+    "learned": _learned,
     **{name: functools.partial(make_character, name) for name in CHARACTERS},
     "perfect": PerfectStrategy,
 }
