@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client.deadline import BotOutcome, Budget, check_move
+from bot.players.faults import Fault
 from rummy.moves import MalformedMove
 
 WORKER = Path(__file__).with_name("user_bot_worker.py")
@@ -123,7 +124,9 @@ class UserBotProcess:
         text, problem = answer.get("move"), str(answer.get("problem") or "")
         think = float(answer.get("think_s") or think)
         if text is None:
-            return BotOutcome(None, problem or "calculate_move gave no move", think)
+            sent = answer.get("fault")
+            fault = Fault.from_json(sent) if isinstance(sent, dict) else None
+            return BotOutcome(None, problem or "calculate_move gave no move", think, None, fault)
         try:
             raw = json.loads(text)
             move = check_move(raw, gamestate)

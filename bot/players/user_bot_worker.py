@@ -122,11 +122,28 @@ def main(argv: list[str]) -> int:
         except BaseException as error:  # noqa: BLE001 -- SystemExit and KeyboardInterrupt included
             text = None
             problem = f"calculate_move raised {describe_error(error)}{user_traceback(error, path)}"
+            fault = _fault_of(error, path)
         else:
             text, problem = move_text(raw)
+            fault = None
         think_s = time.perf_counter() - started
-        answer = {"seq": request["seq"], "move": text, "problem": problem, "think_s": think_s}
+        answer = {"seq": request["seq"], "move": text, "problem": problem, "think_s": think_s, "fault": fault}
         answers.send_bytes(json.dumps(answer).encode())
+
+
+def _fault_of(error: BaseException, path: str) -> dict[str, str] | None:
+    """The exception as the client's fault report wants it (traceback into the user's file), or None."""
+    try:
+        faults_file = os.path.join(os.path.dirname(__file__), "faults.py")
+        spec = importlib.util.spec_from_file_location("_rummy_faults", faults_file)
+        assert spec is not None and spec.loader is not None
+        faults = importlib.util.module_from_spec(spec)
+        sys.modules["_rummy_faults"] = faults  # dataclasses look their module up while the class is built
+        spec.loader.exec_module(faults)
+        report: dict[str, str] = faults.fault_from_exception(error, user_file=path).to_json()
+        return report
+    except Exception:  # noqa: BLE001 -- a fault report must never cost the move
+        return None
 
 
 if __name__ == "__main__":

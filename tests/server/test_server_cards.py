@@ -35,13 +35,13 @@ def test_bots_get_no_caption_people_get_one_on_request(start_server, bots) -> No
     server = start_server(oracle=True)
     game_id, state = asyncio.run(_start_one(server, bots))
     labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
-    url = state["MyHand"][0][1]
+    card_id, url = state["MyHand"][0]
     token = url.rsplit("/", 1)[1].removesuffix(".png")
     plain = httpx.get(url)
     captioned = httpx.get(url + "?caption=1")
     assert plain.status_code == captioned.status_code == 200
-    assert plain.content == to_png(draw_card(labels[url], token))
-    assert captioned.content == to_png(draw_card(labels[url], token, caption=True))
+    assert plain.content == to_png(draw_card(labels[str(card_id)], token))
+    assert captioned.content == to_png(draw_card(labels[str(card_id)], token, caption=True))
     assert plain.content != captioned.content
 
 
@@ -49,9 +49,9 @@ def test_serve_captions_captions_every_card(start_server, bots) -> None:
     server = start_server(oracle=True, captions=True)
     game_id, state = asyncio.run(_start_one(server, bots))
     labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
-    url = state["OppHand"][0][1]
+    card_id, url = state["OppHand"][0]
     token = url.rsplit("/", 1)[1].removesuffix(".png")
-    assert httpx.get(url).content == to_png(draw_card(labels[url], token, caption=True))
+    assert httpx.get(url).content == to_png(draw_card(labels[str(card_id)], token, caption=True))
 
 
 def test_a_caption_is_a_light_band_with_dark_text_and_the_default_has_none() -> None:

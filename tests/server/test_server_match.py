@@ -11,7 +11,7 @@ import httpx
 from server_testkit import ArenaBot, LiveServer
 
 from rummy import CardLabel
-from server import housebots, referee
+from server import house_players, housebots
 from strategies.agent import ArenaAgent
 from strategies.registry import get_strategy
 from strategies.search import SearchResult
@@ -141,8 +141,8 @@ def test_the_expert_house_bot_plays_searched_moves_not_fallbacks(start_server, b
         fallbacks.append(gamestate)
         return housebots.fallback_move(gamestate)
 
-    monkeypatch.setattr(referee, "house_agent", recording_agent)
-    monkeypatch.setattr(referee, "fallback_move", counted_fallback)
+    monkeypatch.setattr(house_players, "house_agent", recording_agent)
+    monkeypatch.setattr(house_players, "fallback_move", counted_fallback)
     server = start_server()
 
     async def main() -> Any:

@@ -51,8 +51,9 @@ def test_the_full_game_has_the_state_counts_of_the_issue() -> None:
 def test_unsupported_rules_are_refused_with_the_reason() -> None:
     with pytest.raises(KernelUnsupported, match="at most 4 types per round, not 5"):
         check_supported(RulesConfig(types_per_round=5, cards_per_type=4, hand_size=3))
-    with pytest.raises(KernelUnsupported, match="min_lay must be at least 1"):
-        check_supported(RulesConfig(types_per_round=2, cards_per_type=4, hand_size=2, min_lay=0))
+    # A lay of no cards is now refused by RulesConfig itself, before the kernel sees the rules.
+    with pytest.raises(ValueError, match="min_lay"):
+        RulesConfig(types_per_round=2, cards_per_type=4, hand_size=2, min_lay=0)
 
 
 def test_compiled_code_is_cached_in_the_user_cache_directory() -> None:

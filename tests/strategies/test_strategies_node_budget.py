@@ -12,7 +12,7 @@ from strategies.registry import get_strategy, strategy_names, takes_option
 from strategies.search import Searcher, SearchOptions
 from strategies.search import expectimax as expectimax_module
 
-SEARCHERS = ("heuristic", "expectimax", "exact", "easy", "medium", "hard", "perfect")
+SEARCHERS = ("heuristic", "expectimax", "expectimax-plan", "exact", "easy", "medium", "hard")
 
 
 def _decisions(name: str, nodes: int, positions) -> list[tuple]:
