@@ -134,15 +134,18 @@ def main(argv: list[str]) -> int:
 def _fault_of(error: BaseException, path: str) -> dict[str, str] | None:
     """The exception as the client's fault report wants it (traceback into the user's file), or None."""
     try:
-        faults_file = os.path.join(os.path.dirname(__file__), "faults.py")
-        spec = importlib.util.spec_from_file_location("_rummy_faults", faults_file)
-        assert spec is not None and spec.loader is not None
-        faults = importlib.util.module_from_spec(spec)
-        sys.modules["_rummy_faults"] = faults  # dataclasses look their module up while the class is built
-        spec.loader.exec_module(faults)
+        faults = sys.modules.get("_rummy_faults")  # loaded once per process: a crashing bot raises every move
+        if faults is None:
+            faults_file = os.path.join(os.path.dirname(__file__), "faults.py")
+            spec = importlib.util.spec_from_file_location("_rummy_faults", faults_file)
+            assert spec is not None and spec.loader is not None
+            faults = importlib.util.module_from_spec(spec)
+            sys.modules["_rummy_faults"] = faults  # dataclasses look their module up while the class is built
+            spec.loader.exec_module(faults)
         report: dict[str, str] = faults.fault_from_exception(error, user_file=path).to_json()
         return report
     except Exception:  # noqa: BLE001 -- a fault report must never cost the move
+        sys.modules.pop("_rummy_faults", None)  # a half-loaded module is not kept: the next fault tries again
         return None
 
 
