@@ -10,8 +10,22 @@ play whole rounds, whose time depends on the machine). HYPOTHESIS_PROFILE=ci|dev
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import settings
+
+# Tests never read or write the developer's own files: records, replays, settings, label caches and the
+# perfect-play table they may have built go to a throwaway home (a built table would otherwise change
+# what `expectimax` plays in the tests). Compiled kernel code stays cached where the user's is: that
+# only saves compiling. Set before anything asks platformdirs; child processes inherit it.
+if "NUMBA_CACHE_DIR" not in os.environ:
+    from strategies.kernel.jit import cache_dir
+
+    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
+_home = tempfile.mkdtemp(prefix="rummy-vision-tests-")
+for _variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+    os.environ[_variable] = os.path.join(_home, _variable.lower())
+os.environ.pop("RUMMY_VISION_TABLE", None)
 
 settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
