@@ -1,4 +1,11 @@
-"""Exact move values of one position, solved on demand by the kernel (no table needed)."""
+"""Exact move values of one position, solved on demand by the kernel (no complete table needed).
+
+`margin` goes through strategies.kernel.margin_solve (bitmaps over canonical indices; with a
+table's lower layers, only the turns above the table are enumerated). `win` keeps the points
+difference and the tie rule in its states and goes through strategies.kernel.solve (sorted keys);
+that path also solves `margin` (`method="sorted"`), a second implementation the tests compare
+against.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from rummy import DECIDE, CountState, RulesConfig
-from strategies.kernel.tables import KernelTables, KernelUnsupported, kernel_tables
+from strategies.kernel.tables import KernelTables, KernelUnsupported, kernel_tables, layer_sizes
+
+METHODS = ("auto", "sorted")
 
 
 @dataclass(frozen=True)
@@ -46,53 +55,103 @@ def check_state(state: CountState) -> None:
         )
 
 
-def solve_exact(state: CountState, objective: str = "margin", *, deadline: float | None = None) -> ExactValues | None:
-    """Solve `state` to the end of the round; None if `deadline` (time.monotonic()) passes first."""
-    from strategies.kernel.solve import (
-        after_keys,
-        after_values,
-        draw_keys,
-        encode,
-        root_values,
-        state_values,
-    )
+def solve_exact(
+    state: CountState,
+    objective: str = "margin",
+    *,
+    deadline: float | None = None,
+    max_states: int | None = None,
+    table_layers: tuple[np.ndarray, ...] = (),
+    method: str = "auto",
+) -> ExactValues | None:
+    """Solve `state` to the end of the round; None if `deadline` (time.monotonic()) passes first, or if
+    the solve would enumerate more than `max_states` states and after-states (which, unlike a deadline,
+    gives up the same way on any machine).
 
+    `table_layers` (margin only): a margin table's layers for these rules (`MarginTable.layers`);
+    the solve then stops above them and reads their exact values.
+    """
     if objective not in ("margin", "win"):
         raise ValueError(f"objective must be margin or win, got {objective!r}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     check_state(state)
     began = time.monotonic()
-    config = state.rules.config
-    tables: KernelTables = kernel_tables(config)
-    win = objective == "win"
-    off = decided_beyond(config) if win else 0
+    tables: KernelTables = kernel_tables(state.rules.config)
     mover = state.mover
     mine, theirs, deck = state.hands[mover], state.hands[1 - mover], state.deck
     banked = state.points[mover] - state.points[1 - mover]
-    diff = max(-off, min(off, banked)) if win else 0
-    tie = int(mover == state.second)
-    d = state.turns_left
-    keys = np.array([encode(tables.blob, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)
+    if objective == "margin" and method == "auto":
+        from strategies.kernel.margin_solve import solve_margin
+
+        solved = solve_margin(
+            tables.blob,
+            layer_sizes(tables),
+            mine,
+            theirs,
+            deck,
+            state.turns_left,
+            table=table_layers,
+            deadline=deadline,
+            max_states=max_states,
+        )
+        if solved is None:
+            return None
+        out, count = solved
+        shift = banked
+    else:
+        win = objective == "win"
+        off = decided_beyond(state.rules.config) if win else 0
+        diff = max(-off, min(off, banked)) if win else 0
+        tie = int(mover == state.second)
+        sorted_solve = _solve_sorted(tables, mine, theirs, deck, state.turns_left, diff, tie, off, deadline, max_states)
+        if sorted_solve is None:
+            return None
+        out, count = sorted_solve
+        shift = 0 if win else banked
+    values = {move: float(out[move]) + shift for move in range(out.shape[0]) if not np.isnan(out[move])}
+    return ExactValues(values, count, time.monotonic() - began)
+
+
+def _solve_sorted(
+    tables: KernelTables,
+    mine: int,
+    theirs: int,
+    deck: int,
+    d: int,
+    diff: int,
+    tie: int,
+    off: int,
+    deadline: float | None,
+    max_states: int | None,
+) -> tuple[np.ndarray, int] | None:
+    from strategies.kernel.solve import after_keys, after_values, draw_keys, encode, root_values, state_values
+
+    blob = tables.blob
+    keys = np.array([encode(blob, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)
     layers = []
     count = 0
     for turns in range(d, 0, -1):
-        afters = after_keys(tables.blob, keys, turns, off)
+        afters = after_keys(blob, keys, turns, off)
         layers.append((keys, afters))
         count += keys.shape[0] + afters.shape[0]
+        upcoming = 0
         if turns > 1:
-            keys = draw_keys(tables.blob, afters, turns, off)
+            keys = draw_keys(blob, afters, turns, off)
+            upcoming = keys.shape[0]
+        if max_states is not None and count + upcoming > max_states:
+            return None
         if deadline is not None and time.monotonic() > deadline:
             return None
     below_keys = np.zeros(0, dtype=np.int64)
     below_values = np.zeros(0, dtype=np.float64)
     for turns in range(1, d + 1):
         keys, afters = layers[d - turns]
-        after_vals = after_values(tables.blob, afters, turns, off, below_keys, below_values)
+        after_vals = after_values(blob, afters, turns, off, below_keys, below_values)
         if turns < d:
-            below_keys, below_values = keys, state_values(tables.blob, keys, turns, off, afters, after_vals)
+            below_keys, below_values = keys, state_values(blob, keys, turns, off, afters, after_vals)
         if deadline is not None and time.monotonic() > deadline:
             return None
-    out = np.empty(len(state.rules.moves), dtype=np.float64)
-    root_values(tables.blob, mine, theirs, deck, d, diff, tie, off, afters, after_vals, out)
-    shift = 0 if win else banked
-    values = {move: float(out[move]) + shift for move in range(out.shape[0]) if not np.isnan(out[move])}
-    return ExactValues(values, count, time.monotonic() - began)
+    out = np.empty(tables.n_lays + 1 + 2 * tables.n_types, dtype=np.float64)
+    root_values(blob, mine, theirs, deck, d, diff, tie, off, afters, after_vals, out)
+    return out, count

@@ -51,5 +51,6 @@ def warm_up() -> None:
     moved(blob, mine, theirs, 0)
     for objective in ("margin", "win"):
         solve_exact(state.copy(), objective)
+    solve_exact(state.copy(), "margin", table_layers=(below, below, below))  # a table's lower layers
     kernel_tables(DEFAULT_RULES)  # the real game's tables are built in Python: once, now
     _READY.set()

@@ -3,11 +3,14 @@
     python -m strategies.table.bench build  [--table PATH]      # per layer: states, seconds, CPU s, states/s
     python -m strategies.table.bench lookup [--table PATH]      # one state's exact value from the table
     python -m strategies.table.bench solve  [--objective margin] [--turns 1-8] [--positions 20]
+                                            [--seed 900] [--method auto|sorted] [--table-top N]
 
-`solve` times the kernel's on-demand exact solver (no table) by turns left on positions from random
-deals advanced by random play (`strategies.bench.position_set`, seeds 900 + turns left), after the
-warm-up: wall time p50/p95 and the CPU time of the process, which on a shared machine is the
-fairer figure.
+`solve` times the kernel's on-demand exact solver by turns left on positions from random deals
+advanced by random play (`strategies.bench.position_set`, seeds SEED + turns left), after the
+warm-up: wall time p50/p95, the CPU time of the process (on a shared machine the fairer figure)
+and the states enumerated. `--method sorted` times the sort-based solver the bitmap one replaced
+for margin; `--table-top N` lets the table's layers 1..N stand in for the lowest turns (as a
+`rummy-vision solve --top N` table would).
 """
 
 from __future__ import annotations
@@ -63,27 +66,33 @@ def lookup(path: Path | None, count: int) -> None:
     print(f"every move's exact value (what perfect does per move): {every * 1e6:.1f} us (mean of {len(playable)})")
 
 
-def solve_times(objective: str, turns: list[int], count: int, limit_s: float) -> None:
+def solve_times(
+    objective: str, turns: list[int], count: int, limit_s: float, *, method: str, table_top: int | None, seed: int
+) -> None:
     from strategies.kernel.ondemand import solve_exact
     from strategies.kernel.warm import warm_up
+    from strategies.table.fileformat import load_table
 
     warm_up()
-    print(f"on-demand exact solve, objective {objective}, {count} positions per row:")
+    layers = () if table_top is None else load_table().layers[: table_top + 1]
+    below = "" if table_top is None else f", table layers 1..{table_top} below the enumeration"
+    print(f"on-demand exact solve, objective {objective}, method {method}{below}, {count} positions per row:")
     for turns_left in turns:
         wall: list[float] = []
         cpu: list[float] = []
-        states: list[int] = []
-        for state in position_set(count, 900 + turns_left, turns_left=turns_left):
+        states: list[float] = []
+        for state in position_set(count, seed + turns_left, turns_left=turns_left):
             began, cpu_began = time.perf_counter(), time.process_time()
-            solved = solve_exact(state.copy(), objective)
+            solved = solve_exact(state.copy(), objective, method=method, table_layers=layers)
             assert solved is not None
             wall.append(time.perf_counter() - began)
             cpu.append(time.process_time() - cpu_began)
-            states.append(solved.states)
+            states.append(float(solved.states))
         print(
             f"  turns left {turns_left:2d}: wall p50 {percentile(wall, 0.5):7.3f} s p95 {percentile(wall, 0.95):7.3f} s"
-            f" | CPU p50 {percentile(cpu, 0.5):7.3f} s p95 {percentile(cpu, 0.95):7.3f} s"
-            f" | states p50 {int(percentile([float(n) for n in states], 0.5)):,}",
+            f" | CPU p50 {percentile(cpu, 0.5):7.3f} s p95 {percentile(cpu, 0.95):7.3f} s max {max(cpu):7.3f} s"
+            f" | states p50 {int(percentile(states, 0.5)):>11,} p95 {int(percentile(states, 0.95)):>11,}"
+            f" | {1e9 * sum(cpu) / sum(states):5.0f} CPU ns per state",
             flush=True,
         )
         if percentile(cpu, 0.5) > limit_s:
@@ -98,6 +107,11 @@ def main() -> None:
     parser.add_argument("--objective", default="margin", choices=["margin", "win"])
     parser.add_argument("--turns", default="1-8", help="turns left, e.g. 1-8 or 4,6,8")
     parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=900, help="positions of row T come from seed SEED + T")
+    parser.add_argument("--method", default="auto", choices=["auto", "sorted"], help="sorted: the sort-based solver")
+    parser.add_argument(
+        "--table-top", type=int, default=None, help="margin: read the table's layers 1..N below the enumeration"
+    )
     parser.add_argument(
         "--limit-s", type=float, default=10.0, help="stop once the median solve takes more CPU seconds than this"
     )
@@ -112,7 +126,15 @@ def main() -> None:
             turns = list(range(low, high + 1))
         else:
             turns = [int(part) for part in args.turns.split(",")]
-        solve_times(args.objective, turns, args.positions, args.limit_s)
+        solve_times(
+            args.objective,
+            turns,
+            args.positions,
+            args.limit_s,
+            method=args.method,
+            table_top=args.table_top,
+            seed=args.seed,
+        )
 
 
 if __name__ == "__main__":
