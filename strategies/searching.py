@@ -81,6 +81,10 @@ class SearchStrategy:
             from strategies.kernel.warm import warm_up
 
             warm_up()  # compile (or load) the kernel now, not inside a timed move
+        elif exact_solve and nodes is not None:
+            from strategies.kernel.warm import warm_up
+
+            warm_up()  # under a node budget whether a move is solved must not depend on a warm-up's timing
         elif exact_solve:
             from strategies.kernel.warm import warm_up_soon
 
@@ -117,23 +121,30 @@ class SearchStrategy:
         return result
 
     def _solve_exactly(self, state: CountState, deadline: float | None) -> SearchResult | None:
-        """Every move's exact value from the kernel (or the table), if the solve fits the time left."""
-        from strategies.kernel.budget import solve_fits
+        """Every move's exact value from the kernel (or the table), if the solve fits the budget: under a
+        node budget a cap on the states it may enumerate, so that the clock never decides."""
+        from strategies.kernel.budget import enumerated_turns, solve_fits, state_cap
         from strategies.kernel.tables import KernelUnsupported
         from strategies.kernel.warm import is_warm
-        from strategies.table.lookup import exact_move_values
+        from strategies.table.lookup import exact_move_values, table_for
 
         if not is_warm():
             return None
         began = time.monotonic()
-        left = math.inf if deadline is None else deadline - began
-        covered = self.table is not None and self.objective is Objective.MARGIN and self.table.covers(state.turns_left)
-        if not covered and self.nodes is not None:
-            return None  # whether a solve fits depends on the clock; a node budget must not
-        if not covered and not solve_fits(self.objective.value, state.turns_left, left):
+        objective = self.objective.value
+        table = table_for(state, self.table) if self.objective is Objective.MARGIN else None
+        turns = enumerated_turns(state.turns_left, 0 if table is None else table.top)
+        cap = None
+        if table is not None and table.covers(state.turns_left):
+            pass  # a look-up: it always fits
+        elif self.nodes is not None:
+            cap = state_cap(objective, turns, self.nodes)
+            if cap is None:
+                return None
+        elif not solve_fits(objective, turns, math.inf if deadline is None else deadline - began):
             return None
         try:
-            values = exact_move_values(state, self.objective.value, table=self.table, deadline=deadline)
+            values = exact_move_values(state, objective, table=table, deadline=deadline, max_states=cap)
         except KernelUnsupported:
             return None
         if values is None:

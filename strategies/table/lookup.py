@@ -59,18 +59,31 @@ def table_move_values(state: CountState, table: MarginTable) -> dict[int, float]
     return {move: float(out[move]) + banked for move in range(out.shape[0]) if not np.isnan(out[move])}
 
 
+def table_for(state: CountState, table: MarginTable | None) -> MarginTable | None:
+    """`table` if it holds this position's rules, else None."""
+    return table if table is not None and table.config == state.rules.config else None
+
+
 def exact_move_values(
-    state: CountState, objective: str = "margin", *, table: MarginTable | None = None, deadline: float | None = None
+    state: CountState,
+    objective: str = "margin",
+    *,
+    table: MarginTable | None = None,
+    deadline: float | None = None,
+    max_states: int | None = None,
 ) -> dict[int, float] | None:
     """Every legal move's exact value: from the table (margin, when it covers the state), else solved on
-    demand by the kernel; None when `deadline` (time.monotonic()) passes first."""
+    demand by the kernel, for margin over whatever lower layers the table has; None when `deadline`
+    (time.monotonic()) passes first or the solve would enumerate more than `max_states` states."""
     if objective == "margin":
         if table is None:
             try:
                 table = load_table(config=state.rules.config)
             except TableError:
                 table = None
+        table = table_for(state, table)
         if table is not None and table.covers(state.turns_left):
             return table_move_values(state, table)
-    solved = solve_exact(state, objective, deadline=deadline)
+    layers = table.layers if objective == "margin" and table is not None else ()
+    solved = solve_exact(state, objective, deadline=deadline, max_states=max_states, table_layers=layers)
     return None if solved is None else solved.values

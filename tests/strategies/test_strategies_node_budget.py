@@ -65,3 +65,23 @@ def test_each_node_is_counted_once() -> None:
         state.pop()
     result = Searcher(SearchOptions(pruning="none")).search(state.copy(), 1)
     assert result.nodes == expected
+
+
+def test_under_a_node_budget_endgames_are_solved_exactly_when_the_state_cap_allows() -> None:
+    # The cap is STATES_PER_NODE states a node; a solve is tried when the p95 of its states fits. Whether
+    # it is tried depends on the budget and the position only, so the same moves follow on any machine.
+    from strategies.bench import position_set
+    from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE
+    from strategies.kernel.ondemand import solve_exact
+
+    state = position_set(1, 61, turns_left=3)[0]
+    enough = SOLVE_P95_STATES["win"][3] // STATES_PER_NODE + 1
+    solver = get_strategy("expectimax", nodes=enough)
+    solver.choose(state.copy())
+    exact = solve_exact(state.copy(), "win")
+    assert exact is not None and solver.last is not None
+    assert solver.last.exact and solver.last.nodes == 0  # answered by the kernel, not the search
+    assert solver.last.move_values == pytest.approx(exact.values)
+    searcher = get_strategy("expectimax", nodes=enough - 1)
+    searcher.choose(state.copy())
+    assert searcher.last is not None and searcher.last.nodes > 0  # too small a cap: the search answers
