@@ -1,9 +1,11 @@
 """Exact values of positions, for measuring how far learned play is from perfect.
 
-Everything here goes through `exact_move_values`, so the complete table of values (issue 13's
-"Perfect play") can replace the on-demand solver in one place. Values use the margin objective
-(expected final point difference) from the mover's view, with the points already banked taken out:
-that is the scale of the learner's own estimates, and a move's regret is the same either way.
+Everything here goes through `exact_move_values`: the perfect-play table when it is built (any
+position of the round, in microseconds), else the compiled kernel's on-demand solve (a second or
+so at 8 turns left), else, for rules the kernel does not play, the Python search. Values use the
+margin objective (expected final point difference) from the mover's view, with the points already
+banked taken out: that is the scale of the learner's own estimates, and a move's regret is the same
+either way.
 """
 
 from __future__ import annotations
@@ -24,16 +26,20 @@ def _searcher(config: RulesConfig) -> Searcher:
 
 
 def exact_move_values(state: CountState) -> dict[int, float]:
-    """Every legal move's exact expected final margin for the mover, banked points excluded.
+    """Every legal move's exact expected final margin for the mover, banked points excluded."""
+    from strategies.kernel.tables import KernelUnsupported
+    from strategies.table.lookup import exact_move_values as table_or_kernel
 
-    Solved on demand to the end of the round: fast for 4 or fewer turns left with the arena's rules
-    (about 0.2 s at 4, 2 s at 5), and for any position of miniature rules.
-    """
-    result = _searcher(state.rules.config).search(state, state.turns_left, all_values=True)
-    if not result.exact:
-        raise RuntimeError("the solver did not reach the end of the round")
+    try:
+        values = table_or_kernel(state, "margin")
+    except KernelUnsupported:
+        result = _searcher(state.rules.config).search(state, state.turns_left, all_values=True)
+        if not result.exact:
+            raise RuntimeError("the solver did not reach the end of the round") from None
+        values = result.move_values
+    assert values is not None  # no deadline and no state cap: the solve always finishes
     banked = state.points[state.mover] - state.points[1 - state.mover]
-    return {move: value - banked for move, value in result.move_values.items()}
+    return {move: value - banked for move, value in values.items()}
 
 
 def exact_state_value(state: CountState) -> float:
