@@ -66,6 +66,14 @@ def decision_times(count: int, seed: int) -> tuple[list[float], Counter[int]]:
     return times, depths
 
 
+def parse_turns(text: str) -> tuple[int, ...]:
+    """Turns-left values given as a range (`4-8`) or a list (`1,2,3`)."""
+    if "-" in text:
+        low, high = (int(part) for part in text.split("-"))
+        return tuple(range(low, high + 1))
+    return tuple(int(item) for item in text.split(","))
+
+
 def percentile(values: list[float], share: float) -> float:
     """The nearest-rank percentile: the smallest value with at least `share` of the values at or below it."""
     ordered = sorted(values)

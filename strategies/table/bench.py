@@ -19,7 +19,7 @@ import argparse
 import time
 from pathlib import Path
 
-from strategies.bench import percentile, position_set
+from strategies.bench import parse_turns, percentile, position_set
 
 
 def build_figures(path: Path | None) -> None:
@@ -121,14 +121,9 @@ def main() -> None:
     elif args.what == "lookup":
         lookup(args.table, args.positions * 50)
     else:
-        if "-" in args.turns:
-            low, high = (int(part) for part in args.turns.split("-"))
-            turns = list(range(low, high + 1))
-        else:
-            turns = [int(part) for part in args.turns.split(",")]
         solve_times(
             args.objective,
-            turns,
+            list(parse_turns(args.turns)),
             args.positions,
             args.limit_s,
             method=args.method,
