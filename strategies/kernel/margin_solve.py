@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from strategies.kernel.core import apply_move, canonical_index, legal_mask, size
+from strategies.kernel.core import apply_move, canonical_index, chance_margin, legal_mask, size
 from strategies.kernel.jit import jit, jit_inline
 from strategies.kernel.tables import N_LAYS, N_TYPES, PENALTY
 
@@ -167,17 +167,11 @@ def after_values_from_states(
 
 @jit
 def after_values_from_table(k: Ints, afters: Ints, d: int, below: Table) -> Floats:
-    """Each after-state's expected margin over its draw, from the table's layer d-1 (d >= 2)."""
+    """Each after-state's expected margin over its draw, from the table's layer d-1."""
     values = np.empty(afters.shape[0], dtype=np.float64)
     for i in range(afters.shape[0]):
         mine, theirs, deck = unpack_state(afters[i])
-        total = 0.0
-        for t in range(k[N_TYPES]):
-            held = (deck >> (4 * t)) & 15
-            if held:
-                unit = 1 << (4 * t)
-                total -= held * float(below[canonical_index(k, theirs, mine + unit, deck - unit, d - 1)])
-        values[i] = total / d
+        values[i] = chance_margin(k, mine, theirs, deck, d, below)
     return values
 
 
