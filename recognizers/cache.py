@@ -31,6 +31,14 @@ def default_cache_path() -> Path:
     return Path(platformdirs.user_cache_dir(APP_NAME)) / "labels.sqlite3"
 
 
+def open_database(path: Path | str) -> sqlite3.Connection:
+    """A SQLite connection usable from any thread (callers hold their own lock); ":memory:" keeps nothing
+    on disk, any other path gets its folder created."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return sqlite3.connect(str(path), check_same_thread=False)
+
+
 class LabelCache:
     def __init__(
         self,
@@ -42,10 +50,8 @@ class LabelCache:
     ) -> None:
         """`path=None` uses the default location; `path=":memory:"` keeps nothing on disk."""
         self.path = default_cache_path() if path is None else path
-        if str(self.path) != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self._db = open_database(self.path)
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS observations ("
             " backend TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL, stored_at REAL NOT NULL,"

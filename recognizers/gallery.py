@@ -8,14 +8,13 @@ calls to the inner recognizer that saved, for `rummy-vision recognizers stats`.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
-from recognizers.cache import default_cache_path
+from recognizers.cache import default_cache_path, open_database
 from recognizers.features import FEATURE_VERSION
 
 
@@ -28,10 +27,8 @@ class Gallery:
     def __init__(self, path: Path | str | None = None) -> None:
         """`path=None` uses the default location; `path=":memory:"` keeps nothing on disk."""
         self.path = default_gallery_path() if path is None else path
-        if str(self.path) != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self._db = open_database(self.path)
         self._db.executescript(
             "CREATE TABLE IF NOT EXISTS pictures ("
             " id INTEGER PRIMARY KEY, landmark TEXT NOT NULL, content_hash TEXT NOT NULL UNIQUE,"
