@@ -17,22 +17,10 @@ import pytest
 # The viewer tests share their live-server and arena-client helpers without a package.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from viewer_testkit import FAST_HASH, ViewerServer  # noqa: E402
+from viewer_testkit import FAST_HASH, ViewerServer, debian_chromium, servers_on  # noqa: E402
 
 from rummy.records import connect  # noqa: E402
 from server.accounts import Accounts  # noqa: E402
-from server.settings import Settings  # noqa: E402
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 @pytest.fixture
@@ -43,16 +31,8 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def start_viewer_server(db_path: Path) -> Iterator[Callable[..., ViewerServer]]:
     """Start real servers on the test's database; all are stopped after the test."""
-    started: list[ViewerServer] = []
-
-    def start(**overrides: Any) -> ViewerServer:
-        server = ViewerServer(Settings(**{"db_path": db_path, **overrides}))
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.stop()
+    with servers_on(db_path) as start:
+        yield start
 
 
 @pytest.fixture
@@ -81,24 +61,8 @@ def finished_game(db_path: Path) -> int:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's chromium through Playwright; never a downloaded browser.
-
-    Module-scoped: Playwright's sync API keeps an event loop running in this thread while it is
-    open, and tests that run after it and call asyncio.run() must not find one.
-    """
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: the browser tests drive Debian's chromium. "
-            "Install it with `bash .ci/setup --browser` (apt-get install chromium); do not run `playwright install`."
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with debian_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

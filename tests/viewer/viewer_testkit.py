@@ -1,16 +1,33 @@
-"""Helpers for the viewer tests: a uvicorn server on a free port in a thread, and two arena bots playing over HTTP."""
+"""Helpers for the viewer and play tests: a uvicorn server on a free port in a thread, Debian's chromium
+through Playwright, and two arena bots playing over HTTP."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from server.embedded import EmbeddedServer
 from server.settings import Settings
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: these tests are about the viewer, not the hash cost
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Without the networking flags Chromium keeps trying hosts this machine cannot reach.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 class ViewerServer(EmbeddedServer):
@@ -26,6 +43,45 @@ class ViewerServer(EmbeddedServer):
     def stop(self) -> None:
         self.client.close()
         super().stop()
+
+
+@contextmanager
+def servers_on(db_path: Path) -> Iterator[Callable[..., ViewerServer]]:
+    """`start(**settings)` starts a real server on the database; all are stopped on leaving."""
+    started: list[ViewerServer] = []
+
+    def start(**overrides: Any) -> ViewerServer:
+        server = ViewerServer(Settings(**{"db_path": db_path, **overrides}))
+        started.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+
+
+@contextmanager
+def debian_chromium() -> Iterator[Any]:
+    """Debian's chromium through Playwright; never a downloaded browser.
+
+    Open it for a module at most: Playwright's sync API keeps an event loop running in this thread while
+    it is open, and tests that run after it and call asyncio.run() must not find one.
+    """
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests drive Debian's chromium. "
+            "Install it with `bash .ci/setup --browser` (apt-get install chromium); do not run `playwright install`."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 class ArenaSeat:
