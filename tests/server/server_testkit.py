@@ -100,3 +100,16 @@ class PlayedMatch:
 
 async def gather_bots(*coroutines: Any) -> list[Any]:
     return list(await asyncio.gather(*coroutines))
+
+
+Seat = tuple["ArenaBot", str, dict[str, Any]]  # a bot, its PlayerKey and its first GameState
+
+
+async def paired(first: ArenaBot, second: ArenaBot, style: int) -> tuple[Seat, Seat]:
+    """`first` offers, `second` accepts, both see the match: (the mover's seat, the other's)."""
+    first_key = (await first.offer(style))["PlayerKey"]
+    second_answer = await second.offer(style)
+    first_state = (await first.poll(first_key))["GameState"]
+    seats = [(first, first_key, first_state), (second, second_answer["PlayerKey"], second_answer["GameState"])]
+    mover, waiter = sorted(seats, key=lambda seat: not seat[2]["IsMover"])
+    return mover, waiter

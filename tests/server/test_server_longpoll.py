@@ -6,7 +6,7 @@ import asyncio
 import time
 
 import httpx
-from server_testkit import ArenaBot
+from server_testkit import ArenaBot, paired
 
 
 def test_poll_returns_early_when_a_match_is_found(start_server, bots):
@@ -53,11 +53,7 @@ def test_poll_waits_its_time_without_news_and_returns_on_the_opponents_move(star
         async with httpx.AsyncClient(timeout=30) as client:
             alice = ArenaBot(client, server.prod, "alice", bots["alice"])
             bob = ArenaBot(client, server.prod, "bob", bots["bob"])
-            alice_key = (await alice.offer(1))["PlayerKey"]
-            bob_answer = await bob.offer(1)
-            alice_state = (await alice.poll(alice_key))["GameState"]
-            seats = [(alice, alice_key, alice_state), (bob, bob_answer["PlayerKey"], bob_answer["GameState"])]
-            mover, waiter = sorted(seats, key=lambda seat: not seat[2]["IsMover"])
+            mover, waiter = await paired(alice, bob, 1)
             # Nothing new for the waiter: the poll takes its whole time and shows the same state.
             started = time.monotonic()
             quiet = await waiter[0].poll(waiter[1], 600)
@@ -87,14 +83,10 @@ def test_a_silent_player_loses_by_timeout_and_the_opponents_poll_says_so(start_s
         async with httpx.AsyncClient(timeout=30) as client:
             alice = ArenaBot(client, server.prod, "alice", bots["alice"])
             bob = ArenaBot(client, server.prod, "bob", bots["bob"])
-            alice_key = (await alice.offer(3))["PlayerKey"]
-            bob_answer = await bob.offer(3)
-            alice_state = (await alice.poll(alice_key))["GameState"]
-            deadline = bob_answer["GameState"]["ResponseDeadline"]
+            silent, waiter = await paired(alice, bob, 3)
+            deadline = silent[2]["ResponseDeadline"]
             assert abs(deadline - time.time() * 1000) < 600
-            assert alice_state["ResponseDeadline"] == deadline
-            seats = [(alice, alice_key, alice_state), (bob, bob_answer["PlayerKey"], bob_answer["GameState"])]
-            silent, waiter = sorted(seats, key=lambda seat: not seat[2]["IsMover"])
+            assert waiter[2]["ResponseDeadline"] == deadline
             started = time.monotonic()
             told = await waiter[0].poll(waiter[1], 5000)
             assert time.monotonic() - started < 2.0
@@ -113,11 +105,7 @@ def test_a_slow_mover_times_out_in_the_middle_of_a_match(start_server, bots):
         async with httpx.AsyncClient(timeout=30) as client:
             alice = ArenaBot(client, server.prod, "alice", bots["alice"])
             bob = ArenaBot(client, server.prod, "bob", bots["bob"])
-            alice_key = (await alice.offer(3))["PlayerKey"]
-            bob_answer = await bob.offer(3)
-            alice_state = (await alice.poll(alice_key))["GameState"]
-            seats = [(alice, alice_key, alice_state), (bob, bob_answer["PlayerKey"], bob_answer["GameState"])]
-            first, second = sorted(seats, key=lambda seat: not seat[2]["IsMover"])
+            first, second = await paired(alice, bob, 3)
             moved = await first[0].move(first[1], {"Give": first[2]["MyHand"][0][0]})
             assert moved["Result"] == "SUCCESS"
             turn = await second[0].poll(second[1], 5000)
