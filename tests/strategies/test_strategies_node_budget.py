@@ -85,3 +85,18 @@ def test_under_a_node_budget_endgames_are_solved_exactly_when_the_state_cap_allo
     searcher = get_strategy("expectimax", nodes=enough - 1)
     searcher.choose(state.copy())
     assert searcher.last is not None and searcher.last.nodes > 0  # too small a cap: the search answers
+
+
+def test_a_duel_under_node_budgets_replays_round_for_round_across_processes_and_load(monkeypatch) -> None:
+    # The README's strength figures are duels at node budgets: each round must come out the same whether
+    # the deals are spread over worker processes or played in one process whose clock races ahead.
+    from multiprocessing import Pool
+
+    from strategies.table.duel import _play_deal
+
+    jobs = [("expectimax:nodes=3000", "expectimax-plan:nodes=3000", seed) for seed in range(3)]
+    with Pool(2) as pool:
+        spread = pool.map(_play_deal, jobs)
+    ticks = itertools.count()
+    monkeypatch.setattr(expectimax_module.time, "monotonic", lambda: float(next(ticks)))
+    assert [_play_deal(job) for job in jobs] == spread
