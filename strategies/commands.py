@@ -86,8 +86,12 @@ def analyze(
             continue
         kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
         depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
-        if strategy == "perfect":
-            depth = "exact, from the perfect-play table" if analysis.exact else "mapped from the table's exact margins"
+        if strategy == "perfect" and not analysis.exact:
+            depth = "mapped from the table's exact margins"
+        elif strategy == "perfect" and analysis.objective is Objective.WIN:
+            depth = "exact, solved on demand to the end of the round"  # the table holds margins, not wins
+        elif strategy == "perfect":
+            depth = "exact, from the perfect-play table"
         table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
         table.add_column("#", justify="right")
         table.add_column("move")

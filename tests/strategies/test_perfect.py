@@ -93,6 +93,8 @@ def test_analyze_with_perfect_keeps_the_format_and_gives_exact_values(
         parse_move(answer["best"])
     table = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect", "--objective", "margin"])
     assert "exact, from the perfect-play table" in table.stdout
+    wins = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect", "--objective", "win"])
+    assert "exact, solved on demand" in wins.stdout and "perfect-play table" not in wins.stdout
 
 
 def test_a_position_beyond_the_table_is_refused_with_the_reason(first_layer: Path) -> None:
