@@ -28,7 +28,10 @@ def _open(gallery: Path | None):  # type: ignore[no-untyped-def]
 
 @app.command("import")
 def import_pictures(
-    folder: Annotated[Path, typer.Argument(help="DIR/<landmark name>/* pictures, the layout `serve --images` reads.")],
+    folder: Annotated[
+        Path,
+        typer.Argument(help="DIR/LANDMARK/* pictures (a folder per landmark name), the layout `serve --images` reads."),
+    ],
     gallery: GalleryOption = None,
 ) -> None:
     """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""

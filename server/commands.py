@@ -31,7 +31,7 @@ def serve(
     port: int = typer.Option(8080, help="TCP port (0 picks a free one)."),
     db: Path | None = typer.Option(None, help=DB_HELP),
     images: Path | None = typer.Option(
-        None, help="Serve real photos from IMAGES/<landmark name>/* instead of drawn cards."
+        None, help="Serve real photos from IMAGES/LANDMARK/* (one folder per landmark name) instead of drawn cards."
     ),
     oracle: bool = typer.Option(False, help="Serve GET /oracle/labels/{GameId} (true labels, for local play)."),
     captions: bool = typer.Option(

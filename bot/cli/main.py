@@ -22,6 +22,9 @@ app = typer.Typer(
     help="Referee, bot client, recognizers and strategies for Rummy Vision.",
     no_args_is_help=True,
     add_completion=False,
+    # Docstrings are wrapped for the source; Markdown reflows each paragraph to the terminal's width
+    # (so help texts write placeholders as IMAGES/LANDMARK, never <landmark>, which Markdown drops).
+    rich_markup_mode="markdown",
 )
 
 

@@ -35,3 +35,10 @@ def test_help_shows_usual_types_and_usage() -> None:
     match_help = runner.invoke(app, ["match", "--help"], terminal_width=100).output
     assert "Usage: rummy-vision match [OPTIONS] A B" in match_help
     assert re.search(r"--duplicate\s+Play each deal", match_help)  # a flag has no type column
+
+
+def test_help_reflows_docstring_paragraphs_to_the_terminal_width() -> None:
+    # Docstrings wrap at the source's width; help must not keep those line breaks (ragged text).
+    text = runner.invoke(app, ["match", "--help"], terminal_width=100).output
+    assert not any(line.strip().endswith("only the times") for line in text.splitlines()), text
+    assert "IMAGES/LANDMARK/*" in runner.invoke(app, ["serve", "--help"], terminal_width=100).output
