@@ -135,14 +135,13 @@ class SearchStrategy:
         table = table_for(state, self.table) if self.objective is Objective.MARGIN else None
         turns = enumerated_turns(state.turns_left, 0 if table is None else table.top)
         cap = None
-        if table is not None and table.covers(state.turns_left):
-            pass  # a look-up: it always fits
-        elif self.nodes is not None:
-            cap = state_cap(objective, turns, self.nodes)
-            if cap is None:
+        if table is None or not table.covers(state.turns_left):  # else a look-up, which always fits
+            if self.nodes is not None:
+                cap = state_cap(objective, turns, self.nodes)
+                if cap is None:
+                    return None
+            elif not solve_fits(objective, turns, math.inf if deadline is None else deadline - began):
                 return None
-        elif not solve_fits(objective, turns, math.inf if deadline is None else deadline - began):
-            return None
         try:
             values = exact_move_values(state, objective, table=table, deadline=deadline, max_states=cap)
         except KernelUnsupported:
