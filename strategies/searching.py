@@ -77,14 +77,12 @@ class SearchStrategy:
             self.searcher: Searcher = TableSearcher(self.table, options)
         else:
             self.searcher = Searcher(options)
-        if self.table is not None:
+        if self.table is not None or (exact_solve and nodes is not None):
             from strategies.kernel.warm import warm_up
 
-            warm_up()  # compile (or load) the kernel now, not inside a timed move
-        elif exact_solve and nodes is not None:
-            from strategies.kernel.warm import warm_up
-
-            warm_up()  # under a node budget whether a move is solved must not depend on a warm-up's timing
+            # Compile (or load) the kernel now, not inside a timed move; under a node budget, whether a
+            # move is solved exactly must not depend on when a background warm-up finishes either.
+            warm_up()
         elif exact_solve:
             from strategies.kernel.warm import warm_up_soon
 

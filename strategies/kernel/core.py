@@ -136,6 +136,12 @@ def state_at(k: Blob, d: int, index: int) -> tuple[int, int, int]:
 
 
 @jit_inline
+def move_count(k: Blob) -> int:
+    """How many move ids there are: every lay, the wasted lay, then a Take and a Give per type."""
+    return int(k[N_LAYS] + 1 + 2 * k[N_TYPES])
+
+
+@jit_inline
 def legal_mask(k: Blob, mine: int, theirs: int) -> int:
     """Bit i set when move id i is legal for the mover (ids as rummy.countstate.CountRules)."""
     mask = k[k[AT_OWN_MASKS] + mine]

@@ -22,9 +22,9 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from strategies.kernel.core import apply_move, canonical_index, chance_margin, legal_mask, size
+from strategies.kernel.core import apply_move, canonical_index, chance_margin, legal_mask, move_count, size
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_LAYS, N_TYPES, PENALTY
+from strategies.kernel.tables import N_TYPES, PENALTY
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
@@ -285,7 +285,7 @@ def solve_margin(
             )
         if _stop(deadline, None, count):
             return None
-    out = np.empty(k[N_LAYS] + 1 + 2 * k[N_TYPES], dtype=np.float64)
+    out = np.empty(move_count(k), dtype=np.float64)
     root = layers[0]
     root_move_values(k, mine, theirs, deck, d, root.after_bits, root.after_ranks, after_vals, out)
     return out, count

@@ -125,6 +125,7 @@ def _solve_sorted(
     deadline: float | None,
     max_states: int | None,
 ) -> tuple[np.ndarray, int] | None:
+    from strategies.kernel.core import move_count
     from strategies.kernel.solve import after_keys, after_values, draw_keys, encode, root_values, state_values
 
     blob = tables.blob
@@ -152,6 +153,6 @@ def _solve_sorted(
             below_keys, below_values = keys, state_values(blob, keys, turns, off, afters, after_vals)
         if deadline is not None and time.monotonic() > deadline:
             return None
-    out = np.empty(tables.n_lays + 1 + 2 * tables.n_types, dtype=np.float64)
+    out = np.empty(move_count(blob), dtype=np.float64)
     root_values(blob, mine, theirs, deck, d, diff, tie, off, afters, after_vals, out)
     return out, count

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from strategies.kernel.core import apply_move, canonical_index, legal_mask, size, state_at
+from strategies.kernel.core import apply_move, canonical_index, legal_mask, move_count, size, state_at
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_LAYS, N_TYPES, PENALTY
+from strategies.kernel.tables import N_TYPES, PENALTY
 
 Keys = NDArray[np.int64]
 Values = NDArray[np.float64]
@@ -68,7 +68,7 @@ def _unique(found: Keys) -> Keys:
 @jit
 def after_keys(k: NDArray[np.int64], keys: Keys, d: int, off: int) -> Keys:
     """Every after-state (both hands still non-empty) that a move of a state in `keys` leads to."""
-    width = k[N_LAYS] + 1 + 2 * k[N_TYPES]
+    width = move_count(k)
     found = np.full(keys.shape[0] * width, -1, dtype=np.int64)
     for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
