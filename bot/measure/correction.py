@@ -1,4 +1,4 @@
-"""Measure deck-constraint correction: `python -m recognizers.measure_correction [--rounds 1000]`.
+"""Measure deck-constraint correction: `rummy-vision measure correction [--rounds 1000]`.
 
 For each simulated round (`rummy.cards.deal_round(seed)`), the `noisy:RATE` recognizer over the
 oracle labels the cards, `correct_round` corrects them, and both are compared with the truth (an
@@ -12,11 +12,10 @@ report starts at REPORT_START_SEED, which no tuning has seen.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 
 from recognizers.correction import correct_round
-from recognizers.noisy import NOISE_MODELS, NoisyRecognizer
+from recognizers.noisy import NoisyRecognizer
 from recognizers.oracle import OracleRecognizer
 from rummy.cards import deal_round
 from rummy.config import DEFAULT_RULES, RulesConfig
@@ -71,32 +70,3 @@ def measure(
         corrected_right += right_here
         rounds_99 += right_here >= 0.99 * len(shown)
     return Accuracy(cards_total, raw_right, corrected_right, rounds, rounds_99)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1000)
-    parser.add_argument("--rate", type=float, default=0.1)
-    parser.add_argument("--model", choices=NOISE_MODELS, action="append")
-    parser.add_argument(
-        "--start-seed",
-        type=int,
-        default=REPORT_START_SEED,
-        help=f"first deal seed (default {REPORT_START_SEED}; "
-        f"seeds {TUNING_SEEDS.start}..{TUNING_SEEDS.stop - 1} were used for tuning)",
-    )
-    args = parser.parse_args(argv)
-    last = args.start_seed + args.rounds - 1
-    print(f"noisy:{args.rate:g} over {args.rounds} rounds (deal seeds {args.start_seed}..{last})")
-    print(f"{'noise model':<12} {'view':<22} {'cards':>7} {'before':>8} {'after':>8} {'rounds >= 99%':>14}")
-    for model in args.model or list(NOISE_MODELS):
-        for first_view, view in ((False, "whole round (40)"), (True, "first gamestate (20)")):
-            result = measure(args.rounds, args.rate, model, first_view=first_view, start_seed=args.start_seed)
-            print(
-                f"{model:<12} {view:<22} {result.cards:>7} {result.raw:>8.2%} {result.corrected:>8.2%}"
-                f" {result.round_share:>14.1%}"
-            )
-
-
-if __name__ == "__main__":
-    main()

@@ -1,30 +1,43 @@
-"""Duplicate-deal duels between two configured players (figures, not pass/fail):
+"""Duplicate-deal duels between two configured players (`rummy-vision measure duel`):
 
-    python -m strategies.table.duel perfect "expectimax-plan:max_depth=2" --rounds 200 --workers 2
-    python -m strategies.table.duel "expectimax:objective=win,max_depth=2" perfect --rounds 200
-    python -m strategies.table.duel "expectimax:max_depth=2" "expectimax-plan:max_depth=2" --rounds 200
+    rummy-vision measure duel perfect "expectimax-plan:max_depth=2" --rounds 200 --workers 2
+    rummy-vision measure duel "expectimax:objective=win,nodes=449000" perfect --rounds 200
 
 A player is a registered name with options after a colon (`key=value,...`; integers are read as
-integers). Every deal (strategies.strength.make_deal, seeds first-seed..) is played twice with the
-seats swapped; the first player's win rate comes with a Wilson 95% interval. `perfect` and table
+integers). Every deal (`rummy.deals.make_deal`, seeds first-seed..) is played twice with the
+seats swapped; the first player's win rate comes with a Wilson 95% interval. With node budgets
+(`nodes=N`) a duel replays round for round on any machine, under any load. `perfect` and table
 leaves read the table at RUMMY_VISION_TABLE or in the user data directory.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
+from rummy.deals import make_deal, play_round
 from rummy.stats import wilson_interval as wilson
 from strategies.registry import get_strategy
-from strategies.strength import PairResult, make_deal, play_round
+
+
+@dataclass(frozen=True)
+class PairResult:
+    player: str
+    opponent: str
+    rounds: int
+    wins: int
+    rate: float
+    low: float  # Wilson 95% interval
+    high: float
+    mean_margin: float
+    seconds: float
 
 
 def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
+    """`name:key=value,...` as (name, options)."""
     name, _, rest = spec.partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
@@ -33,7 +46,8 @@ def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def _play_deal(job: tuple[str, str, int]) -> list[tuple[int, int]]:
+def play_deal(job: tuple[str, str, int]) -> list[tuple[int, int]]:
+    """Both seatings of one deal: [(the first player won 0/1, its margin), ...]."""
     player, opponent, seed = job
     deal = make_deal(seed)
     outcomes = []
@@ -48,7 +62,13 @@ def _play_deal(job: tuple[str, str, int]) -> list[tuple[int, int]]:
 
 
 def duel(
-    player: str, opponent: str, deals: int, *, workers: int = 2, first_seed: int = 0, tally: bool = False
+    player: str,
+    opponent: str,
+    deals: int,
+    *,
+    workers: int = 2,
+    first_seed: int = 0,
+    tally: Callable[[str], None] | None = None,
 ) -> PairResult:
     """With `tally`, a running line per finished deal (so a long run stopped early still tells its figures)."""
     began = time.perf_counter()
@@ -60,39 +80,16 @@ def duel(
         if tally:
             won = sum(outcome for outcome, _margin in flat)
             low, high = wilson(won, len(flat))
-            print(f"  {len(flat)} rounds: {won} won, Wilson 95% {low:.3f}-{high:.3f}", flush=True)
+            tally(f"  {len(flat)} rounds: {won} won, Wilson 95% {low:.3f}-{high:.3f}")
 
     if workers > 1:
         with Pool(workers) as pool:
-            for pair in pool.imap(_play_deal, jobs):
+            for pair in pool.imap(play_deal, jobs):
                 record(pair)
     else:
         for job in jobs:
-            record(_play_deal(job))
+            record(play_deal(job))
     wins = sum(won for won, _margin in flat)
     low, high = wilson(wins, len(flat))
     mean = sum(margin for _won, margin in flat) / len(flat)
     return PairResult(player, opponent, len(flat), wins, wins / len(flat), low, high, mean, time.perf_counter() - began)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("player")
-    parser.add_argument("opponent")
-    parser.add_argument("--rounds", type=int, default=200, help="rounds (two per deal)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0, help="first deal seed")
-    args = parser.parse_args()
-    deals = max(1, (args.rounds + 1) // 2)
-    result = duel(args.player, args.opponent, deals, workers=args.workers, first_seed=args.seed, tally=True)
-    print(
-        f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
-        f"(Wilson 95% {result.low:.3f}-{result.high:.3f}), "
-        f"mean margin {result.mean_margin:+.2f}, {result.seconds:.0f} s",
-        flush=True,
-    )
-    print(json.dumps(asdict(result)), flush=True)
-
-
-if __name__ == "__main__":
-    main()

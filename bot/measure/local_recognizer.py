@@ -1,7 +1,7 @@
-"""Measure the `local` recognizer on captionless cards served by the referee: `python -m recognizers.measure_local`.
+"""Measure the `local` recognizer on captionless cards served by the referee: `rummy-vision measure local-recognizer`.
 
 It starts `rummy-vision serve --oracle --seed SEED` on a free loopback port (a subprocess: the
-recognizers never import the server), registers a bot and starts matches against
+measurement needs only the referee's HTTP API), registers a bot and starts matches against
 `housebot-practise`, downloading the 40 cards of each match's first round and their true labels
 from the oracle. Then:
 
@@ -20,7 +20,6 @@ sweep); the default seed, 20261124, is the one the README reports.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import shutil
@@ -29,9 +28,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -45,6 +45,7 @@ from rummy.labels import CardLabel
 
 DEFAULT_SEED = 20261124
 BOT = "measure-local"
+Emit = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,9 @@ def label_all(recognizer: LocalRecognizer, cards: list[Card]) -> tuple[dict[int,
     return labels, spent
 
 
-def report_accuracy(pool: list[Card], rounds: list[list[Card]]) -> None:
-    print(f"{'k':>2} {'cards':>6} {'top-1':>7} {'answered':>9} {'precision':>10} {'ms/picture':>11}")
+def report_accuracy(pool: list[Card], rounds: list[list[Card]], emit: Emit = print) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    emit(f"{'k':>2} {'cards':>6} {'top-1':>7} {'answered':>9} {'precision':>10} {'ms/picture':>11}")
     for k in (1, 3, 5):
         recognizer = LocalRecognizer(gallery_of(pool, k))
         cards = right_top = answered = right_answered = 0
@@ -176,17 +178,31 @@ def report_accuracy(pool: list[Card], rounds: list[list[Card]]) -> None:
             corrected_right += here
             rounds_99 += here >= 0.99 * len(deal)
         precision = right_answered / answered if answered else 0.0
-        print(
+        rows.append(
+            {
+                "k": k,
+                "cards": cards,
+                "top1": right_top / cards,
+                "answered": answered / cards,
+                "precision": precision,
+                "ms_per_picture": 1000 * spent / cards,
+                "corrected_right": corrected_right / cards,
+                "rounds_99": rounds_99,
+                "rounds": len(rounds),
+            }
+        )
+        emit(
             f"{k:>2} {cards:>6} {right_top / cards:>7.2%} {answered / cards:>9.2%} {precision:>10.2%}"
             f" {1000 * spent / cards:>11.1f}"
         )
-        print(
+        emit(
             f"   corrected:local (k={k}): {corrected_right / cards:.2%} of cards right, "
             f"{rounds_99}/{len(rounds)} rounds at least 99% right"
         )
+    return rows
 
 
-def report_sweep(pool: list[Card], rounds: list[list[Card]], k: int = 3) -> None:
+def report_sweep(pool: list[Card], rounds: list[list[Card]], k: int = 3, emit: Emit = print) -> list[dict[str, float]]:
     """Precision and coverage at several margins (a tuning aid: run it on a seed you will not report)."""
     recognizer = LocalRecognizer(gallery_of(pool, k), threshold=0.0)
     found: list[tuple[bool, float]] = []
@@ -195,14 +211,17 @@ def report_sweep(pool: list[Card], rounds: list[list[Card]], k: int = 3) -> None
         for index, card in enumerate(deal):
             label = labels[index]
             found.append((label.landmark == card.landmark, float(getattr(label, "margin", 0.0))))
-    print(f"margin sweep, k={k} ({len(found)} cards): threshold precision/answered")
+    emit(f"margin sweep, k={k} ({len(found)} cards): threshold precision/answered")
+    rows = []
     for threshold in (0.0, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.20):
         answered = [right for right, margin in found if margin >= threshold]
         precision = sum(answered) / len(answered) if answered else 0.0
-        print(f"   {threshold:.2f}: {precision:.2%} / {len(answered) / len(found):.2%}")
+        rows.append({"threshold": threshold, "precision": precision, "answered": len(answered) / len(found)})
+        emit(f"   {threshold:.2f}: {precision:.2%} / {len(answered) / len(found):.2%}")
+    return rows
 
 
-def report_calls_saved(rounds: list[list[Card]]) -> None:
+def report_calls_saved(rounds: list[list[Card]], emit: Emit = print) -> dict[str, Any]:
     truth = {card.path: card.landmark for deal in rounds for card in deal}
     cloud = NoisyRecognizer(OracleRecognizer.from_mapping(truth), 0.05, seed=7)
     local = LocalRecognizer(Gallery(":memory:"), cloud)
@@ -222,7 +241,7 @@ def report_calls_saved(rounds: list[list[Card]]) -> None:
         per_decile.append((number, asked))
     counters = local.gallery.counters()
     cards = sum(len(deal) for deal in rounds)
-    print(
+    emit(
         f"local:noisy:0.05 over {len(rounds)} matches ({cards} cards, empty gallery at first): "
         f"cloud asked {counters.get('inner_asked', 0)}, calls saved {counters.get('calls_saved', 0)} "
         f"({counters.get('calls_saved', 0) / cards:.1%}); pictures learned {counters.get('learned', 0)}; "
@@ -230,18 +249,25 @@ def report_calls_saved(rounds: list[list[Card]]) -> None:
     )
     tenth = max(1, len(rounds) // 10)
     asked_by_tenth = [sum(asked for n, asked in per_decile if n // tenth == t) for t in range(10)]
-    print(f"   cloud calls per tenth of the matches: {asked_by_tenth}")
+    emit(f"   cloud calls per tenth of the matches: {asked_by_tenth}")
+    return {
+        "matches": len(rounds),
+        "cards": cards,
+        "cloud_asked": counters.get("inner_asked", 0),
+        "calls_saved": counters.get("calls_saved", 0),
+        "learned": counters.get("learned", 0),
+        "labels_right": right / cards,
+        "corrected_right": corrected_right / cards,
+        "cloud_calls_per_tenth": asked_by_tenth,
+    }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the referee's --seed (fresh: not tuned on)")
-    parser.add_argument("--test-matches", type=int, default=25, help="matches whose 40 cards are the test set")
-    parser.add_argument("--matches", type=int, default=100, help="matches for the calls-saved measurement")
-    parser.add_argument("--sweep", action="store_true", help="only print precision/coverage per margin (tuning)")
-    args = parser.parse_args(argv)
+def measure_local(
+    seed: int = DEFAULT_SEED, test_matches: int = 25, matches: int = 100, *, sweep: bool = False, emit: Emit = print
+) -> dict[str, Any]:
+    """Run the measurement against a fresh referee; the figures as plain data."""
     os.environ.setdefault("RUMMY_VISION_CONFIG", os.devnull)
-    with tempfile.TemporaryDirectory(prefix="measure-local-") as tmp, referee(args.seed, Path(tmp)) as (base, pw):
+    with tempfile.TemporaryDirectory(prefix="measure-local-") as tmp, referee(seed, Path(tmp)) as (base, pw):
         workdir = Path(tmp)
         pool: list[Card] = []
         counts: dict[str, int] = {}
@@ -253,19 +279,15 @@ def main(argv: list[str] | None = None) -> None:
                         pool.append(card)
                         counts[card.landmark] = counts.get(card.landmark, 0) + 1
                 n += 1
-        rounds = collect(
-            base, pw, workdir, args.test_matches if args.sweep else max(args.matches, args.test_matches), "test"
+        rounds = collect(base, pw, workdir, test_matches if sweep else max(matches, test_matches), "test")
+        emit(
+            f"referee seed {seed}: gallery pool from matches 1-{n} (5 pictures per landmark), "
+            f"test cards from the next {test_matches} matches"
         )
-        print(
-            f"referee seed {args.seed}: gallery pool from matches 1-{n} (5 pictures per landmark), "
-            f"test cards from the next {args.test_matches} matches"
-        )
-        if args.sweep:
-            report_sweep(pool, rounds)
-            return
-        report_accuracy(pool, rounds[: args.test_matches])
-        report_calls_saved(rounds[: args.matches])
-
-
-if __name__ == "__main__":
-    main()
+        if sweep:
+            return {"gallery_matches": n, "sweep": report_sweep(pool, rounds, emit=emit)}
+        return {
+            "gallery_matches": n,
+            "accuracy": report_accuracy(pool, rounds[:test_matches], emit),
+            "calls_saved": report_calls_saved(rounds[:matches], emit),
+        }

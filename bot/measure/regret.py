@@ -1,30 +1,25 @@
 """How far a strategy's moves are from perfect play, by turns left, on a fixed set of solved positions.
 
-    python -m strategies.learning.measure --per-turn 100 --turns 1,2,3,4 --compare greedy,heuristic
-    python -m strategies.learning.measure --turns 1-20 --compare greedy heuristic "expectimax-plan:nodes=449000"
+    rummy-vision measure regret --per-turn 100 --turns 1,2,3,4 --compare greedy,heuristic
+    rummy-vision measure regret --turns 1-20 --compare greedy,heuristic --compare "expectimax-plan:nodes=449000"
 
 Positions come from `sample_positions` (seeded greedy/random play; seed 2026 by default, which no
 training run uses for its curve unless given that seed). Each is solved exactly under the margin
 objective; a move's regret is the best move's exact value minus its own, in points. With the
 perfect-play table built every turn can be measured; without it, up to about 8 turns left.
 
-Other strategies are named as in strategies.table.duel (`name:key=value,...`; several, separated
-by spaces, or plain names by commas); search strategies play the margin objective unless told.
+Other strategies are named as in `measure duel` (`name:key=value,...`; one per --compare, or plain
+names separated by commas); search strategies play the margin objective unless told.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from rummy import DEFAULT_RULES
-from strategies.bench import parse_turns
-from strategies.learning.exact_values import SolvedPosition, solved_positions
+from bot.measure.duel import parse_player
+from strategies.learning.exact_values import SolvedPosition
 from strategies.registry import get_strategy, takes_option
-from strategies.table.duel import parse_player
 
 
 @dataclass(frozen=True)
@@ -54,36 +49,14 @@ def regret_rows(label: str, positions: Sequence[SolvedPosition], **options: obje
     ]
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--weights", default=None, help="weights file of `learned` (default: the shipped weights)")
-    parser.add_argument("--turns", default="1,2,3,4", help="turns-left values of the positions (1,2,3 or 1-20)")
-    parser.add_argument("--per-turn", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument(
-        "--compare", nargs="*", default=["greedy,heuristic"], help="other strategies measured on the same set"
-    )
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    turns = parse_turns(args.turns)
-    began = time.perf_counter()
-    positions = solved_positions(turns, args.per_turn, seed=args.seed, rules=DEFAULT_RULES)
-    print(f"solved {len(positions)} positions in {time.perf_counter() - began:.0f} s", flush=True)
-    rows = regret_rows("learned", positions, **({"weights": args.weights} if args.weights else {}))
-    for spec in compared(args.compare):
+def compare_rows(
+    positions: Sequence[SolvedPosition], compare: Sequence[str], weights: str | None = None
+) -> list[RegretRow]:
+    """Regret rows of `learned` (with `weights`, or the shipped ones) and of every compared spec."""
+    rows = regret_rows("learned", positions, **({"weights": weights} if weights else {}))
+    for spec in compared(compare):
         name, options = parse_player(spec)
         if takes_option(name, "objective"):
             options.setdefault("objective", "margin")
         rows += regret_rows(spec, positions, **options)
-    for row in rows:
-        if args.json:
-            print(json.dumps(asdict(row)))
-        else:
-            print(
-                f"{row.strategy:10s} turns left {row.turns_left}: {row.positions} positions, mean regret "
-                f"{row.mean_regret:.2f} points, optimal {row.optimal_share:.1%}"
-            )
-
-
-if __name__ == "__main__":
-    main()
+    return rows

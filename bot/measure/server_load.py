@@ -1,4 +1,4 @@
-"""`python -m server.bench`: moves per second and GM-MakeMove latency over loopback HTTP.
+"""`rummy-vision measure server`: moves per second and GM-MakeMove latency over loopback HTTP.
 
 Starts `python -m server serve` in its own process on a free port with a fresh database, registers bots,
 and plays random matches with 1, 10 and 50 at once. The bots run in separate client processes
@@ -10,7 +10,6 @@ to the time per move in process. Percentiles need samples: p99 is printed only f
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import multiprocessing
 import random
@@ -20,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,7 +128,7 @@ def _client_process(job: tuple[str, list[tuple[str, str]], float]) -> tuple[list
 
 def measure_http(
     prod: str, bots: list[tuple[str, str]], concurrent: int, min_moves: int, processes: int = 4
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Waves of `concurrent` matches (2 x concurrent bots spread over client processes) until `min_moves`."""
     players = bots[: 2 * concurrent]
     count = max(1, min(processes, len(players)))
@@ -154,7 +153,7 @@ def measure_http(
         "moves_per_s": tally.moves / elapsed,
         "p50_ms": 1000 * ordered[len(ordered) // 2],
         # With fewer than 100 samples the 99th percentile is just the maximum: not reported as such.
-        "p99_ms": 1000 * ordered[int(len(ordered) * 0.99)] if len(ordered) >= 100 else float("nan"),
+        "p99_ms": 1000 * ordered[int(len(ordered) * 0.99)] if len(ordered) >= 100 else None,
         "max_ms": 1000 * ordered[-1],
         "mean_ms": 1000 * statistics.fmean(ordered),
         "errors": tally.errors,
@@ -181,13 +180,10 @@ def measure_in_process(matches: int = 300) -> float:
     return spent / moves
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--levels", default="1,10,50", help="concurrent matches to measure, comma separated")
-    parser.add_argument("--min-moves", type=int, default=600, help="moves to time at each level (at least)")
-    parser.add_argument("--client-processes", type=int, default=4, help="processes the bots are spread over")
-    args = parser.parse_args()
-    levels = [int(level) for level in args.levels.split(",")]
+def server_load(
+    levels: list[int], min_moves: int = 600, client_processes: int = 4, emit: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Time the referee over HTTP at each level of concurrent matches, then in process; the figures as data."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "bench.sqlite3"
         db = connect(db_path)
@@ -195,18 +191,16 @@ def main() -> None:
         bots = [(f"bench-{i}", accounts.add_bot(f"bench-{i}", iterations=1000)) for i in range(2 * max(levels))]
         db.close()
         with server_process(db_path) as prod:
-            rows = [measure_http(prod, bots, level, args.min_moves, args.client_processes) for level in levels]
+            rows = [measure_http(prod, bots, level, min_moves, client_processes) for level in levels]
     in_process = measure_in_process()
-    print(f"in process: {1e6 * in_process:.1f} us per move (Match.apply + render_gamestate)")
-    print("concurrent  clients  moves  moves/s  p50 ms  p99 ms  max ms  mean ms  errors  HTTP/in-process (mean)")
+    emit(f"in process: {1e6 * in_process:.1f} us per move (Match.apply + render_gamestate)")
+    emit("concurrent  clients  moves  moves/s  p50 ms  p99 ms  max ms  mean ms  errors  HTTP/in-process (mean)")
     for row in rows:
-        ratio = row["mean_ms"] / 1000 / in_process
-        print(
+        row["http_over_in_process"] = row["mean_ms"] / 1000 / in_process
+        p99 = "     -" if row["p99_ms"] is None else f"{row['p99_ms']:>6.2f}"
+        emit(
             f"{row['concurrent']:>10}  {row['client_processes']:>7}  {row['moves']:>5}  {row['moves_per_s']:>7.0f}"
-            f"  {row['p50_ms']:>6.2f}  {row['p99_ms']:>6.2f}  {row['max_ms']:>6.2f}  {row['mean_ms']:>7.2f}"
-            f"  {row['errors']:>6}  {ratio:>8.0f}x"
+            f"  {row['p50_ms']:>6.2f}  {p99}  {row['max_ms']:>6.2f}  {row['mean_ms']:>7.2f}"
+            f"  {row['errors']:>6}  {row['http_over_in_process']:>8.0f}x"
         )
-
-
-if __name__ == "__main__":
-    main()
+    return {"in_process_seconds_per_move": in_process, "levels": rows}

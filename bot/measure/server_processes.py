@@ -1,4 +1,4 @@
-"""`python -m server.bench_processes`: GM-MakeMove latency with the bot clients in separate processes.
+"""`rummy-vision measure server-processes`: GM-MakeMove latency with the bot clients in separate processes.
 
 One httpx client process cannot generate the load of 50 matches on a small machine without becoming
 the bottleneck itself (and inflating the latencies it reports). Here the referee runs as
@@ -13,22 +13,22 @@ with the default (production) PBKDF2 cost while the matches run, to see what a l
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import multiprocessing
 import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bot.measure.server_load import Tally, _play, server_process
 from rummy.records import connect
 from server.accounts import Accounts
-from server.bench import Tally, _play, server_process
 
 
 def play_bots(prod: str, bots: list[tuple[str, str]], seed: int) -> tuple[list[float], int]:
@@ -83,39 +83,37 @@ def measure(prod: str, bots: list[tuple[str, str]], clients: int, min_moves: int
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--matches", type=int, default=50, help="matches played at once")
-    parser.add_argument("--clients", type=int, default=4, help="client processes the bots are spread over")
-    parser.add_argument("--min-moves", type=int, default=2000, help="moves to time (at least)")
-    parser.add_argument("--login-flood", type=float, default=0.0, help="wrong-password logins per second meanwhile")
-    args = parser.parse_args()
+def server_processes(
+    matches: int = 50,
+    clients: int = 4,
+    min_moves: int = 2000,
+    login_flood: float = 0.0,
+    emit: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """MakeMove latency of `matches` matches at once, with an optional failed-login flood; the figures as data."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "bench.sqlite3"
         db = connect(db_path)
         accounts = Accounts(db)
-        bots = [(f"bench-{i}", accounts.add_bot(f"bench-{i}", iterations=1000)) for i in range(2 * args.matches)]
+        bots = [(f"bench-{i}", accounts.add_bot(f"bench-{i}", iterations=1000)) for i in range(2 * matches)]
         accounts.add_bot("victim")  # the default PBKDF2 cost, as a real bot has
         db.close()
         with server_process(db_path) as prod:
             stop = multiprocessing.Event()
-            flood = multiprocessing.Process(target=flood_logins, args=(prod, "victim", args.login_flood, stop))
-            if args.login_flood:
+            flood = multiprocessing.Process(target=flood_logins, args=(prod, "victim", login_flood, stop))
+            if login_flood:
                 flood.start()
             try:
-                row = measure(prod, bots, args.clients, args.min_moves)
+                row = measure(prod, bots, clients, min_moves)
             finally:
                 stop.set()
-                if args.login_flood:
+                if login_flood:
                     flood.join(timeout=30)
-    flooded = f", {args.login_flood:g} failed logins/s meanwhile" if args.login_flood else ""
-    print(f"{args.matches} matches at once, bots in {args.clients} client processes{flooded}")
-    print("moves  moves/s  p50 ms  p99 ms  mean ms  errors")
-    print(
+    flooded = f", {login_flood:g} failed logins/s meanwhile" if login_flood else ""
+    emit(f"{matches} matches at once, bots in {clients} client processes{flooded}")
+    emit("moves  moves/s  p50 ms  p99 ms  mean ms  errors")
+    emit(
         f"{row['moves']:>5}  {row['moves_per_s']:>7.0f}  {row['p50_ms']:>6.2f}  {row['p99_ms']:>6.2f}"
         f"  {row['mean_ms']:>7.2f}  {row['errors']:>6}"
     )
-
-
-if __name__ == "__main__":
-    main()
+    return {"matches": matches, "clients": clients, "login_flood_per_s": login_flood, **row}

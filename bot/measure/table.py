@@ -1,49 +1,62 @@
-"""Perfect-play benchmarks (figures, not pass/fail):
+"""Perfect-play benchmarks (`rummy-vision measure table-build | table-lookup | table-solve`):
 
-    python -m strategies.table.bench build  [--table PATH]      # per layer: states, seconds, CPU s, states/s
-    python -m strategies.table.bench lookup [--table PATH]      # one state's exact value from the table
-    python -m strategies.table.bench solve  [--objective margin] [--turns 1-8] [--positions 20]
-                                            [--seed 900] [--method auto|sorted] [--table-top N]
-
-`solve` times the kernel's on-demand exact solver by turns left on positions from random deals
-advanced by random play (`strategies.bench.position_set`, seeds SEED + turns left), after the
-warm-up: wall time p50/p95, the CPU time of the process (on a shared machine the fairer figure)
-and the states enumerated. `--method sorted` times the sort-based solver the bitmap one replaced
-for margin; `--table-top N` lets the table's layers 1..N stand in for the lowest turns (as a
-`rummy-vision solve --top N` table would).
+- table-build: per layer of a built table, its states, wall seconds, CPU seconds and states per second
+  (as the build recorded them in the table's header);
+- table-lookup: one state's exact value from the table, and every move's value (what `perfect` does);
+- table-solve: the kernel's on-demand exact solver by turns left on positions from random deals
+  advanced by random play (`position_set`, seeds SEED + turns left), after the warm-up: wall time
+  p50/p95, the CPU time of the process (on a shared machine the fairer figure) and the states
+  enumerated. `--method sorted` times the sort-based solver the bitmap one replaced for margin;
+  `--table-top N` lets the table's layers 1..N stand in for the lowest turns (as a
+  `rummy-vision solve --top N` table would).
 """
 
 from __future__ import annotations
 
-import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from strategies.bench import parse_turns, percentile, position_set
+from bot.measure.sampling import percentile, position_set
+
+Emit = Callable[[str], None]
 
 
-def build_figures(path: Path | None) -> None:
+def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
     from strategies.table.fileformat import default_table_path, read_header
 
     path = path or default_table_path()
     header = read_header(path)
     sizes = header["sizes"]
     cpu = header.get("cpu_seconds", [])
-    print(f"{path}: layers 1..{header['done']} of {header['top']} built")
+    emit(f"{path}: layers 1..{header['done']} of {header['top']} built")
     total_s = total_cpu = 0.0
+    layers = []
     for d in range(1, header["done"] + 1):
         seconds = header["seconds"][d - 1]
         spent = cpu[d - 1 - (header["done"] - len(cpu))] if d > header["done"] - len(cpu) else None
         total_s += seconds
         total_cpu += spent or 0.0
+        layers.append({"layer": d, "states": sizes[d], "seconds": seconds, "cpu_seconds": spent})
         cpu_text = f"{spent:8.1f} CPU s" if spent is not None else "    (CPU not recorded)"
-        print(
+        emit(
             f"  layer {d:2d}: {sizes[d]:>11,} states {seconds:8.1f} s {cpu_text} {sizes[d] / seconds:>12,.0f} states/s"
         )
-    print(f"  total {total_s:.0f} s wall ({total_cpu:.0f} CPU s recorded), {path.stat().st_size / 1e9:.3f} GB")
+    size = path.stat().st_size
+    emit(f"  total {total_s:.0f} s wall ({total_cpu:.0f} CPU s recorded), {size / 1e9:.3f} GB")
+    return {
+        "table": str(path),
+        "done": header["done"],
+        "top": header["top"],
+        "bytes": size,
+        "build_seconds": total_s,
+        "build_cpu_seconds_recorded": total_cpu,
+        "layers": layers,
+    }
 
 
-def lookup(path: Path | None, count: int) -> None:
+def lookup(path: Path | None, count: int, emit: Emit = print) -> dict[str, Any]:
     from strategies.kernel.warm import warm_up
     from strategies.table.fileformat import load_table
     from strategies.table.lookup import margin_value, table_move_values
@@ -62,13 +75,27 @@ def lookup(path: Path | None, count: int) -> None:
     for state in playable:
         table_move_values(state, table)
     every = (time.perf_counter() - began) / max(1, len(playable))
-    print(f"look-up of one state's value: {one * 1e6:.1f} us (mean of {len(states)}, from Python, cold pages included)")
-    print(f"every move's exact value (what perfect does per move): {every * 1e6:.1f} us (mean of {len(playable)})")
+    emit(f"look-up of one state's value: {one * 1e6:.1f} us (mean of {len(states)}, from Python, cold pages included)")
+    emit(f"every move's exact value (what perfect does per move): {every * 1e6:.1f} us (mean of {len(playable)})")
+    return {
+        "one_value_seconds": one,
+        "one_value_states": len(states),
+        "every_move_seconds": every,
+        "every_move_states": len(playable),
+    }
 
 
 def solve_times(
-    objective: str, turns: list[int], count: int, limit_s: float, *, method: str, table_top: int | None, seed: int
-) -> None:
+    objective: str,
+    turns: list[int],
+    count: int,
+    limit_s: float,
+    *,
+    method: str,
+    table_top: int | None,
+    seed: int,
+    emit: Emit = print,
+) -> dict[str, Any]:
     from strategies.kernel.ondemand import solve_exact
     from strategies.kernel.warm import warm_up
     from strategies.table.fileformat import load_table
@@ -76,7 +103,8 @@ def solve_times(
     warm_up()
     layers = () if table_top is None else load_table().layers[: table_top + 1]
     below = "" if table_top is None else f", table layers 1..{table_top} below the enumeration"
-    print(f"on-demand exact solve, objective {objective}, method {method}{below}, {count} positions per row:")
+    emit(f"on-demand exact solve, objective {objective}, method {method}{below}, {count} positions per row:")
+    rows = []
     for turns_left in turns:
         wall: list[float] = []
         cpu: list[float] = []
@@ -84,53 +112,30 @@ def solve_times(
         for state in position_set(count, seed + turns_left, turns_left=turns_left):
             began, cpu_began = time.perf_counter(), time.process_time()
             solved = solve_exact(state.copy(), objective, method=method, table_layers=layers)
-            assert solved is not None
+            if solved is None:
+                raise RuntimeError(f"the on-demand solver declined a position {turns_left} turns from the end")
             wall.append(time.perf_counter() - began)
             cpu.append(time.process_time() - cpu_began)
             states.append(float(solved.states))
-        print(
-            f"  turns left {turns_left:2d}: wall p50 {percentile(wall, 0.5):7.3f} s p95 {percentile(wall, 0.95):7.3f} s"
-            f" | CPU p50 {percentile(cpu, 0.5):7.3f} s p95 {percentile(cpu, 0.95):7.3f} s max {max(cpu):7.3f} s"
-            f" | states p50 {int(percentile(states, 0.5)):>11,} p95 {int(percentile(states, 0.95)):>11,}"
-            f" | {1e9 * sum(cpu) / sum(states):5.0f} CPU ns per state",
-            flush=True,
+        row = {
+            "turns_left": turns_left,
+            "wall_p50": percentile(wall, 0.5),
+            "wall_p95": percentile(wall, 0.95),
+            "cpu_p50": percentile(cpu, 0.5),
+            "cpu_p95": percentile(cpu, 0.95),
+            "cpu_max": max(cpu),
+            "states_p50": int(percentile(states, 0.5)),
+            "states_p95": int(percentile(states, 0.95)),
+            "cpu_ns_per_state": 1e9 * sum(cpu) / sum(states),
+        }
+        rows.append(row)
+        emit(
+            f"  turns left {turns_left:2d}: wall p50 {row['wall_p50']:7.3f} s p95 {row['wall_p95']:7.3f} s"
+            f" | CPU p50 {row['cpu_p50']:7.3f} s p95 {row['cpu_p95']:7.3f} s max {row['cpu_max']:7.3f} s"
+            f" | states p50 {row['states_p50']:>11,} p95 {row['states_p95']:>11,}"
+            f" | {row['cpu_ns_per_state']:5.0f} CPU ns per state"
         )
-        if percentile(cpu, 0.5) > limit_s:
-            print(f"  (stopping: the median CPU time is over {limit_s} s)")
+        if row["cpu_p50"] > limit_s:
+            emit(f"  (stopping: the median CPU time is over {limit_s} s)")
             break
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["build", "lookup", "solve"])
-    parser.add_argument("--table", type=Path, default=None)
-    parser.add_argument("--objective", default="margin", choices=["margin", "win"])
-    parser.add_argument("--turns", default="1-8", help="turns left, e.g. 1-8 or 4,6,8")
-    parser.add_argument("--positions", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=900, help="positions of row T come from seed SEED + T")
-    parser.add_argument("--method", default="auto", choices=["auto", "sorted"], help="sorted: the sort-based solver")
-    parser.add_argument(
-        "--table-top", type=int, default=None, help="margin: read the table's layers 1..N below the enumeration"
-    )
-    parser.add_argument(
-        "--limit-s", type=float, default=10.0, help="stop once the median solve takes more CPU seconds than this"
-    )
-    args = parser.parse_args()
-    if args.what == "build":
-        build_figures(args.table)
-    elif args.what == "lookup":
-        lookup(args.table, args.positions * 50)
-    else:
-        solve_times(
-            args.objective,
-            list(parse_turns(args.turns)),
-            args.positions,
-            args.limit_s,
-            method=args.method,
-            table_top=args.table_top,
-            seed=args.seed,
-        )
-
-
-if __name__ == "__main__":
-    main()
+    return {"objective": objective, "method": method, "table_top": table_top, "positions": count, "rows": rows}

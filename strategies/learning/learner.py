@@ -162,10 +162,10 @@ class Evaluation:
         return cls(opponent, deals, solved_positions(left, per_turn, seed=seed, rules=rules))
 
     def measure(self, learner: TDLearner, seconds: float) -> CurvePoint:
+        from rummy.deals import make_deal, play_round
         from rummy.stats import wilson_interval as wilson
         from strategies.learning.strategy import LearnedStrategy
         from strategies.registry import get_strategy
-        from strategies.strength import make_deal, play_round
 
         rules = learner.settings.rules
         me = LearnedStrategy(model=learner.model, rules=rules)

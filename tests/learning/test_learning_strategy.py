@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from rummy import RulesConfig
+from rummy.deals import make_deal, play_round
 from strategies.learning.model import ValueModel
 from strategies.learning.strategy import DEFAULT_WEIGHTS, LearnedStrategy
 from strategies.registry import get_strategy
-from strategies.strength import make_deal, play_round
 
 MINI = RulesConfig(types_per_round=3, cards_per_type=5, hand_size=4)
 

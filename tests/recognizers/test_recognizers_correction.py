@@ -6,8 +6,8 @@ import itertools
 import math
 import random
 
+from bot.measure.correction import measure
 from recognizers.correction import RoundLabels, assign_within_capacity, correct_round
-from recognizers.measure_correction import measure
 from recognizers.observation import RankedLabel
 from rummy.config import RulesConfig
 from rummy.labels import CardLabel

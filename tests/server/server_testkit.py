@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 
+from bot.measure.server_load import random_move
 from rummy.records import connect
 from server.accounts import Accounts
-from server.bench import random_move
 from server.embedded import EmbeddedServer
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: the tests are about the protocol, not the hash cost

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from kernel_helpers import MINIATURES
 
-from strategies.bench import position_set
+from bot.measure.sampling import position_set
 from strategies.kernel.ondemand import solve_exact
 from strategies.kernel.warm import warm_up
 from strategies.table import load_table

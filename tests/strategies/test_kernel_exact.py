@@ -7,8 +7,8 @@ import pytest
 from kernel_helpers import MINIATURES, rules_id
 from strategies_helpers import BruteForce, random_position
 
+from bot.measure.sampling import position_set
 from rummy import CountState, RulesConfig
-from strategies.bench import position_set
 from strategies.kernel import KernelUnsupported
 from strategies.kernel.ondemand import solve_exact
 from strategies.search.exact import solve

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from kernel_helpers import MINIATURES, rules_id
 from strategies_helpers import BruteForce, random_position
 
+from bot.measure.sampling import position_set
 from rummy import CountState, RulesConfig
-from strategies.bench import position_set
 from strategies.kernel.jit import jit
 from strategies.kernel.margin_solve import in_rank_order, popcount, slot_of
 from strategies.kernel.ondemand import solve_exact

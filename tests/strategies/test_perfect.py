@@ -61,7 +61,7 @@ def test_without_a_table_perfect_says_how_to_build_it(tmp_path: Path, monkeypatc
 
 def short_positions() -> list[dict]:
     """Analysis positions with 1 and 2 turns left (what a layer-1 table covers)."""
-    from strategies.bench import position_set
+    from bot.measure.sampling import position_set
     from strategies.suite import to_position
 
     rng = random.Random(7)

@@ -1,6 +1,6 @@
 """pytest-benchmark figures for the searcher (skipped by default; run with --benchmark-enable)."""
 
-from strategies.bench import position_set
+from bot.measure.sampling import position_set
 from strategies.search import Searcher, SearchOptions
 from strategies.search.exact import solve
 

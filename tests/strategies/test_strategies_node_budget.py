@@ -70,7 +70,7 @@ def test_each_node_is_counted_once() -> None:
 def test_under_a_node_budget_endgames_are_solved_exactly_when_the_state_cap_allows() -> None:
     # The cap is STATES_PER_NODE states a node; a solve is tried when the p95 of its states fits. Whether
     # it is tried depends on the budget and the position only, so the same moves follow on any machine.
-    from strategies.bench import position_set
+    from bot.measure.sampling import position_set
     from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE
     from strategies.kernel.ondemand import solve_exact
 
@@ -92,7 +92,7 @@ def test_a_duel_under_node_budgets_replays_round_for_round_across_processes_and_
     # the deals are spread over worker processes or played in one process whose clock races ahead.
     from multiprocessing import Pool
 
-    from strategies.table.duel import _play_deal
+    from bot.measure.duel import play_deal as _play_deal
 
     jobs = [("expectimax:nodes=3000", "expectimax-plan:nodes=3000", seed) for seed in range(3)]
     with Pool(2) as pool:

@@ -7,10 +7,10 @@ import pytest
 from strategies_helpers import random_position
 
 from rummy import CardLabel, Match, render_gamestate
+from rummy.deals import make_deal, play_round
 from rummy.stats import wilson_interval
 from strategies.agent import ArenaAgent
 from strategies.registry import STRONGEST, get_strategy, strategy_names
-from strategies.strength import make_deal, play_round
 
 FAST = {"time_ms": 50}
 

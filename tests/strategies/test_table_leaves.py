@@ -8,8 +8,8 @@ import pytest
 from kernel_helpers import MINIATURES
 from strategies_helpers import BruteForce, random_position
 
+from bot.measure.sampling import position_set
 from rummy import CountState
-from strategies.bench import position_set
 from strategies.registry import get_strategy
 from strategies.search import Searcher
 from strategies.search.exact import solve
