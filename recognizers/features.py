@@ -2,7 +2,7 @@
 
 Each feature turns a picture into a fixed-length vector whose Euclidean distances compare
 pictures: L2-normalised blocks, histograms square-rooted first (the Hellinger distance), so one
-block cannot drown another. `python -m recognizers.measure_local --compare` measured the
+block cannot drown another. `rummy-vision measure local-recognizer` (then with a `--compare` mode) measured the
 candidates on drawn cards (tokens "tune-*", never used for reported figures), 32 landmarks x
 8 test cards, nearest neighbour over k=3 gallery pictures, top-1 accuracy:
 colour 84.8%, layout 82.0%, gradients 58.6%, phash 35.2%, colour+layout+gradients 88.3%, with

@@ -35,15 +35,54 @@ def emit(line: str) -> None:
     typer.echo(line)
 
 
-def _save(name: str, figures: Any, run: Run, *, seeds: Any, settings: dict[str, Any], out: Path, save: bool) -> None:
+def _save(
+    ctx: typer.Context,
+    name: str,
+    figures: Any,
+    run: Run,
+    *,
+    seeds: Any,
+    settings: dict[str, Any],
+    out: Path,
+    save: bool,
+) -> None:
     if not save:
         return
     try:
-        path = write_result(name, figures, run=run, seeds=seeds, settings=settings, folder=out)
+        path = write_result(
+            name,
+            figures,
+            run=run,
+            seeds=seeds,
+            settings=settings,
+            folder=out,
+            argv=command_line(ctx),
+        )
     except (OSError, ValueError) as error:
         typer.echo(f"cannot write the result: {error}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"result written to {path}")
+
+
+def command_line(ctx: typer.Context) -> list[str]:
+    """The running command with every option spelled out, defaults included: it repeats the run exactly."""
+    line = ctx.command_path.split()
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if value is None:
+            continue
+        argument = param.param_type_name == "argument"
+        values = list(value) if param.multiple or (argument and param.nargs != 1) else [value]
+        if argument:
+            line += [str(item) for item in values]
+        elif getattr(param, "is_bool_flag", False):
+            names = param.opts if value else param.secondary_opts
+            if names:
+                line.append(names[0])
+        else:
+            for item in values:
+                line += [param.opts[0], str(item)]
+    return line
 
 
 def _bad(error: Exception, hint: str) -> typer.BadParameter:
@@ -67,6 +106,7 @@ def _check_player(spec: str, hint: str) -> None:
 
 @measure_app.command()
 def search(
+    ctx: typer.Context,
     positions: int = typer.Option(20, min=1, help="Positions (turns left 8-20) for the node counts."),
     depth: int = typer.Option(3, min=1, help="Search depth of the node counts, in turns."),
     decisions: int = typer.Option(40, min=1, help="Decisions timed at the default 1000 ms budget."),
@@ -88,11 +128,12 @@ def search(
         emit(line)
     settings = {"positions": positions, "depth": depth, "decisions": decisions, "exact_max": exact_max}
     seeds = {"node_counts": seed, "decisions": seed + 1, "exact": f"{seed + 101}..{seed + 100 + exact_max}"}
-    _save(name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
+    _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
 def strength(
+    ctx: typer.Context,
     player: str = typer.Option("expectimax", help="The strategy measured."),
     opponents: str = typer.Option("random,greedy,heuristic", help="Opponents, comma separated."),
     rounds: int = typer.Option(1000, min=1, help="Rounds per pair (two per deal, seats swapped)."),
@@ -135,6 +176,7 @@ def strength(
     settings = {"player": player, "opponents": names, "rounds": rounds, "nodes": nodes, "time_ms": time_ms}
     settings |= {"max_depth": max_depth, "workers": workers}
     _save(
+        ctx,
         name or f"strength-{player}{budget}",
         {"pairs": results},
         run,
@@ -147,6 +189,7 @@ def strength(
 
 @measure_app.command()
 def duel(
+    ctx: typer.Context,
     player: str = typer.Argument(..., help="First player: NAME or NAME:key=value,... (e.g. expectimax:nodes=449000)."),
     opponent: str = typer.Argument(..., help="Second player, written the same way."),
     rounds: int = typer.Option(200, min=1, help="Rounds (two per deal, seats swapped)."),
@@ -170,6 +213,7 @@ def duel(
         f"{result.seconds:.0f} s"
     )
     _save(
+        ctx,
         name or f"duel-{player}-vs-{opponent}",
         asdict(result),
         run,
@@ -182,6 +226,7 @@ def duel(
 
 @measure_app.command("node-rate")
 def node_rate(
+    ctx: typer.Context,
     players: list[str] = typer.Argument(..., help="Players as in `measure duel` (NAME:key=value,...)."),
     positions: int = typer.Option(40, min=1, help="Decisions measured (turns left 8-20)."),
     seed: int = typer.Option(4242, help="Seed of the position set."),
@@ -209,11 +254,12 @@ def node_rate(
             f"{time_ms:.0f} ms is about nodes={budget:.0f}"
         )
     settings = {"positions": positions, "time_ms": time_ms}
-    _save(name, {"players": rows}, run, seeds={"positions": seed}, settings=settings, out=out, save=save)
+    _save(ctx, name, {"players": rows}, run, seeds={"positions": seed}, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
 def calibrate(
+    ctx: typer.Context,
     positions: int = typer.Option(40, min=1, help="Positions per number of turns left."),
     max_turns: int = typer.Option(6, min=1, help="Positions from 1 to this many turns left."),
     name: str = typer.Option("calibrate", help=NAME_HELP),
@@ -233,11 +279,12 @@ def calibrate(
         raise typer.Exit(2) from None
     seeds = {"fit": f"{FIT_SEED}+turns", "held_out": f"{CHECK_SEED}+turns"}
     settings = {"positions": positions, "max_turns": max_turns}
-    _save(name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
+    _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
 def regret(
+    ctx: typer.Context,
     turns: str = typer.Option("1,2,3,4", help="Turns-left values of the positions (1,2,3 or 1-20)."),
     per_turn: int = typer.Option(100, min=1, help="Positions per turns-left value."),
     seed: int = typer.Option(2026, help="Seed of the position set."),
@@ -277,6 +324,7 @@ def regret(
         )
     settings = {"turns": list(wanted), "per_turn": per_turn, "compare": compare, "weights": weights}
     _save(
+        ctx,
         name,
         {"rows": [asdict(row) for row in rows]},
         run,
@@ -289,6 +337,7 @@ def regret(
 
 @measure_app.command()
 def correction(
+    ctx: typer.Context,
     rounds: int = typer.Option(1000, min=1, help="Simulated rounds."),
     rate: float = typer.Option(0.1, min=0.0, max=1.0, help="Error rate of the noisy recognizer."),
     model: list[str] | None = typer.Option(None, help="Noise model (repeat for several; default: all)."),
@@ -326,11 +375,12 @@ def correction(
                 f" {result.round_share:>14.1%}"
             )
     seeds = {"deals": f"{first}..{first + rounds - 1}"}
-    _save(name, {"rows": rows}, run, seeds=seeds, settings={"rounds": rounds, "rate": rate}, out=out, save=save)
+    _save(ctx, name, {"rows": rows}, run, seeds=seeds, settings={"rounds": rounds, "rate": rate}, out=out, save=save)
 
 
 @measure_app.command("local-recognizer")
 def local_recognizer(
+    ctx: typer.Context,
     seed: int | None = typer.Option(None, help="The referee's --seed (default: the reported one, not tuned on)."),
     test_matches: int = typer.Option(25, min=1, help="Matches whose 40 cards are the test set."),
     matches: int = typer.Option(100, min=1, help="Matches for the calls-saved measurement."),
@@ -346,11 +396,12 @@ def local_recognizer(
     run = start_run()
     figures = measure_local(chosen, test_matches, matches, sweep=sweep, emit=emit)
     settings = {"test_matches": test_matches, "matches": matches, "sweep": sweep}
-    _save(name, figures, run, seeds={"referee": chosen}, settings=settings, out=out, save=save)
+    _save(ctx, name, figures, run, seeds={"referee": chosen}, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
 def server(
+    ctx: typer.Context,
     levels: str = typer.Option("1,10,50", help="Concurrent matches to measure, comma separated."),
     min_moves: int = typer.Option(600, min=1, help="Moves to time at each level (at least)."),
     client_processes: int = typer.Option(4, min=1, help="Processes the bots are spread over."),
@@ -368,11 +419,14 @@ def server(
     run = start_run()
     figures = server_load(wanted, min_moves, client_processes, emit)
     settings = {"levels": wanted, "min_moves": min_moves, "client_processes": client_processes}
-    _save(name, figures, run, seeds={"random_moves": "wave * 1000 + client"}, settings=settings, out=out, save=save)
+    _save(
+        ctx, name, figures, run, seeds={"random_moves": "wave * 1000 + client"}, settings=settings, out=out, save=save
+    )
 
 
 @measure_app.command("server-processes")
 def server_processes(
+    ctx: typer.Context,
     matches: int = typer.Option(50, min=1, help="Matches played at once."),
     clients: int = typer.Option(4, min=1, help="Client processes the bots are spread over."),
     min_moves: int = typer.Option(2000, min=1, help="Moves to time (at least)."),
@@ -389,6 +443,7 @@ def server_processes(
     settings = {"matches": matches, "clients": clients, "min_moves": min_moves, "login_flood": login_flood}
     flood = f"-flood{login_flood:g}" if login_flood else ""
     _save(
+        ctx,
         name or f"server-processes-{matches}{flood}",
         figures,
         run,
@@ -401,6 +456,7 @@ def server_processes(
 
 @measure_app.command("table-build")
 def table_build(
+    ctx: typer.Context,
     table: Path | None = typer.Option(
         None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
     ),
@@ -418,11 +474,12 @@ def table_build(
     except (TableError, OSError) as error:
         typer.echo(f"{error}", err=True)
         raise typer.Exit(2) from None
-    _save(name, figures, run, seeds="none: a built table", settings={"table": str(table)}, out=out, save=save)
+    _save(ctx, name, figures, run, seeds="none: a built table", settings={"table": str(table)}, out=out, save=save)
 
 
 @measure_app.command("table-lookup")
 def table_lookup(
+    ctx: typer.Context,
     table: Path | None = typer.Option(
         None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
     ),
@@ -442,11 +499,12 @@ def table_lookup(
         typer.echo(f"{error}", err=True)
         raise typer.Exit(2) from None
     settings = {"table": str(table), "positions": positions * 50}
-    _save(name, figures, run, seeds={"positions": 77}, settings=settings, out=out, save=save)
+    _save(ctx, name, figures, run, seeds={"positions": 77}, settings=settings, out=out, save=save)
 
 
 @measure_app.command("table-solve")
 def table_solve(
+    ctx: typer.Context,
     objective: str = typer.Option("margin", help="margin or win."),
     turns: str = typer.Option("1-8", help="Turns left, e.g. 1-8 or 4,6,8."),
     positions: int = typer.Option(20, min=1, help="Positions per row."),
@@ -485,6 +543,7 @@ def table_solve(
     settings = {"objective": objective, "turns": wanted, "positions": positions, "method": method}
     settings |= {"table_top": table_top, "limit_s": limit_s}
     _save(
+        ctx,
         name or f"table-solve-{objective}-{method}{top}",
         figures,
         run,
