@@ -1,4 +1,4 @@
-"""`rummy-vision analyze` (rank the moves of positions from a file) and `train` (strategies.learning)."""
+"""`rummy-vision analyze`: rank the moves of positions from a file."""
 
 from __future__ import annotations
 
@@ -8,12 +8,7 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    from strategies.learning.commands import train
-    from strategies.table.command import solve
-
     app.command()(analyze)
-    app.command()(solve)
-    app.command()(train)
 
 
 def analyze(

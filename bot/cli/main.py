@@ -12,10 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bot.cli import match, measure, play, play_human, replay, tournament
-from recognizers import commands as recognizer_commands
+from bot.cli import analyze, match, measure, play, play_human, recognize, replay, solve, tournament, train
 from server import commands as server_commands
-from strategies import commands as strategy_commands
 
 app = typer.Typer(
     name="rummy-vision",
@@ -66,9 +64,11 @@ def register_selfplay(app: typer.Typer) -> None:
 
 
 REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
-    recognizer_commands.register,  # recognize, recognizers import|stats
+    recognize.register,  # recognize, recognizers import|stats
     server_commands.register,  # serve, bots
-    strategy_commands.register,  # analyze
+    analyze.register,
+    solve.register,
+    train.register,
     register_selfplay,
     play.register,
     match.register,

@@ -11,7 +11,7 @@ from recognizers.registry import names_help
 
 
 def register(app: typer.Typer) -> None:
-    from recognizers.gallery_commands import app as gallery_app
+    from bot.cli.gallery import app as gallery_app
 
     app.command()(recognize)
     app.add_typer(gallery_app, name="recognizers")

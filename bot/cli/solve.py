@@ -7,6 +7,10 @@ from pathlib import Path
 import typer
 
 
+def register(app: typer.Typer) -> None:
+    app.command()(solve)
+
+
 def solve(
     out: Path | None = typer.Option(
         None, "--out", help="Where to write the table (default: the user data directory, where `perfect` looks)."

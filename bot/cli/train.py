@@ -11,6 +11,10 @@ from pathlib import Path
 import typer
 
 
+def register(app: typer.Typer) -> None:
+    app.command()(train)
+
+
 def train(
     episodes: int = typer.Option(20000, min=1, help="Self-play rounds to learn from."),
     seed: int = typer.Option(0, help="Seed of everything random in training: the same seed gives the same weights."),
@@ -47,10 +51,10 @@ def train(
         TimeRemainingColumn,
     )
 
-    from strategies.learning.curve import plot, write_csv
-    from strategies.learning.learner import CurvePoint, EpisodeStats, Evaluation, TrainSettings
-    from strategies.learning.learner import train as run_training
     from strategies.registry import strategy_names
+    from strategies.training.curve import plot, write_csv
+    from strategies.training.learner import CurvePoint, EpisodeStats, Evaluation, TrainSettings
+    from strategies.training.learner import train as run_training
 
     console = Console()
     if opponent not in strategy_names():

@@ -1,6 +1,5 @@
-"""Learning by self-play: count-level features, a TD(lambda) value learner, the `learned` strategy,
-and Gymnasium/PettingZoo environments.
+"""The `learned` strategy: count-level features, the value model and its one-move look-ahead, and
+exact values of fixed positions to measure it by. Training it is `strategies.training`.
 
-Nothing is imported here on purpose: `import strategies` stays free of numpy and gymnasium, and the
-environments load gymnasium/pettingzoo only when their modules are imported.
+Nothing is imported here on purpose: `import strategies` stays free of numpy.
 """

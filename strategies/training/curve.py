@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from strategies.learning.learner import CurvePoint
+from strategies.training.learner import CurvePoint
 
 WIDTH, HEIGHT = 900, 640
 LEFT, RIGHT, TOP, GAP, BOTTOM = 80, 30, 50, 70, 60

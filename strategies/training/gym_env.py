@@ -157,4 +157,4 @@ class RummyVisionEnv(gymnasium.Env[Vector, np.int64]):
 
 ENV_ID = "RummyVision-v0"
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="strategies.learning.gym_env:RummyVisionEnv")
+    gymnasium.register(id=ENV_ID, entry_point="strategies.training.gym_env:RummyVisionEnv")

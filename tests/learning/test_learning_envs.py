@@ -11,8 +11,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from rummy import RulesConfig
-from strategies.learning import aec_env
-from strategies.learning.gym_env import ENV_ID, RummyVisionEnv
+from strategies.training import aec_env
+from strategies.training.gym_env import ENV_ID, RummyVisionEnv
 
 MINI = RulesConfig(types_per_round=3, cards_per_type=5, hand_size=4)
 

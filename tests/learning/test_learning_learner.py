@@ -9,9 +9,9 @@ import pytest
 from rummy import RulesConfig, count_rules
 from strategies.learning.exact_values import sample_positions, solved_positions
 from strategies.learning.features import Featurizer
-from strategies.learning.learner import TDLearner, TrainSettings, position_scores, train
 from strategies.learning.lookahead import Lookahead
 from strategies.learning.model import ValueModel
+from strategies.training.learner import TDLearner, TrainSettings, position_scores, train
 
 MINI = RulesConfig(types_per_round=3, cards_per_type=5, hand_size=4)  # 7 turns: every position solves fast
 

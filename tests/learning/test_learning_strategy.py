@@ -55,7 +55,7 @@ def test_importing_the_strategies_stays_light() -> None:
     # numpy is a core dependency now (the perfect-play table's file format and the recognizers' features
     # use it); the learning libraries and the JIT compiler still load only when asked for.
     code = (
-        "import sys, strategies.registry, strategies.commands; "
+        "import sys, strategies.registry, bot.cli.analyze, bot.cli.solve, bot.cli.train; "
         "heavy = [m for m in ('numba', 'gymnasium', 'pettingzoo') if m in sys.modules]; print(heavy)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
