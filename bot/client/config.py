@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
+
 ENV_BOT_ID = "RUMMY_VISION_BOT_ID"
 ENV_PASSWORD = "RUMMY_VISION_BOT_PASSWORD"
 ENV_CONFIG = "RUMMY_VISION_CONFIG"
@@ -101,14 +103,21 @@ def resolve_base_url(base_url: str | None, *, environ: Mapping[str, str] | None 
 
     A bare server address (`http://127.0.0.1:8080`) means its protocol base under /prod/, as for
     `recognize --base-url`: both commands take either form."""
-    from bot.client.protocol_client import protocol_base
-
     env = os.environ if environ is None else environ
     chosen = base_url
     if not chosen:
         path = Path(env[ENV_CONFIG]) if env.get(ENV_CONFIG) else default_config_path()
         chosen = load_config_file(path).base_url or DEFAULT_BASE_URL
     return protocol_base(chosen)
+
+
+def protocol_base(base_url: str) -> str:
+    """The protocol's base URL, ending in '/': a bare server address (no path) gets the arena's /prod/."""
+    url = httpx.URL(base_url.strip())
+    if url.path in ("", "/"):
+        url = url.copy_with(path="/prod/")
+    text = str(url)
+    return text if text.endswith("/") else text + "/"
 
 
 class RedactingFilter(logging.Filter):

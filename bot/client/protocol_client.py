@@ -31,7 +31,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity import wait_random_exponential as full_jitter
 from tenacity.stop import stop_base
 
-from bot.client.config import Credentials
+from bot.client.config import Credentials, protocol_base
 
 log = logging.getLogger("bot.protocol")
 
@@ -307,15 +307,6 @@ class ArenaClient:
         if answer.result not in RESULTS:
             log.warning("%s: unknown Result %r, passed on as is", call, answer.result)
         return answer
-
-
-def protocol_base(base_url: str) -> str:
-    """The protocol's base URL, ending in '/': a bare server address (no path) gets the arena's /prod/."""
-    url = httpx.URL(base_url.strip())
-    if url.path in ("", "/"):
-        url = url.copy_with(path="/prod/")
-    text = str(url)
-    return text if text.endswith("/") else text + "/"
 
 
 def unreachable_message(base_url: str, error: httpx.TransportError, timeout_s: float) -> str:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.client.deadline import Budget, hand_ids, move_budget, safe_moves
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
+from bot.players.deadline import Budget, hand_ids, move_budget, safe_moves
 from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.client.deadline import Budget, check_move, safe_moves
+from bot.players.deadline import Budget, check_move, safe_moves
 from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from bot.players.user_bot_process import BotProcessError, UserBotProcess
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate

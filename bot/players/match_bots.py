@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.client.deadline import BotOutcome, Budget, GuardedBot
+from bot.players.deadline import BotOutcome, Budget, GuardedBot
 from bot.players.user_bot import UserBotFile, start_checked
 from bot.players.user_bot_process import UserBotProcess
 

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from bot.client.deadline import BotOutcome, Budget, check_move
+from bot.players.deadline import BotOutcome, Budget, check_move
 from bot.players.faults import Fault
 from rummy.moves import MalformedMove
 

@@ -9,9 +9,9 @@ import time
 import pytest
 
 from bot.client.config import ConfigError, Credentials, redacting_filter, resolve_base_url, resolve_credentials
-from bot.client.deadline import Budget, GuardedBot, check_move, move_budget, safe_moves, safety_margin_s
 from bot.client.protocol_client import Answer
 from bot.client.styles import StyleError, choose_style
+from bot.players.deadline import Budget, GuardedBot, check_move, move_budget, safe_moves, safety_margin_s
 from bot.players.user_bot import UserBotError, load_user_bot
 from bot.replay.recording import MatchRecorder, ReplayError, read_replay
 from rummy import Give, Lay, MalformedMove, Take

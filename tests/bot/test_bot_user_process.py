@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.client.deadline import Budget
 from bot.matches.local_match import Contender, play_round
+from bot.players.deadline import Budget
 from bot.players.match_bots import file_bot
 from bot.players.user_bot_process import UserBotProcess
 from bot.replay.recording import read_replay
