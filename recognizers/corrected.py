@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recognizers.correction import RoundLabels, correct_round
+from recognizers.deck_constraint import RoundLabels, correct_round
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.labels import CardLabel, Recognizer, recognize_within
 

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from server.housebots import fallback_move, house_agent
+from server.house_agents import fallback_move, house_agent
 from server.matches_in_play import MatchesInPlay
 from server.protocol import Result
 from server.seats import LiveMatch, Seat, has_news, wait_for_news

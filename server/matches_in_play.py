@@ -14,7 +14,7 @@ from typing import Any
 
 from rummy import MalformedMove, Match, Round, parse_move, render_gamestate
 from rummy.records import Records, token_of
-from server.housebots import is_house_bot
+from server.house_agents import is_house_bot
 from server.protocol import MAX_MESSAGE_CHARS, Result, answer, clip, excerpt
 from server.seats import LiveMatch, Refusal, Seat
 from server.settings import Settings

@@ -3,7 +3,7 @@
 Everything here runs on the server's event loop (one thread), so a seat's state never changes between
 two lines without an `await`. Slow work (password hashing, house bots thinking) runs in worker threads.
 The pieces: seats and long polls (server.seats), matches, deadlines and moves (server.matches_in_play),
-house bots (server.house_players), waiting offers (server.offers, over server.lobby), logins
+house bots (server.house_seats), waiting offers (server.offers, over server.lobby), logins
 (server.logins).
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 from rummy.records import Records, token_of
 from server.accounts import Accounts, Bot, BotStatus, status_result
-from server.house_players import HousePlayers
-from server.housebots import HOUSE_USER, is_house_bot
+from server.house_agents import HOUSE_USER, is_house_bot
+from server.house_seats import HousePlayers
 from server.lobby import OfferTerms
 from server.logins import Logins
 from server.matches_in_play import MatchesInPlay

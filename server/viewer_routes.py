@@ -13,7 +13,7 @@ Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
   the round's landmarks, the deck's cards or their order. Once the match is over it answers the
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
-  `rummy.replay.replay_record`, both seats' hands with each card's landmark. A running match answers
+  `rummy.rebuild.replay_record`, both seats' hands with each card's landmark. A running match answers
   409 and points at its live view, since its steps would reveal the deck.
 
 Step format (the page relies on it):
@@ -138,7 +138,7 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
 @router.get("/viewer/api/games/{game_id}/steps")
 async def steps_view(game_id: int, request: Request) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark."""
-    from rummy.replay import ReplayError, replay_record
+    from rummy.rebuild import ReplayError, replay_record
 
     records = request.app.state.records
     summary = records.match_summary(game_id)

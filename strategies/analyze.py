@@ -8,7 +8,7 @@ from typing import Any
 from strategies.position import Position
 from strategies.registry import get_strategy, takes_option
 from strategies.search import Objective
-from strategies.searching import SearchStrategy
+from strategies.search_strategies import SearchStrategy
 from strategies.table.perfect import PerfectStrategy
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from strategies.search import Objective, SearchOptions
-from strategies.searching import SearchStrategy
+from strategies.search_strategies import SearchStrategy
 
 
 @dataclass(frozen=True)

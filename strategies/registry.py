@@ -17,7 +17,7 @@ from typing import Any
 from strategies.base import Strategy
 from strategies.baselines import GreedyStrategy, RandomStrategy
 from strategies.characters import CHARACTERS, make_character
-from strategies.searching import ExactStrategy, HeuristicStrategy, SearchStrategy
+from strategies.search_strategies import ExactStrategy, HeuristicStrategy, SearchStrategy
 from strategies.table.perfect import PerfectStrategy
 
 StrategyFactory = Callable[..., Strategy]

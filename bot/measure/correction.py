@@ -6,7 +6,7 @@ oracle labels the cards, `correct_round` corrects them, and both are compared wi
 the end) and the first gamestate (the 20 cards in the two hands). "rounds >= 99%" is the share of
 rounds whose corrected labels are at least 99% right (all 40, or all 20, in practice).
 
-TUNING_SEEDS were used to choose `correction.SCORE_FLOOR` (on the ranked model); the default
+TUNING_SEEDS were used to choose `deck_constraint.SCORE_FLOOR` (on the ranked model); the default
 report starts at REPORT_START_SEED, which no tuning has seen.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from recognizers.correction import correct_round
+from recognizers.deck_constraint import correct_round
 from recognizers.noisy import NoisyRecognizer
 from recognizers.oracle import OracleRecognizer
 from rummy.cards import deal_round

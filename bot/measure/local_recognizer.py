@@ -35,7 +35,7 @@ from typing import Any
 
 import httpx
 
-from recognizers.correction import correct_round
+from recognizers.deck_constraint import correct_round
 from recognizers.gallery import Gallery
 from recognizers.local import LocalRecognizer
 from recognizers.noisy import NoisyRecognizer

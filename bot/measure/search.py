@@ -19,7 +19,7 @@ from bot.measure.sampling import percentile, position_set
 from rummy import CountState
 from strategies.search import Searcher, SearchOptions
 from strategies.search.exact import solve
-from strategies.searching import SearchStrategy
+from strategies.search_strategies import SearchStrategy
 
 VARIANTS = {
     "plain": SearchOptions(pruning="none"),

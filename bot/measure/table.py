@@ -96,7 +96,7 @@ def solve_times(
     seed: int,
     emit: Emit = print,
 ) -> dict[str, Any]:
-    from strategies.kernel.ondemand import solve_exact
+    from strategies.kernel.solve_position import solve_exact
     from strategies.kernel.warm import warm_up
     from strategies.table.fileformat import load_table
 

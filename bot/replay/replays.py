@@ -1,6 +1,6 @@
-"""Replays the bot side adds to `rummy.replay`: client replay files, and "what if" continuations.
+"""Replays the bot side adds to `rummy.rebuild`: client replay files, and "what if" continuations.
 
-A match in the referee's records is rebuilt by `rummy.replay.replay_record`. A replay file written
+A match in the referee's records is rebuilt by `rummy.rebuild.replay_record`. A replay file written
 by the bot client (`bot/replay/recording.py`) holds the gamestates one player received, exactly as
 received, and the moves it sent; it knows no landmarks, so a what-if needs the match's record.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy import parse_move, render_gamestate
-from rummy.replay import Replay, ReplayError, Step, labels_of, rebuild_at, replay_record, views_of
+from rummy.rebuild import Replay, ReplayError, Step, labels_of, rebuild_at, replay_record, views_of
 
 __all__ = [
     "Replay",
@@ -148,9 +148,7 @@ def continue_with(
     what_if = match.current.mover
     names = {what_if: strategy, 1 - what_if: opponent}
     agents = {
-        seat: ArenaAgent(
-            get_strategy(name), get_recognizer("oracle", source=lambda: match.current.landmarks_by_url())
-        )
+        seat: ArenaAgent(get_strategy(name), get_recognizer("oracle", source=lambda: match.current.landmarks_by_url()))
         for seat, name in names.items()
     }
     players = (names[0], names[1])

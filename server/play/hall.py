@@ -20,7 +20,7 @@ from typing import Any
 from rummy import DEFAULT_RULES
 from rummy.records import Records
 from server.accounts import Accounts
-from server.housebots import HOUSE_BOTS
+from server.house_agents import HOUSE_BOTS
 from server.play.ledger import Ledger, PlayedMove
 from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Result
 from server.referee import Referee, Refusal

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from server.housebots import HOUSE_BOTS
+from server.house_agents import HOUSE_BOTS
 from server.play.hall import PlayHall, PlaySession, no_limit
 from server.play.ledger import PlayedMove
 from server.styles import GameStyle

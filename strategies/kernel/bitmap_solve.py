@@ -6,7 +6,7 @@ layer's index range plus a count of the bits before every 64-bit word ("rank"): 
 slot among the reachable ones is one word read and a popcount, and both arrays stay in the
 processor's caches (a few MB for the largest layer). Going forward, every move and draw sets a
 bit; a state seen for the first time keeps its packed counts, so no index is ever unranked.
-Values then go back from the last turn to the root, as in strategies.kernel.solve, whose
+Values then go back from the last turn to the root, as in strategies.kernel.sorted_solve, whose
 sort-based sets this replaces for `margin` (that module still solves `win`, whose states also
 hold the points difference, and the tests compare the two).
 

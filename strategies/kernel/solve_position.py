@@ -1,8 +1,8 @@
 """Exact move values of one position, solved on demand by the kernel (no complete table needed).
 
-`margin` goes through strategies.kernel.margin_solve (bitmaps over canonical indices; with a
+`margin` goes through strategies.kernel.bitmap_solve (bitmaps over canonical indices; with a
 table's lower layers, only the turns above the table are enumerated). `win` keeps the points
-difference and the tie rule in its states and goes through strategies.kernel.solve (sorted keys);
+difference and the tie rule in its states and goes through strategies.kernel.sorted_solve (sorted keys);
 that path also solves `margin` (`method="sorted"`), a second implementation the tests compare
 against.
 """
@@ -82,7 +82,7 @@ def solve_exact(
     mine, theirs, deck = state.hands[mover], state.hands[1 - mover], state.deck
     banked = state.points[mover] - state.points[1 - mover]
     if objective == "margin" and method == "auto":
-        from strategies.kernel.margin_solve import solve_margin
+        from strategies.kernel.bitmap_solve import solve_margin
 
         solved = solve_margin(
             tables.blob,
@@ -126,7 +126,7 @@ def _solve_sorted(
     max_states: int | None,
 ) -> tuple[np.ndarray, int] | None:
     from strategies.kernel.core import move_count
-    from strategies.kernel.solve import after_keys, after_values, draw_keys, encode, root_values, state_values
+    from strategies.kernel.sorted_solve import after_keys, after_values, draw_keys, encode, root_values, state_values
 
     blob = tables.blob
     keys = np.array([encode(blob, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)

@@ -34,8 +34,8 @@ def warm_up_soon() -> None:
 @lru_cache(maxsize=1)
 def warm_up() -> None:
     from rummy import CountState
-    from strategies.kernel.ondemand import solve_exact
     from strategies.kernel.play import legal_moves, moved, state_index, table_move_values
+    from strategies.kernel.solve_position import solve_exact
     from strategies.kernel.tables import kernel_tables
 
     blob = kernel_tables(WARM_RULES).blob

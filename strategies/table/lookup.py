@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from rummy import CountState
-from strategies.kernel.ondemand import check_state, solve_exact
+from strategies.kernel.solve_position import check_state, solve_exact
 from strategies.kernel.tables import kernel_tables
 from strategies.table.fileformat import MarginTable, TableError, load_table
 

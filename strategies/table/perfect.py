@@ -6,13 +6,13 @@ from pathlib import Path
 
 from rummy import DEFAULT_RULES, CountState, RulesConfig
 from strategies.search import Objective, SearchResult
-from strategies.table.calibration import win_value
 from strategies.table.fileformat import MarginTable, load_table
 from strategies.table.lookup import table_move_values
+from strategies.table.win_mapping import win_value
 
 # The win objective is solved exactly on demand up to this many turns left (within about a
 # second at p95 on a 2-core machine, see the README); beyond, the table's margins are mapped to
-# a probability of winning (strategies.table.calibration), which is an estimate.
+# a probability of winning (strategies.table.win_mapping), which is an estimate.
 WIN_EXACT_TURNS = 5
 
 
@@ -44,7 +44,7 @@ class PerfectStrategy:
 
     def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
         if self.objective is Objective.WIN and state.turns_left <= WIN_EXACT_TURNS:
-            from strategies.kernel.ondemand import solve_exact
+            from strategies.kernel.solve_position import solve_exact
 
             solved = solve_exact(state, "win", deadline=deadline)  # late: the table's mapped values below
             if solved is not None:

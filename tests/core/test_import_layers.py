@@ -31,7 +31,7 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "strategies.base",
         "strategies.baselines",
-        "strategies.searching",
+        "strategies.search_strategies",
         "strategies.characters",
         "strategies.position",
         "strategies.agent",

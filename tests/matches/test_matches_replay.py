@@ -11,8 +11,8 @@ from bot.matches.match_records import store_rounds
 from bot.replay.recording import MatchRecorder
 from bot.replay.replays import continue_with, replay_file
 from rummy import Match, parse_move, render_gamestate
+from rummy.rebuild import ReplayError, comparable, replay_record
 from rummy.records import Records
-from rummy.replay import ReplayError, comparable, replay_record
 
 runner = CliRunner()
 

@@ -9,8 +9,8 @@ from play_helpers import ApiSeat, check_review_against_strategy, no_set, valid_s
 from typer.testing import CliRunner
 
 from bot.cli import app
+from rummy.rebuild import replay_record
 from rummy.records import Records
-from rummy.replay import replay_record
 from strategies.coaching.selection import HandCard, check_selection
 
 

@@ -205,8 +205,8 @@ def test_a_match_against_a_character_at_phone_width_with_the_keyboard(start_play
 def test_closing_the_tab_loses_on_time_and_keeps_the_record_whole(start_play_server, chromium, db_path) -> None:
     import time
 
+    from rummy.rebuild import replay_record
     from rummy.records import Records
-    from rummy.replay import replay_record
 
     # A short move time stands in for the style's two minutes.
     server = start_play_server(move_time_ms=1500, seed=9)

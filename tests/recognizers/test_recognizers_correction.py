@@ -7,7 +7,7 @@ import math
 import random
 
 from bot.measure.correction import measure
-from recognizers.correction import RoundLabels, assign_within_capacity, correct_round
+from recognizers.deck_constraint import RoundLabels, assign_within_capacity, correct_round
 from recognizers.observation import RankedLabel
 from rummy.config import RulesConfig
 from rummy.labels import CardLabel

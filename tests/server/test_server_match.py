@@ -11,11 +11,11 @@ import httpx
 from server_testkit import ArenaBot, LiveServer
 
 from rummy import CardLabel
-from server import house_players, housebots
+from server import house_agents, house_seats
 from strategies.agent import ArenaAgent
 from strategies.registry import get_strategy
 from strategies.search import SearchResult
-from strategies.searching import SearchStrategy
+from strategies.search_strategies import SearchStrategy
 
 
 async def _two_bots_play(server: LiveServer, bots: dict[str, str], style: int) -> tuple[Any, Any]:
@@ -124,7 +124,7 @@ def test_the_expert_house_bot_plays_searched_moves_not_fallbacks(start_server, b
     fallbacks: list[dict[str, Any]] = []
 
     def recording_agent(name: str, landmark_of_url: Any) -> ArenaAgent:
-        agent = housebots.house_agent(name, landmark_of_url)
+        agent = house_agents.house_agent(name, landmark_of_url)
         plain = agent.calculate_move
 
         def calculate_move(gamestate: dict[str, Any]) -> dict[str, Any]:
@@ -139,10 +139,10 @@ def test_the_expert_house_bot_plays_searched_moves_not_fallbacks(start_server, b
 
     def counted_fallback(gamestate: dict[str, Any]) -> dict[str, Any]:
         fallbacks.append(gamestate)
-        return housebots.fallback_move(gamestate)
+        return house_agents.fallback_move(gamestate)
 
-    monkeypatch.setattr(house_players, "house_agent", recording_agent)
-    monkeypatch.setattr(house_players, "fallback_move", counted_fallback)
+    monkeypatch.setattr(house_seats, "house_agent", recording_agent)
+    monkeypatch.setattr(house_seats, "fallback_move", counted_fallback)
     server = start_server()
 
     async def main() -> Any:

@@ -13,7 +13,7 @@ from server_testkit import ArenaBot
 from rummy import CountState
 from rummy.records import connect
 from server.accounts import Accounts, BotStatus
-from server.housebots import HOUSE_BOTS
+from server.house_agents import HOUSE_BOTS
 
 
 def _set_bot(db_path, name: str, **changes: Any) -> None:

@@ -8,7 +8,7 @@ import pytest
 from kernel_helpers import MINIATURES
 
 from bot.measure.sampling import position_set
-from strategies.kernel.ondemand import solve_exact
+from strategies.kernel.solve_position import solve_exact
 from strategies.kernel.warm import warm_up
 from strategies.table import load_table
 from strategies.table.build import build_table

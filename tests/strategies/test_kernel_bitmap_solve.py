@@ -1,4 +1,4 @@
-"""The bitmap margin solver (strategies.kernel.margin_solve): its set arithmetic, agreement with the
+"""The bitmap margin solver (strategies.kernel.bitmap_solve): its set arithmetic, agreement with the
 sorted-key solver (a second implementation that shares only the move rules and the canonical index),
 a miniature table's lower layers standing in for enumeration, and the state cap."""
 
@@ -14,9 +14,9 @@ from strategies_helpers import BruteForce, random_position
 
 from bot.measure.sampling import position_set
 from rummy import CountState, RulesConfig
+from strategies.kernel.bitmap_solve import in_rank_order, popcount, slot_of
 from strategies.kernel.jit import jit
-from strategies.kernel.margin_solve import in_rank_order, popcount, slot_of
-from strategies.kernel.ondemand import solve_exact
+from strategies.kernel.solve_position import solve_exact
 from strategies.table import load_table
 from strategies.table.build import build_table
 

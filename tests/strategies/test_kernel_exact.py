@@ -10,7 +10,7 @@ from strategies_helpers import BruteForce, random_position
 from bot.measure.sampling import position_set
 from rummy import CountState, RulesConfig
 from strategies.kernel import KernelUnsupported
-from strategies.kernel.ondemand import solve_exact
+from strategies.kernel.solve_position import solve_exact
 from strategies.search.exact import solve
 
 

@@ -72,7 +72,7 @@ def test_under_a_node_budget_endgames_are_solved_exactly_when_the_state_cap_allo
     # it is tried depends on the budget and the position only, so the same moves follow on any machine.
     from bot.measure.sampling import position_set
     from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE
-    from strategies.kernel.ondemand import solve_exact
+    from strategies.kernel.solve_position import solve_exact
 
     state = position_set(1, 61, turns_left=3)[0]
     enough = SOLVE_P95_STATES["win"][3] // STATES_PER_NODE + 1

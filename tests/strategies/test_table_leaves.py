@@ -13,7 +13,7 @@ from rummy import CountState
 from strategies.registry import get_strategy
 from strategies.search import Searcher
 from strategies.search.exact import solve
-from strategies.searching import SearchStrategy
+from strategies.search_strategies import SearchStrategy
 from strategies.table import TableError, load_table
 from strategies.table.build import build_table
 from strategies.table.leaves import TableSearcher

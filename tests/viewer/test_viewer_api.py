@@ -10,8 +10,8 @@ from pathlib import Path
 from viewer_testkit import HttpMatch
 
 from rummy import DEFAULT_RULES
+from rummy.rebuild import replay_record
 from rummy.records import Records
-from rummy.replay import replay_record
 from server.viewer_routes import STATIC_FILES, _step_json
 
 
