@@ -6,7 +6,7 @@ layer's index range plus a count of the bits before every 64-bit word ("rank"): 
 slot among the reachable ones is one word read and a popcount, and both arrays stay in the
 processor's caches (a few MB for the largest layer). Going forward, every move and draw sets a
 bit; a state seen for the first time keeps its packed counts, so no index is ever unranked.
-Values then go back from the last turn to the root, as in strategies.kernel.sorted_solve, whose
+Floats then go back from the last turn to the root, as in strategies.kernel.sorted_solve, whose
 sort-based sets this replaces for `margin` (that module still solves `win`, whose states also
 hold the points difference, and the tests compare the two).
 
@@ -22,12 +22,17 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from strategies.kernel.core import apply_move, canonical_index, chance_margin, legal_mask, move_count, size
+from strategies.kernel.core import (
+    apply_move,
+    canonical_index,
+    chance_margin,
+    legal_mask,
+    move_count,
+    size,
+)
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_TYPES, PENALTY
+from strategies.kernel.tables import N_TYPES, PENALTY, Floats, Ints
 
-Ints = NDArray[np.int64]
-Floats = NDArray[np.float64]
 Table = NDArray[np.float32]
 
 WORD = 64

@@ -29,10 +29,11 @@ from strategies.kernel.tables import (
     STRIDE_J,
     STRIDE_R,
     STRIDE_S,
+    Floats,
+    Ints,
 )
 
 NIBBLE = 15
-Blob = NDArray[np.int64]
 
 
 @jit_inline
@@ -45,7 +46,7 @@ def size(code: int) -> int:
 
 
 @jit_inline
-def _triple(k: Blob, mine: int, theirs: int, deck: int, t: int) -> int:
+def _triple(k: Ints, mine: int, theirs: int, deck: int, t: int) -> int:
     side = k[CARDS] + 1
     shift = 4 * t
     return int(
@@ -58,13 +59,13 @@ def _triple(k: Blob, mine: int, theirs: int, deck: int, t: int) -> int:
 
 
 @jit_inline
-def _count(k: Blob, r: int, j: int, s: int, need_m: int, need_o: int) -> int:
+def _count(k: Ints, r: int, j: int, s: int, need_m: int, need_o: int) -> int:
     # STRIDE_J is the stride of the flags; ids are contiguous (see kernel_tables).
     return int(k[k[AT_COUNTS] + r * k[STRIDE_R] + s * k[STRIDE_S] + (2 * need_m + need_o) * k[STRIDE_J] + j])
 
 
 @jit_inline
-def canonical_index(k: Blob, mine: int, theirs: int, deck: int, d: int) -> int:
+def canonical_index(k: Ints, mine: int, theirs: int, deck: int, d: int) -> int:
     """The state's index within layer d (types unordered); both hands must be non-empty."""
     n_types = k[N_TYPES]
     a0 = _triple(k, mine, theirs, deck, 0)
@@ -101,7 +102,7 @@ def canonical_index(k: Blob, mine: int, theirs: int, deck: int, d: int) -> int:
 
 
 @jit_inline
-def state_at(k: Blob, d: int, index: int) -> tuple[int, int, int]:
+def state_at(k: Ints, d: int, index: int) -> tuple[int, int, int]:
     """The canonical state (mine, theirs, deck) with this index in layer d (the inverse of canonical_index)."""
     n_types = k[N_TYPES]
     at_m, at_o, at_k = k[AT_MINE], k[AT_THEIRS], k[AT_DECK]
@@ -136,13 +137,13 @@ def state_at(k: Blob, d: int, index: int) -> tuple[int, int, int]:
 
 
 @jit_inline
-def move_count(k: Blob) -> int:
+def move_count(k: Ints) -> int:
     """How many move ids there are: every lay, the wasted lay, then a Take and a Give per type."""
     return int(k[N_LAYS] + 1 + 2 * k[N_TYPES])
 
 
 @jit_inline
-def legal_mask(k: Blob, mine: int, theirs: int) -> int:
+def legal_mask(k: Ints, mine: int, theirs: int) -> int:
     """Bit i set when move id i is legal for the mover (ids as rummy.countstate.CountRules)."""
     mask = k[k[AT_OWN_MASKS] + mine]
     first_take = k[N_LAYS] + 1
@@ -153,7 +154,7 @@ def legal_mask(k: Blob, mine: int, theirs: int) -> int:
 
 
 @jit_inline
-def apply_move(k: Blob, mine: int, theirs: int, move: int) -> tuple[int, int, int]:
+def apply_move(k: Ints, mine: int, theirs: int, move: int) -> tuple[int, int, int]:
     """(mine, theirs, points) after the mover plays `move` (no legality check), before the draw."""
     n_lays = k[N_LAYS]
     if move < n_lays:
@@ -170,7 +171,7 @@ def apply_move(k: Blob, mine: int, theirs: int, move: int) -> tuple[int, int, in
 
 
 @jit_inline
-def chance_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, below: NDArray[np.float32]) -> float:
+def chance_margin(k: Ints, mine: int, theirs: int, deck: int, d: int, below: NDArray[np.float32]) -> float:
     """Expected margin for the mover from its draw (both hands non-empty, d >= 1 cards in the deck);
     `below` holds the values of layer d-1 by canonical index (unused when d == 1)."""
     total = 0.0
@@ -189,7 +190,7 @@ def chance_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, below: NDA
 
 
 @jit_inline
-def after_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, move: int, here: NDArray[np.float64]) -> float:
+def after_margin(k: Ints, mine: int, theirs: int, deck: int, d: int, move: int, here: Floats) -> float:
     """The margin value of `move` for the mover; `here` holds the chance (after-move) values of layer d."""
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
@@ -199,7 +200,7 @@ def after_margin(k: Blob, mine: int, theirs: int, deck: int, d: int, move: int, 
 
 @jit_inline
 def table_move_margin(
-    k: Blob, mine: int, theirs: int, deck: int, d: int, move: int, below: NDArray[np.float32]
+    k: Ints, mine: int, theirs: int, deck: int, d: int, move: int, below: NDArray[np.float32]
 ) -> float:
     """The margin value of `move` from the table's layer d-1 alone (what `perfect` plays by)."""
     mine2, theirs2, points = apply_move(k, mine, theirs, move)

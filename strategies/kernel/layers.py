@@ -13,10 +13,11 @@ from numpy.typing import NDArray
 
 from strategies.kernel.core import after_margin, chance_margin, legal_mask, state_at
 from strategies.kernel.jit import jit_inline, jit_parallel
+from strategies.kernel.tables import Floats, Ints
 
 
 @jit_parallel
-def chance_pass(k: NDArray[np.int64], d: int, below: NDArray[np.float32], out: NDArray[np.float64], start: int) -> None:
+def chance_pass(k: Ints, d: int, below: NDArray[np.float32], out: Floats, start: int) -> None:
     """out[i] = chance value of state start+i of layer d."""
     for i in prange(out.shape[0]):
         mine, theirs, deck = state_at(k, d, start + i)
@@ -24,14 +25,14 @@ def chance_pass(k: NDArray[np.int64], d: int, below: NDArray[np.float32], out: N
 
 
 @jit_parallel
-def value_pass(k: NDArray[np.int64], d: int, here: NDArray[np.float64], out: NDArray[np.float32], start: int) -> None:
+def value_pass(k: Ints, d: int, here: Floats, out: NDArray[np.float32], start: int) -> None:
     """out[i] = margin value of state start+i of layer d, from the chance values `here` of layer d."""
     for i in prange(out.shape[0]):
         out[i] = state_value(k, d, start + i, here)
 
 
 @jit_inline
-def state_value(k: NDArray[np.int64], d: int, index: int, here: NDArray[np.float64]) -> float:
+def state_value(k: Ints, d: int, index: int, here: Floats) -> float:
     mine, theirs, deck = state_at(k, d, index)
     mask = legal_mask(k, mine, theirs)
     best = -np.inf

@@ -7,22 +7,23 @@ from numpy.typing import NDArray
 
 from strategies.kernel.core import apply_move, canonical_index, legal_mask, table_move_margin
 from strategies.kernel.jit import jit
+from strategies.kernel.tables import Floats, Ints
 
 
 @jit
-def state_index(k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int) -> int:
+def state_index(k: Ints, mine: int, theirs: int, deck: int, d: int) -> int:
     return canonical_index(k, mine, theirs, deck, d)
 
 
 @jit
 def table_move_values(
-    k: NDArray[np.int64],
+    k: Ints,
     mine: int,
     theirs: int,
     deck: int,
     d: int,
     below: NDArray[np.float32],
-    out: NDArray[np.float64],
+    out: Floats,
 ) -> None:
     """out[move] = the exact margin value of every legal move from the table's layer d-1 (NaN elsewhere);
     banked points are left out."""
@@ -37,10 +38,10 @@ def table_move_values(
 
 
 @jit
-def legal_moves(k: NDArray[np.int64], mine: int, theirs: int) -> int:
+def legal_moves(k: Ints, mine: int, theirs: int) -> int:
     return legal_mask(k, mine, theirs)
 
 
 @jit
-def moved(k: NDArray[np.int64], mine: int, theirs: int, move: int) -> tuple[int, int, int]:
+def moved(k: Ints, mine: int, theirs: int, move: int) -> tuple[int, int, int]:
     return apply_move(k, mine, theirs, move)

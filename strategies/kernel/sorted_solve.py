@@ -2,10 +2,10 @@
 
 From the root, the reachable states are enumerated turn by turn: the positions after each legal
 move (the mover about to draw; "after-states"), then the draws, giving the next turn's states seen
-by the next mover. Each set is a sorted array of unique keys. Values then go back from the last
+by the next mover. Each set is a sorted array of unique keys. Floats then go back from the last
 turn to the root: an after-state averages its draws, a state takes its best move.
 
-Keys: under `margin` a state is its canonical index (banked points do not matter; values leave
+Ints: under `margin` a state is its canonical index (banked points do not matter; values leave
 them out). Under `win` the key also holds the points difference so far (mover minus opponent,
 clamped beyond the largest swing still possible, where the result is already decided) and whether
 the mover wins ties; values are 2 P(win) - 1.
@@ -17,18 +17,14 @@ more than it saves.
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
 
 from strategies.kernel.core import apply_move, canonical_index, legal_mask, move_count, size, state_at
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_TYPES, PENALTY
-
-Keys = NDArray[np.int64]
-Values = NDArray[np.float64]
+from strategies.kernel.tables import N_TYPES, PENALTY, Floats, Ints
 
 
 @jit_inline
-def encode(k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int, diff: int, tie: int, off: int) -> int:
+def encode(k: Ints, mine: int, theirs: int, deck: int, d: int, diff: int, tie: int, off: int) -> int:
     index = canonical_index(k, mine, theirs, deck, d)
     if off == 0:
         return index
@@ -37,7 +33,7 @@ def encode(k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int, diff
 
 
 @jit_inline
-def decode(k: NDArray[np.int64], key: int, d: int, off: int) -> tuple[int, int, int, int, int]:
+def decode(k: Ints, key: int, d: int, off: int) -> tuple[int, int, int, int, int]:
     if off == 0:
         mine, theirs, deck = state_at(k, d, key)
         return mine, theirs, deck, 0, 0
@@ -60,13 +56,13 @@ def final_value(final_margin: int, tie: int, off: int) -> float:
 
 
 @jit_inline
-def _unique(found: Keys) -> Keys:
+def _unique(found: Ints) -> Ints:
     kept = found[found >= 0]
     return np.unique(kept)
 
 
 @jit
-def after_keys(k: NDArray[np.int64], keys: Keys, d: int, off: int) -> Keys:
+def after_keys(k: Ints, keys: Ints, d: int, off: int) -> Ints:
     """Every after-state (both hands still non-empty) that a move of a state in `keys` leads to."""
     width = move_count(k)
     found = np.full(keys.shape[0] * width, -1, dtype=np.int64)
@@ -85,7 +81,7 @@ def after_keys(k: NDArray[np.int64], keys: Keys, d: int, off: int) -> Keys:
 
 
 @jit
-def draw_keys(k: NDArray[np.int64], afters: Keys, d: int, off: int) -> Keys:
+def draw_keys(k: Ints, afters: Ints, d: int, off: int) -> Ints:
     """The states of the next turn (d-1 cards in the deck, from the next mover's view)."""
     n_types = k[N_TYPES]
     found = np.full(afters.shape[0] * n_types, -1, dtype=np.int64)
@@ -99,14 +95,12 @@ def draw_keys(k: NDArray[np.int64], afters: Keys, d: int, off: int) -> Keys:
 
 
 @jit_inline
-def _find(keys: Keys, key: int) -> int:
+def _find(keys: Ints, key: int) -> int:
     return int(np.searchsorted(keys, key))
 
 
 @jit
-def after_values(
-    k: NDArray[np.int64], afters: Keys, d: int, off: int, below_keys: Keys, below_values: Values
-) -> Values:
+def after_values(k: Ints, afters: Ints, d: int, off: int, below_keys: Ints, below_values: Floats) -> Floats:
     values = np.empty(afters.shape[0], dtype=np.float64)
     penalty = k[PENALTY]
     for i in range(afters.shape[0]):
@@ -129,7 +123,7 @@ def after_values(
 
 @jit_inline
 def move_value(
-    k: NDArray[np.int64],
+    k: Ints,
     mine: int,
     theirs: int,
     deck: int,
@@ -138,8 +132,8 @@ def move_value(
     tie: int,
     off: int,
     move: int,
-    afters: Keys,
-    after_vals: Values,
+    afters: Ints,
+    after_vals: Floats,
 ) -> float:
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
@@ -150,7 +144,7 @@ def move_value(
 
 
 @jit
-def state_values(k: NDArray[np.int64], keys: Keys, d: int, off: int, afters: Keys, after_vals: Values) -> Values:
+def state_values(k: Ints, keys: Ints, d: int, off: int, afters: Ints, after_vals: Floats) -> Floats:
     values = np.empty(keys.shape[0], dtype=np.float64)
     for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
@@ -170,7 +164,7 @@ def state_values(k: NDArray[np.int64], keys: Keys, d: int, off: int, afters: Key
 
 @jit_inline
 def root_values(
-    k: NDArray[np.int64],
+    k: Ints,
     mine: int,
     theirs: int,
     deck: int,
@@ -178,9 +172,9 @@ def root_values(
     diff: int,
     tie: int,
     off: int,
-    afters: Keys,
-    after_vals: Values,
-    out: Values,
+    afters: Ints,
+    after_vals: Floats,
+    out: Floats,
 ) -> None:
     """out[move] = the move's value for every legal move (NaN elsewhere)."""
     out[:] = np.nan

@@ -25,7 +25,9 @@ from rummy import DEFAULT_RULES, RulesConfig, count_rules
 MAX_TYPES = 4
 MAX_MOVE_BITS = 63
 
-Int64s = NDArray[np.int64]
+# The one array type of the kernel's integers (packed tables, keys, packed states, bitmaps), and of its values.
+Ints = NDArray[np.int64]
+Floats = NDArray[np.float64]
 
 
 class KernelUnsupported(ValueError):
@@ -39,16 +41,16 @@ class KernelTables(NamedTuple):
     n_lays: int
     n_triples: int
     max_deck: int
-    ids: Int64s  # (m * (C+1) + o) * (C+1) + k -> triple id, -1 when m+o+k > C
-    triple_mine: Int64s
-    triple_theirs: Int64s
-    triple_deck: Int64s
-    counts: Int64s  # [r, j, s, need_mine, need_theirs], see the module's docstring
-    lay_codes: Int64s  # packed counts of each lay (4 bits a type, as rummy.countstate)
-    lay_points: Int64s
-    non_sets: Int64s  # packed counts of every min_lay..max_lay multiset that is no set (the wasted lay)
-    own_masks: Int64s  # by packed hand: bits of its lays, its wasted lay and its gives
-    blob: Int64s  # all of the above in one array, for compiled code (see `pack_blob`)
+    ids: Ints  # (m * (C+1) + o) * (C+1) + k -> triple id, -1 when m+o+k > C
+    triple_mine: Ints
+    triple_theirs: Ints
+    triple_deck: Ints
+    counts: Ints  # [r, j, s, need_mine, need_theirs], see the module's docstring
+    lay_codes: Ints  # packed counts of each lay (4 bits a type, as rummy.countstate)
+    lay_points: Ints
+    non_sets: Ints  # packed counts of every min_lay..max_lay multiset that is no set (the wasted lay)
+    own_masks: Ints  # by packed hand: bits of its lays, its wasted lay and its gives
+    blob: Ints  # all of the above in one array, for compiled code (see `pack_blob`)
 
 
 def check_supported(config: RulesConfig) -> None:
@@ -78,7 +80,7 @@ def _pack(counts: tuple[int, ...]) -> int:
     return sum(count << (4 * t) for t, count in enumerate(counts))
 
 
-def _sequence_counts(n_types: int, mine: Int64s, theirs: Int64s, deck: Int64s, max_deck: int) -> Int64s:
+def _sequence_counts(n_types: int, mine: Ints, theirs: Ints, deck: Ints, max_deck: int) -> Ints:
     n = len(mine)
     counts = np.zeros((n_types + 1, n + 1, max_deck + 1, 2, 2), dtype=np.int64)
     counts[0, :, 0, 0, 0] = 1  # the empty sequence
@@ -96,7 +98,7 @@ def _sequence_counts(n_types: int, mine: Int64s, theirs: Int64s, deck: Int64s, m
     return counts
 
 
-def _own_masks(n_types: int, lays: list[tuple[int, ...]], non_sets: list[int]) -> Int64s:
+def _own_masks(n_types: int, lays: list[tuple[int, ...]], non_sets: list[int]) -> Ints:
     """Move bits for every packed hand (ids: lays, the wasted lay, n_types takes, n_types gives)."""
     codes = np.arange(1 << (4 * n_types), dtype=np.int64)
     held = np.stack([(codes >> (4 * t)) & 15 for t in range(n_types)], axis=1)
@@ -138,7 +140,7 @@ def _own_masks(n_types: int, lays: list[tuple[int, ...]], non_sets: list[int]) -
 ) = range(20)
 
 
-def pack_blob(scalars: dict[int, int], parts: list[tuple[int, Int64s]]) -> Int64s:
+def pack_blob(scalars: dict[int, int], parts: list[tuple[int, Ints]]) -> Ints:
     header = np.zeros(HEADER, dtype=np.int64)
     for slot, value in scalars.items():
         header[slot] = value
