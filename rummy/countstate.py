@@ -172,7 +172,7 @@ class CountState:
         self.mover = mover
         self.second = second
         self.phase = phase
-        self._stack: list[tuple[int, int, int, int, int, int, int, int]] = []
+        self._stack: list[tuple[int, int, int, int, int, int, int, int, int]] = []
         if phase == DECIDE and not (hands[0] and hands[1]) or self.turns_left <= 0:
             self.phase = OVER
 
@@ -267,7 +267,7 @@ class CountState:
         mover = self.mover
         hands = self.hands
         self._stack.append(
-            (hands[0], hands[1], self.deck, self.points[0], self.points[1], self.turns_left, mover, self.phase)
+            (hands[0], hands[1], self.deck, self.points[0], self.points[1], self.turns_left, mover, self.phase, move_id)
         )
         move = rules.moves[move_id]
         kind = move.kind
@@ -297,6 +297,7 @@ class CountState:
                 self.turns_left,
                 mover,
                 self.phase,
+                draw_type,
             )
         )
         unit = self.rules.unit[draw_type]
@@ -318,10 +319,13 @@ class CountState:
                 return t
         raise RuntimeError("drawing from an empty deck")
 
-    def pop(self) -> None:
-        h0, h1, self.deck, p0, p1, self.turns_left, self.mover, self.phase = self._stack.pop()
+    def pop(self) -> int:
+        """Undo the last push and return what it played: a move id when the state is back at DECIDE,
+        the drawn type when it is back at DRAW (so `push`/`push_draw` of the result redoes it)."""
+        h0, h1, self.deck, p0, p1, self.turns_left, self.mover, self.phase, undone = self._stack.pop()
         self.hands[0], self.hands[1] = h0, h1
         self.points[0], self.points[1] = p0, p1
+        return int(undone)
 
     def __repr__(self) -> str:
         return (
