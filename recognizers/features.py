@@ -2,13 +2,13 @@
 
 Each feature turns a picture into a fixed-length vector whose Euclidean distances compare
 pictures: L2-normalised blocks, histograms square-rooted first (the Hellinger distance), so one
-block cannot drown another. `rummy-vision measure local-recognizer` (then with a `--compare` mode) measured the
-candidates on drawn cards (tokens "tune-*", never used for reported figures), 32 landmarks x
-8 test cards, nearest neighbour over k=3 gallery pictures, top-1 accuracy:
-colour 84.8%, layout 82.0%, gradients 58.6%, phash 35.2%, colour+layout+gradients 88.3%, with
-phash added 89.1% but fewer answers at equal precision. (That was with a harsher card variation,
-since toned down.) On today's cards, colour+layout+gradients with 12 augmented framings per
-gallery picture: 95.7% top-1, and 99.6% precision while answering 95% at margin 0.15.
+block cannot drown another. The features were chosen on drawn cards (tokens "tune-*", never used
+for reported figures), 32 landmarks x 8 test cards, nearest neighbour over k=3 gallery pictures,
+top-1 accuracy under a harsher card variation than the referee draws: colour 84.8%, layout 82.0%,
+gradients 58.6%, phash 35.2%, colour+layout+gradients 88.3%; phash added 89.1% but fewer answers at
+equal precision, so it is left out. On the referee's cards, colour+layout+gradients with 12
+augmented framings per gallery picture: 95.7% top-1, and 99.6% precision while answering 95% at
+margin 0.15.
 
 - `colour`: joint hue x saturation x value histogram over the whole picture and its four
   quarters: the landmark's palette, sure despite crop and tilt.

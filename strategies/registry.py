@@ -36,7 +36,7 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "heuristic": HeuristicStrategy,
     # With the perfect-play table (when built) at the leaves, and exact kernel solves that fit the budget.
     "expectimax": functools.partial(SearchStrategy, "expectimax", leaves="auto", exact_solve=True),
-    # Today's searcher as it was before the table: hand-plan leaves, no kernel (to measure the gain).
+    # Hand-plan leaves and no kernel: the searcher without the table, to measure what the table adds.
     "expectimax-plan": functools.partial(SearchStrategy, "expectimax-plan"),
     "exact": ExactStrategy,
     "learned": _learned,

@@ -6,7 +6,8 @@
 - table-solve: the kernel's on-demand exact solver by turns left on positions from random deals
   advanced by random play (`position_set`, seeds SEED + turns left), after the warm-up: wall time
   p50/p95, the CPU time of the process (on a shared machine the fairer figure) and the states
-  enumerated. `--method sorted` times the sort-based solver the bitmap one replaced for margin;
+  enumerated. `--method sorted` times the sort-based solver (the second implementation of margin, which the
+  tests compare with the bitmap one);
   `--table-top N` lets the table's layers 1..N stand in for the lowest turns (as a
   `rummy-vision solve --top N` table would).
 """

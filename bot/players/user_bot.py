@@ -103,9 +103,3 @@ def load_module(path: Path) -> ModuleType:
         raise UserBotError(f"bot file {path} does not define calculate_move(gamestate)")
     return module
 
-
-def forget_module(calculate_move: CalculateMove) -> None:
-    """Drop a finished match's module from sys.modules so long --forever runs do not pile them up."""
-    name = getattr(calculate_move, "__module__", "")
-    if name.startswith("rummy_vision_user_bot_"):
-        sys.modules.pop(name, None)

@@ -14,11 +14,6 @@ from fastapi.responses import JSONResponse, Response
 router = APIRouter(tags=["cards"])
 
 
-def captioned_url(url: str) -> str:
-    """The captioned variant of a card URL of this server, for pages that people look at."""
-    return url + ("&" if "?" in url else "?") + "caption=1"
-
-
 @router.get("/cards/{name}", response_class=Response)
 async def card_image(name: str, request: Request, caption: bool = False) -> Response:
     """The picture of one card, as PNG; with `caption=1`, the landmark's name under the scene (for people)."""

@@ -42,10 +42,6 @@ def exact_move_values(state: CountState) -> dict[int, float]:
     return {move: value - banked for move, value in values.items()}
 
 
-def exact_state_value(state: CountState) -> float:
-    return max(exact_move_values(state).values())
-
-
 @dataclass(frozen=True)
 class SolvedPosition:
     state: CountState
