@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum, StrEnum
 from functools import lru_cache
 
 from rummy.config import DEFAULT_RULES, RulesConfig
@@ -24,7 +25,25 @@ from rummy.moves import Give, Lay, Move, Take
 BITS = 4
 NIBBLE = (1 << BITS) - 1
 
-DECIDE, DRAW, OVER = 0, 1, 2
+
+class Phase(IntEnum):
+    """Where a round stands: the mover chooses a move, the mover draws, or the round is over."""
+
+    DECIDE = 0
+    DRAW = 1
+    OVER = 2
+
+
+DECIDE, DRAW, OVER = Phase.DECIDE, Phase.DRAW, Phase.OVER
+
+
+class MoveKind(StrEnum):
+    """What a count-level move does; a StrEnum, so each kind also equals its plain name ("lay", ...)."""
+
+    LAY = "lay"
+    WASTE = "waste"  # a lay that is no set: a pass
+    TAKE = "take"
+    GIVE = "give"
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -43,7 +62,7 @@ class CountMove:
     """A move by card types: `kind` is lay, waste, take or give."""
 
     id: int
-    kind: str
+    kind: MoveKind
     counts: tuple[int, ...] = ()  # lay: cards of each type
     type: int = -1  # take / give: the card's type
     points: int = 0
@@ -69,15 +88,15 @@ class CountRules:
             for counts in _multisets(n, size):
                 points = config.set_points(counts)
                 if points:
-                    moves.append(CountMove(len(moves), "lay", counts, points=points))
+                    moves.append(CountMove(len(moves), MoveKind.LAY, counts, points=points))
         self.waste_id = len(moves)
-        moves.append(CountMove(self.waste_id, "waste"))
+        moves.append(CountMove(self.waste_id, MoveKind.WASTE))
         first_take = len(moves)
         self.take_ids = tuple(range(first_take, first_take + n))
-        moves.extend([CountMove(first_take + t, "take", type=t) for t in range(n)])
+        moves.extend([CountMove(first_take + t, MoveKind.TAKE, type=t) for t in range(n)])
         first_give = len(moves)
         self.give_ids = tuple(range(first_give, first_give + n))
-        moves.extend([CountMove(first_give + t, "give", type=t) for t in range(n)])
+        moves.extend([CountMove(first_give + t, MoveKind.GIVE, type=t) for t in range(n)])
         self.moves: tuple[CountMove, ...] = tuple(moves)
         self.lay_codes = tuple(pack(move.counts) if move.kind == "lay" else 0 for move in moves)
         self.unit = tuple(1 << (BITS * t) for t in range(n))

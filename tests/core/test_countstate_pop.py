@@ -33,3 +33,13 @@ def test_pop_returns_each_move_and_draw_in_reverse_and_pushing_them_again_redoes
         assert redo.phase == phase
         redo.push(value) if phase == DECIDE else redo.push_draw(value)
     assert (redo.key(), tuple(redo.points)) == final
+
+
+def test_phases_and_move_kinds_are_enums_that_still_read_as_their_plain_values() -> None:
+    from rummy import MoveKind, Phase
+
+    state = random_decision(random.Random(1), turns_left=3)
+    assert state.phase is Phase.DECIDE and state.phase == 0
+    kinds = {state.rules.moves[move].kind for move in range(len(state.rules.moves))}
+    assert kinds == set(MoveKind) == {"lay", "waste", "take", "give"}
+    assert all(isinstance(kind, MoveKind) for kind in kinds)
