@@ -44,9 +44,8 @@ def test_an_edit_of_an_inlined_helper_reaches_the_cached_caller(tmp_path: Path) 
     root = tmp_path / "src"
     (root / "strategies").mkdir(parents=True)
     (root / "strategies" / "__init__.py").write_text("")
-    shutil.copytree(
-        Path(strategies.kernel.__file__).parent, root / "strategies" / "kernel", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    kernel = Path(strategies.kernel.__file__).parent
+    shutil.copytree(kernel, root / "strategies" / "kernel", ignore=shutil.ignore_patterns("__pycache__"))
     cache = tmp_path / "cache"
 
     first = _probe(root, cache)
