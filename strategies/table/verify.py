@@ -30,7 +30,8 @@ def full_samples(d: int, samples: int) -> int:
         return samples
     if d > FULL_DEPTH:
         return 0
-    return max(1, samples // (4 * 10 ** (d - FULL_ALL - 1)))  # 1/4 at layer 4, 1/40 at layer 5
+    divisor: int = 4 * 10 ** (d - FULL_ALL - 1)
+    return max(1, samples // divisor)  # 1/4 at layer 4, 1/40 at layer 5
 
 
 @dataclass
