@@ -16,12 +16,13 @@ from hypothesis import settings
 
 # Tests never read or write the developer's own files: records, replays, settings, label caches and the
 # perfect-play table they may have built go to a throwaway home (a built table would otherwise change
-# what `expectimax` plays in the tests). Compiled kernel code stays cached where the user's is: that
-# only saves compiling. Set before anything asks platformdirs; child processes inherit it.
-if "NUMBA_CACHE_DIR" not in os.environ:
-    from strategies.kernel.jit import cache_dir
+# what `expectimax` plays in the tests). Compiled kernel code has a cache of its own, beside the user's
+# (kept between runs: compiling takes a while). Set before anything asks platformdirs; child processes
+# inherit it.
+if "RUMMY_VISION_KERNEL_CACHE" not in os.environ:
+    import platformdirs
 
-    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
+    os.environ["RUMMY_VISION_KERNEL_CACHE"] = os.path.join(platformdirs.user_cache_dir("rummy-vision"), "numba-tests")
 _home = tempfile.mkdtemp(prefix="rummy-vision-tests-")
 for _variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
     os.environ[_variable] = os.path.join(_home, _variable.lower())

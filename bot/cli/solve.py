@@ -26,17 +26,34 @@ def solve(
             "default: the whole round."
         ),
     ),
+    verify: int | None = typer.Option(
+        None,
+        "--verify",
+        min=1,
+        metavar="N",
+        help=(
+            "Check the table already built instead of building: N random states of every layer against a "
+            "second solver that shares no code with the kernel (each from the layer below; near the end of "
+            "the round also solved to the round's end). Exit 1 if any value differs."
+        ),
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the states --verify samples."),
 ) -> None:
     """Solve the round exactly (margin objective) and write the table `perfect` plays from.
 
     Layer d holds every position with d cards in the deck; it needs only layer d-1, so layers are
     built in order and each finished layer is kept: run the command again to resume after an
-    interruption (or to extend a --top build).
+    interruption (or to extend a --top build). With --verify, check a built table instead.
     """
     import time
 
+    if verify is not None:
+        _verify(out, verify, seed)
+        return
+
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.text import Text
 
     from rummy import DEFAULT_RULES
     from strategies.kernel import KernelUnsupported
@@ -55,7 +72,7 @@ def solve(
             last = max(last, min(header["top"], len(sizes) - 1))
             already = min(header["done"], last)
         except TableError as error:
-            console.print(f"[red]{error}[/red]")
+            console.print(Text(str(error), style="red"), soft_wrap=True)
             raise typer.Exit(2) from None
     layer_states = {d: sizes[d] for d in range(1, last + 1)}
     total = sum(layer_states.values())
@@ -89,8 +106,70 @@ def solve(
         try:
             header = build_table(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report)
         except (TableError, KernelUnsupported) as error:
-            console.print(f"[red]{error}[/red]")
+            console.print(Text(str(error), style="red"), soft_wrap=True)
             raise typer.Exit(2) from None
     seconds = time.perf_counter() - began
     console.print(f"Done in {seconds:.0f} s: {path} holds layers 1..{header['done']}.")
     print(path)
+
+
+def _verify(out: Path | None, samples: int, seed: int) -> None:
+    import time
+
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from rummy import DEFAULT_RULES
+    from strategies.table.fileformat import TableError, default_table_path, load_table
+    from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
+
+    console = Console(stderr=True)
+    path = out or default_table_path(DEFAULT_RULES)
+    began, cpu_began = time.perf_counter(), time.process_time()
+    try:
+        table = load_table(path, DEFAULT_RULES)
+    except TableError as error:
+        console.print(Text(str(error), style="red"), soft_wrap=True)
+        raise typer.Exit(2) from None
+    console.print(f"Verifying {path} (layers 1..{table.top}, checksums passed) with {samples} states a layer")
+
+    def shown(check: LayerCheck) -> None:
+        console.print(
+            f"layer {check.layer:>2}: {check.step_states} step + {check.full_states} full, "
+            f"max difference {check.max_difference:.2g}, {check.seconds:.1f} s",
+            highlight=False,
+        )
+
+    try:
+        checks = verify_table(table, samples, seed=seed, on_layer=shown)
+    except (TableError, ValueError) as error:
+        console.print(Text(str(error), style="red"), soft_wrap=True)
+        raise typer.Exit(2) from None
+    report = Table(title=f"{path.name}: checked against the independent solver (seed {seed})")
+    for column in ("layer", "states", "step checks", "full checks", "max difference", "s", "CPU s"):
+        report.add_column(column, justify="right")
+    for check in checks:
+        report.add_row(
+            str(check.layer),
+            f"{check.size:,}",
+            str(check.step_states),
+            str(check.full_states),
+            f"{check.max_difference:.2g}",
+            f"{check.seconds:.1f}",
+            f"{check.cpu_seconds:.1f}",
+        )
+    print_console = Console()
+    print_console.print(report)
+    worst = max(checks, key=lambda check: check.max_difference)
+    total_step = sum(check.step_states for check in checks)
+    total_full = sum(check.full_states for check in checks)
+    print_console.print(
+        f"{total_step} states checked from the layer below, {total_full} solved to the round's end; "
+        f"max difference {worst.max_difference:.2g} (tolerance {TOLERANCE}); "
+        f"{time.perf_counter() - began:.0f} s wall, {time.process_time() - cpu_began:.0f} s CPU",
+        highlight=False,
+    )
+    if not all(check.passed for check in checks):
+        print_console.print(f"MISMATCH: {worst.worst}", markup=False, highlight=False)
+        raise typer.Exit(1)

@@ -1,25 +1,56 @@
-"""Typed wrappers around numba's decorators, and where its compiled code is cached."""
+"""Typed wrappers around numba's decorators, and where its compiled code is cached.
+
+numba checks a cached function against its own source file only: a kernel function that inlines a
+helper from another file would keep running the helper's old code after an edit. So the cache
+directory is named by a hash of every source file of this package and numba's version; any edit
+(or another numba) gives a fresh directory, and the code is compiled again.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Where the versioned cache directories go (default: the user cache directory).
+BASE_VARIABLE = "RUMMY_VISION_KERNEL_CACHE"
 
-def cache_dir() -> Path:
+
+@lru_cache(maxsize=1)
+def source_key() -> str:
+    """A hash of every kernel source file and of numba's version."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(f"numba {version('numba')}\n".encode())
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_base() -> Path:
+    chosen = os.environ.get(BASE_VARIABLE)
+    if chosen:
+        return Path(chosen)
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("rummy-vision")) / "numba"
 
 
+def cache_dir() -> Path:
+    return cache_base() / f"kernel-{source_key()}"
+
+
 def configure_cache() -> None:
-    """NUMBA_CACHE_DIR, unless the user set it, is our folder in the user cache directory."""
-    if "NUMBA_CACHE_DIR" not in os.environ:
-        os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())
+    """Point NUMBA_CACHE_DIR at the cache directory of this kernel source (set before any kernel
+    function is decorated: numba picks a function's cache folder when it is decorated)."""
+    wanted = str(cache_dir())
+    if os.environ.get("NUMBA_CACHE_DIR") != wanted:
+        os.environ["NUMBA_CACHE_DIR"] = wanted
         import sys
 
         if "numba" in sys.modules:  # imported before us: make it read the variable again

@@ -16,13 +16,17 @@ from strategies.kernel import kernel_tables
 from strategies.kernel.tables import layer_sizes
 from strategies.table.fileformat import (
     FORMAT_VERSION,
+    SLOT,
+    VALUE_DTYPE,
     TableError,
     encode_header,
     fingerprint,
+    kernel_fingerprint,
     layer_crc,
     layer_offsets,
-    read_header,
+    read_header_version,
     rules_fields,
+    write_header,
 )
 
 CHUNK = 1 << 20
@@ -40,19 +44,18 @@ def table_bytes(config: RulesConfig = DEFAULT_RULES, top: int | None = None) -> 
     return layer_offsets(sizes[: top + 1])[-1]
 
 
-def _write_header(path: Path, header: dict[str, Any]) -> None:
-    with path.open("r+b") as file:
-        file.write(encode_header(header))
-        file.flush()
-        os.fsync(file.fileno())
-
-
-def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> dict[str, Any]:
-    """A new file, or the header of the unfinished (or shorter) build at `path` to continue."""
+def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> tuple[dict[str, Any], int]:
+    """A new file, or the header (and its sequence number) of the unfinished or shorter build at `path`
+    to continue."""
     if path.exists():
-        header = read_header(path)
-        if header.get("fingerprint") != fingerprint(config):
+        header, sequence = read_header_version(path)
+        if header["fingerprint"] != fingerprint(config):
             raise TableError(f"{path} holds a table for other rules; choose another --out or delete it")
+        if header["kernel"] != kernel_fingerprint(config) or header["sizes"] != sizes:
+            raise TableError(
+                f"{path} was built by another version of the kernel (its state indexing or move order differ); "
+                "choose another --out or delete it"
+            )
         header["top"] = max(top, header["top"])
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,24 +65,28 @@ def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> dict[
             "dtype": "float32 little-endian",
             "rules": rules_fields(config),
             "fingerprint": fingerprint(config),
+            "kernel": kernel_fingerprint(config),
             "sizes": sizes,
             "top": top,
             "done": 0,
             "crc32": [],
             "seconds": [],
+            "cpu_seconds": [],
         }
+        sequence = 1
         with path.open("wb") as file:
-            file.write(encode_header(header))
+            file.write(encode_header(header, sequence) + bytes(SLOT))
     end = layer_offsets(sizes[: header["top"] + 1])[-1]
     with path.open("r+b") as file:
         file.truncate(max(end, file.seek(0, os.SEEK_END)))
-    _write_header(path, header)
-    return header
+    sequence += 1
+    write_header(path, header, sequence)
+    return header, sequence
 
 
 def _layer(path: Path, sizes: list[int], d: int, mode: Literal["r", "r+"]) -> np.memmap[Any, np.dtype[np.float32]]:
     offset = layer_offsets(sizes[: d + 1])[d - 1]
-    return np.memmap(path, dtype=np.float32, mode=mode, offset=offset, shape=(sizes[d],))
+    return np.memmap(path, dtype=VALUE_DTYPE, mode=mode, offset=offset, shape=(sizes[d],))
 
 
 def build_table(
@@ -102,7 +109,7 @@ def build_table(
     if top < 1:
         raise ValueError("a table holds at least layer 1")
     numba.set_num_threads(max(1, min(workers, getattr(numba.config, "NUMBA_NUM_THREADS", 2))))
-    header = _start(path, config, top, sizes)
+    header, sequence = _start(path, config, top, sizes)
     done: int = header["done"]
     below = np.zeros(1, dtype=np.float32)
     if done >= 1:
@@ -137,6 +144,7 @@ def build_table(
         # CPU time of all threads: on a shared machine the wall time says more about the neighbours.
         header.setdefault("cpu_seconds", []).append(round(time.process_time() - cpu_began, 3))
         header["done"] = d
-        _write_header(path, header)
+        sequence += 1
+        write_header(path, header, sequence)
         below = out
     return header

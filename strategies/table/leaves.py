@@ -42,6 +42,7 @@ class TableSearcher(Searcher):
         self.margin_table = table
 
     def _prepare(self, state: CountState) -> None:
+        self.margin_table.check_unchanged()  # once a search: its leaves read the file
         fresh = self._rules is not state.rules
         super()._prepare(state)
         if fresh and state.rules.config == self.margin_table.config:

@@ -20,6 +20,7 @@ from strategies.table.fileformat import MarginTable, TableError, load_table
 
 
 def _covered(state: CountState, table: MarginTable, layer: int) -> None:
+    table.check_unchanged()
     if table.config != state.rules.config:
         raise TableError(f"{table.path} was built for other rules than this position's")
     if layer > table.top:
@@ -85,5 +86,7 @@ def exact_move_values(
         if table is not None and table.covers(state.turns_left):
             return table_move_values(state, table)
     layers = table.layers if objective == "margin" and table is not None else ()
+    if layers and table is not None:
+        table.check_unchanged()
     solved = solve_exact(state, objective, deadline=deadline, max_states=max_states, table_layers=layers)
     return None if solved is None else solved.values

@@ -53,7 +53,7 @@ def test_play_json_mode_records_every_match_and_never_shows_the_password(real_se
 
 
 def test_play_shows_a_summary_table_with_a_strategy_and_the_oracle(real_server, tmp_path):
-    base, passwords = real_server()
+    base, passwords = real_server(move_time_ms=60_000)  # a busy machine must not force fallback moves
     args = ["play", "--base-url", base, "--strategy", "greedy", "--recognizer", "oracle", "--opponent"]
     args += ["housebot-practise", "--game-style", "3", "--no-record", "--password", passwords["tester"]]
     result = CliRunner().invoke(app, args, env={**env_for("not-this-one", tmp_path)})

@@ -14,9 +14,13 @@ FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.1)
 STYLE = 3  # one round; the server runs with a 500 ms move time
 
 
-def play(base: str, password: str, bot, record_dir=None, games: int = 1, style: int = STYLE):
+def play(base: str, password: str, bot, record_dir=None, games: int = 1, style: int = STYLE, move_time_s=0.5):
     options = PlayOptions(
-        game_style_id=style, opponent_id="housebot-practise", games=games, record_dir=record_dir, move_time_s=0.5
+        game_style_id=style,
+        opponent_id="housebot-practise",
+        games=games,
+        record_dir=record_dir,
+        move_time_s=move_time_s,
     )
     with ArenaClient(base, Credentials("tester", password), policy=FAST) as client:
         return Runner(client, bot, options).run()
@@ -52,8 +56,9 @@ PAIRS = [("greedy", "oracle"), ("random", "oracle"), ("greedy", "noisy:0.3")]
 
 @pytest.mark.parametrize(("strategy", "recognizer"), PAIRS)
 def test_strategy_bot_with_a_recognizer_plays_a_full_match(real_server, strategy, recognizer):
-    base, passwords = real_server()
-    summaries = play(base, passwords["tester"], strategy_bot(strategy, recognizer, base_url=base))
+    # A long move time: on a busy machine a 500 ms move could need a fallback, and this test says none is needed.
+    base, passwords = real_server(move_time_ms=60_000)
+    summaries = play(base, passwords["tester"], strategy_bot(strategy, recognizer, base_url=base), move_time_s=60)
     assert_finished_in_time(summaries)
     assert summaries[0].fallbacks == 0
 

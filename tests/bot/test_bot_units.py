@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 
 import pytest
@@ -142,16 +143,20 @@ def test_the_budget_takes_the_earlier_of_the_server_deadline_and_the_move_time()
 
 
 def test_the_guard_abandons_a_hanging_bot_and_reports_raises_and_garbage():
-    budget = Budget(
-        send_by=time.monotonic() + 0.1, received=time.monotonic(), deadline=time.monotonic() + 0.3, margin_s=0.2
-    )
-    hanging = GuardedBot(lambda gamestate: time.sleep(0.5))
+    def budget_of(seconds: float) -> Budget:
+        now = time.monotonic()
+        return Budget(send_by=now + seconds, received=now, deadline=now + seconds + 0.2, margin_s=0.2)
+
+    release = threading.Event()
+    hanging = GuardedBot(lambda gamestate: release.wait(120))
     started = time.monotonic()
-    outcome = hanging.run(STATE, budget)
-    assert time.monotonic() - started < 0.2
+    outcome = hanging.run(STATE, budget_of(0.1))
+    # Generous: the bot hangs for 120 s; the guard gave up at its 0.1 s budget, long before.
+    assert time.monotonic() - started < 60
     assert outcome.move is None and "overran" in outcome.problem
-    assert "still busy" in hanging.run(STATE, budget).problem  # not called twice at once
-    time.sleep(0.5)
+    assert "still busy" in hanging.run(STATE, budget_of(0.1)).problem  # not called twice at once
+    release.set()
+    budget = budget_of(60)  # quick bots: the budget is not what is tested here
     raising = GuardedBot(lambda gamestate: 1 / 0).run(STATE, budget)
     assert raising.move is None and "ZeroDivisionError" in raising.problem
     garbage = GuardedBot(lambda gamestate: {"Lay": [1]}).run(STATE, budget)

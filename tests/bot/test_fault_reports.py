@@ -19,7 +19,9 @@ RAISER_LINE = 'raiser.py", line 9, in calculate_move'  # fixtures/bots/raiser.py
 
 def test_match_shows_each_distinct_fault_once_in_full_then_counts_it(fixture_bots) -> None:
     bot = str(fixture_bots / "raiser.py")
-    result = runner.invoke(app, ["match", bot, "greedy", "--rounds", "2", "--no-record"], terminal_width=200)
+    # A long move time: on a busy machine an overrun would add a second, unrelated fault.
+    quiet = ["--rounds", "2", "--no-record", "--time-ms", "60000"]
+    result = runner.invoke(app, ["match", bot, "greedy", *quiet], terminal_width=200)
     assert result.exit_code == 0, result.output
     assert result.output.count(RAISER_LINE) == 1  # the traceback, once
     lines = result.output.splitlines()
@@ -27,7 +29,7 @@ def test_match_shows_each_distinct_fault_once_in_full_then_counts_it(fixture_bot
     (counted,) = [line for line in lines if line.startswith("calculate_move raised KeyError")]
     assert counted.endswith(" times)") and "(1 distinct)" in result.output
 
-    as_json = runner.invoke(app, ["match", bot, "greedy", "--rounds", "2", "--no-record", "--json"])
+    as_json = runner.invoke(app, ["match", bot, "greedy", *quiet, "--json"])
     players = {player["name"]: player for player in json.loads(as_json.stdout)["players"]}
     raiser = players["raiser"]
     (reason,) = raiser["fault_reasons"]
@@ -39,9 +41,9 @@ def test_match_shows_each_distinct_fault_once_in_full_then_counts_it(fixture_bot
 
 
 def test_play_logs_the_traceback_once_and_the_count_at_the_end(fake_referee, fixture_bots, caplog) -> None:
-    base, _log = fake_referee(move_time_ms=400)
+    base, _log = fake_referee(move_time_ms=60_000)  # long: on a busy machine no overrun adds another fault
     with caplog.at_level(logging.INFO, logger="bot"):
-        summaries = run_games(base, file_bot(fixture_bots / "raiser.py"))
+        summaries = run_games(base, file_bot(fixture_bots / "raiser.py"), move_time_s=60)
     warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
     full = [message for message in warnings if RAISER_LINE in message]
     assert len(full) == 1 and "KeyError: 'MyHandd'" in full[0]
@@ -73,7 +75,7 @@ def test_fault_keys_group_the_same_bug() -> None:
 
 
 def test_play_json_summary_lists_the_fault_reasons(real_server, fixture_bots, tmp_path) -> None:
-    base, passwords = real_server()
+    base, passwords = real_server(move_time_ms=60_000)  # no overrun on a busy machine: the raise is the one fault
     args = ["play", "--base-url", base, "--bot", str(fixture_bots / "raiser.py"), "--opponent", "housebot-practise"]
     args += ["--game-style", "3", "--no-record", "--json", "--bot-id", "tester", "--password", passwords["tester"]]
     result = runner.invoke(app, args)

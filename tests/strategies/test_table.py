@@ -13,7 +13,7 @@ from rummy import CountState, RulesConfig
 from strategies.search.exact import solve
 from strategies.table import TableError, load_table
 from strategies.table.build import build_table
-from strategies.table.fileformat import DATA_OFFSET
+from strategies.table.fileformat import DATA_OFFSET, SLOT
 from strategies.table.lookup import margin_value, table_move_values
 
 SMALL = MINIATURES[1]
@@ -70,6 +70,7 @@ def test_other_rules_truncation_corruption_and_unfinished_builds_are_refused(tab
     assert "fails its checksum" in refusal(bytes(flipped))
     header = bytearray(data)
     header[30] ^= 0x01
+    header[SLOT + 30] ^= 0x01
     assert "header is truncated or corrupted" in refusal(bytes(header))
     assert "not a perfect-play table" in refusal(b"hello" + data[5:])
     with pytest.raises(TableError, match="no perfect-play table at .*rummy-vision solve"):
