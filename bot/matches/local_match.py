@@ -157,13 +157,22 @@ def play_round(
     match = Match(seed=deal_seed, rules=rules)
     noise_base = random.Random(f"noise:{deal_seed}").getrandbits(32)
     bots: list[Agent] = []
-    try:
-        for seat, contender in enumerate(seats):
-            bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
-        return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at)
-    finally:
-        for bot in bots:
-            bot.close()
+    with contextlib.ExitStack() as stack:
+        prefixes = ("", "")
+        if any(contender.is_file for contender in seats):
+            from bot.matches.card_host import card_host
+
+            deal = match.current.deal
+            base = stack.enter_context(card_host().showing([*deal.hands[0], *deal.hands[1], *deal.deck]))
+            # A user's file gets absolute, fetchable URLs as over a server; ours label by the match's paths.
+            prefixes = (base if seats[0].is_file else "", base if seats[1].is_file else "")
+        try:
+            for seat, contender in enumerate(seats):
+                bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
+            return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at, prefixes)
+        finally:
+            for bot in bots:
+                bot.close()
 
 
 def _play(
@@ -174,6 +183,7 @@ def _play(
     move_time_ms: int | None,
     game_id: int,
     started_at: float,
+    url_prefixes: tuple[str, str] = ("", ""),
 ) -> RoundResult:
     fallback_rng = random.Random(f"fallback:{deal_seed}")
     first_mover = match.current.mover
@@ -183,7 +193,12 @@ def _play(
         seat = match.current.mover
         deadline_ms = int(time.time() * 1000) + move_time_ms if move_time_ms else 0
         view = render_gamestate(
-            match, seat, game_id=game_id, opponent_id=seats[1 - seat].name, response_deadline_ms=deadline_ms
+            match,
+            seat,
+            game_id=game_id,
+            opponent_id=seats[1 - seat].name,
+            response_deadline_ms=deadline_ms,
+            url_prefix=url_prefixes[seat],
         )
         started = time.perf_counter()
         detail: Fault | None = None
