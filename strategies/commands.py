@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from strategies.registry import SPEC_HELP
+
 
 def register(app: typer.Typer) -> None:
     from strategies.learning.commands import train
@@ -18,7 +20,7 @@ def register(app: typer.Typer) -> None:
 
 def analyze(
     file: Path = typer.Argument(..., help="A position (.json) or one position per line (.jsonl)."),
-    strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves."),
+    strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves: " + SPEC_HELP + "."),
     objective: str = typer.Option("win", help="win (probability of winning the round) or margin (points)."),
     time_ms: float = typer.Option(1000, help="Thinking time per position, in milliseconds."),
     nodes: int | None = typer.Option(

@@ -12,6 +12,7 @@ import typer
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
+from strategies.registry import SPEC_HELP
 
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
 
@@ -21,7 +22,9 @@ def register(app: typer.Typer) -> None:
 
 
 def match(
-    player_a: str = typer.Argument(..., metavar="A", help="Strategy name, character preset, or a bot file (.py)."),
+    player_a: str = typer.Argument(
+        ..., metavar="A", help="A strategy or character preset as " + SPEC_HELP + ", or a bot file (.py)."
+    ),
     player_b: str = typer.Argument(..., metavar="B", help="The opponent, in the same forms as A."),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from recognizers.registry import names_help
+from strategies.registry import SPEC_HELP
 
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
 
@@ -25,7 +26,7 @@ def play(
             help="The server's base URL, with or without /prod/ (default: config file, else http://127.0.0.1:8080/prod/).",
         ),
     ] = None,
-    strategy: Annotated[str | None, typer.Option(help="Play one of our strategies (e.g. random, greedy).")] = None,
+    strategy: Annotated[str | None, typer.Option(help="Play one of our strategies: " + SPEC_HELP + ".")] = None,
     bot: Annotated[
         Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
     ] = None,

@@ -10,6 +10,7 @@ import typer
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
+from strategies.registry import SPEC_HELP
 
 
 def register(app: typer.Typer) -> None:
@@ -17,7 +18,9 @@ def register(app: typer.Typer) -> None:
 
 
 def tournament(
-    bots: list[str] = typer.Argument(..., metavar="BOT...", help="Two or more strategies, presets or bot files."),
+    bots: list[str] = typer.Argument(
+        ..., metavar="BOT...", help="Two or more strategies or presets (" + SPEC_HELP + ") or bot files."
+    ),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
