@@ -43,11 +43,15 @@ def serve(
     move_time_ms: int | None = typer.Option(None, help="Replace every style's move time (ms)."),
     seed: int | None = typer.Option(None, help="Seed match deals (replayable); random otherwise."),
     log_level: str = typer.Option("info", help="uvicorn log level."),
+    access_log: bool = typer.Option(
+        False, "--access-log/--no-access-log", help="Log every HTTP request (one line each; off by default)."
+    ),
 ) -> None:
     """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs."""
     from rich.console import Console
 
     from server.app import create_app
+    from server.records_lock import RecordsInUse, RecordsLock
     from server.serving import serve_app
     from server.settings import Settings
 
@@ -64,12 +68,26 @@ def serve(
     settings = Settings(
         db_path=_db(db), images_dir=images, oracle=oracle, captions=captions, move_time_ms=move_time_ms, seed=seed
     )
+    try:
+        records_lock = RecordsLock(settings.db_path, port)
+    except RecordsInUse as error:
+        listening.close()
+        err.print(f"[red]Cannot serve: {error}[/]", soft_wrap=True)
+        raise typer.Exit(1) from None
+    base = f"http://{host}:{port}"
     err.print(
-        f"Rummy Vision referee on http://{host}:{port}/prod/ (docs /docs), records in {settings.db_path}"
+        f"Rummy Vision referee on {base}/prod/, records in {settings.db_path}"
         + (", oracle on" if oracle else "")
-        + (", captioned cards" if captions else "")
+        + (", captioned cards" if captions else ""),
+        soft_wrap=True,
     )
-    serve_app(create_app(settings), host=host, port=port, log_level=log_level, sockets=[listening])
+    err.print(
+        f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs", soft_wrap=True
+    )
+    with records_lock:
+        serve_app(
+            create_app(settings), host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log
+        )
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -162,8 +162,11 @@ class TerminalGame:
         viewer_base: str = "",
         wait_ms: int = 5000,
         own_server: bool = False,
+        records_file: str = "",
     ) -> None:
         self.own_server = own_server
+        # With a referee of its own (gone when the game ends), the links need `serve` on this file.
+        self.records_file = records_file
         self.api = api
         self.console = console
         self.read_line = read_line
@@ -326,4 +329,11 @@ class TerminalGame:
                 f"  step {entry['Step']}: {entry['Played']} instead of {entry['Best']} "
                 f"({format_value(entry['Lost'], objective)}) {self.viewer_base}{entry['Viewer']}"
             )
+        if self.records_file:
+            self.console.print(
+                f"Replay it: rummy-vision replay {state['GameId']} --db {self.records_file}; the links above work"
+                f" while `rummy-vision serve --db {self.records_file}` runs: {self.viewer_base}{state['Viewer']}",
+                soft_wrap=True,
+            )
+            return
         self.console.print(f"Replay it: rummy-vision replay {state['GameId']} · {self.viewer_base}{state['Viewer']}")
