@@ -86,6 +86,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
+# Strategies that never look at the cards' labels (they play without a recognizer).
+LABEL_BLIND = frozenset({"random"})
+
+
+def needs_labels(spec: str) -> bool:
+    """Whether the strategy decides by the cards' landmarks (all but the picture-blind ones)."""
+    return parse_spec(spec)[0] not in LABEL_BLIND
+
+
 def option_names(name: str) -> list[str]:
     """The options strategy `name` takes from the command line, in its signature's order."""
     factory = STRATEGIES.get(parse_spec(name)[0])

@@ -29,7 +29,14 @@ def match(
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
-    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
+    recognizer: str | None = typer.Option(
+        None,
+        "--recognizer",
+        help="Labels for our strategies: "
+        + names_help()
+        + ". Default: oracle (the true labels; over --server, the referee's --oracle). One that cannot label"
+        " live cards (stub, local with an empty gallery) is refused for a strategy that plays by labels.",
+    ),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
     in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
@@ -56,7 +63,14 @@ def match(
     from bot.matches.summary import summarize, summary_json
 
     console = Console(stderr=json_output)
-    contenders = [make_contender(player_a, recognizer, nodes), make_contender(player_b, recognizer, nodes)]
+    from bot.players.labelling import chosen_recognizer
+
+    try:
+        contenders = [
+            make_contender(spec, chosen_recognizer(spec, recognizer, server), nodes) for spec in (player_a, player_b)
+        ]
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
     for contender in contenders:
         try:
             contender.check()
@@ -89,7 +103,7 @@ def match(
         title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
         stored = _store(db, played, names, summaries, title, over_server=server is not None)
     if json_output:
-        extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
+        extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
         if stored is not None:
             extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
         typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))

@@ -30,7 +30,15 @@ def play(
     bot: Annotated[
         Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
     ] = None,
-    recognizer: Annotated[str | None, typer.Option(help="Recognizer for --strategy: " + names_help() + ".")] = None,
+    recognizer: Annotated[
+        str | None,
+        typer.Option(
+            help="Recognizer for --strategy: "
+            + names_help()
+            + ". Default: oracle on a local referee (serve --oracle); on the arena, name one. One that cannot"
+            " label live cards (stub, local with an empty gallery) is refused for a strategy that plays by labels."
+        ),
+    ] = None,
     nodes: Annotated[
         int | None,
         typer.Option(

@@ -72,11 +72,12 @@ class Contender:
 
             load_user_bot(self.spec)
             return
+        from bot.players.labelling import refuse_blind
         from recognizers.registry import get_recognizer
         from strategies.registry import get_strategy
 
         get_strategy(self.spec, **self.strategy_options)
-        get_recognizer(self.recognizer, source=dict)
+        refuse_blind(self.spec, self.recognizer, get_recognizer(self.recognizer, source=dict))
 
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
