@@ -97,6 +97,7 @@ def match(
             results = run_tasks(tasks, workers=workers, progress=advance)
         played = list(zip(results, [seat for _deal, seat in plan]))
     summaries = summarize(names, played)
+    sources = [contender.source() for contender in contenders]
     stored: tuple[Path, list[int]] | None = None
     if record and played:
         dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
@@ -106,12 +107,16 @@ def match(
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
         if stored is not None:
             extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
-        typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))
+        answer = summary_json(summaries, len(played), **extra)
+        for player, source in zip(answer["players"], sources):
+            player["source"] = source
+        typer.echo(json.dumps(answer))
         return
-    from bot.cli.match_output import print_faults, summary_table
+    from bot.cli.match_output import print_faults, print_sources, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
+    print_sources(console, names, sources)
     print_faults(console, summaries)
     if stored is not None and stored[1]:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")

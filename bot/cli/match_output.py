@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -56,3 +57,12 @@ def print_faults(console: Console, summaries: Sequence[PlayerSummary]) -> None:
             console.print(f"[red]{fault.summary}[/] ({times})", highlight=False, soft_wrap=True)
             if fault.traceback:
                 console.print(Text(fault.traceback, style="dim"), soft_wrap=True)
+
+
+def print_sources(console: Any, names: Sequence[str], sources: Sequence[dict[str, Any]]) -> None:
+    """What played for each name: strategy, objective, budget, table, weights, recognizer (or the bot file)."""
+    from strategies.provenance import source_text
+
+    for name, source in zip(names, sources):
+        text = f"bot file {source['bot_file']}" if "bot_file" in source else source_text(source)
+        console.print(f"{name}: {text}", soft_wrap=True, highlight=False, markup=False)

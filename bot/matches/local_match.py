@@ -79,6 +79,16 @@ class Contender:
         get_strategy(self.spec, **self.strategy_options)
         refuse_blind(self.spec, self.recognizer, get_recognizer(self.recognizer, source=dict))
 
+    def source(self) -> dict[str, Any]:
+        """What plays for this contender: the bot file, or the strategy's objective, budget, table and
+        weights with the recognizer that labels its cards (strategies.provenance)."""
+        if self.is_file:
+            return {"bot_file": str(Path(self.spec).expanduser().resolve())}
+        from strategies.provenance import strategy_source
+        from strategies.registry import get_strategy
+
+        return {**strategy_source(get_strategy(self.spec, **self.strategy_options)), "recognizer": self.recognizer}
+
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
             process = UserBotProcess(Path(self.spec).expanduser().resolve())
