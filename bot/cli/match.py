@@ -112,11 +112,12 @@ def match(
             player["source"] = source
         typer.echo(json.dumps(answer))
         return
-    from bot.cli.match_output import print_faults, print_sources, summary_table
+    from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
     print_sources(console, names, sources)
+    print_blindness(console, summaries)
     print_faults(console, summaries)
     if stored is not None and stored[1]:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")

@@ -44,6 +44,11 @@ class Agent:
         if self.process is not None:
             self.process.close()
 
+    def cards_unknown(self) -> tuple[int, int]:
+        """(cards left unknown, cards seen) by our strategy's recognizer; (0, 0) for a bot file."""
+        labelled: dict[int, bool] = getattr(self.source, "labelled", {})
+        return sum(1 for known in labelled.values() if not known), len(labelled)
+
     @property
     def last_suggestions(self) -> list[dict[str, Any]]:
         return list(getattr(self.source, "last_suggestions", []))
@@ -132,6 +137,7 @@ class RoundResult:
     kinds: tuple[str, ...]
     started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
     game_id: int | None = None  # the server's GameId, for a round played over a server
+    unknown_cards: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))  # (unknown, seen) by seat
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""
@@ -247,6 +253,7 @@ def _play(
         moves=tuple(records),
         kinds=kinds,
         started_at=started_at,
+        unknown_cards=(bots[0].cards_unknown(), bots[1].cards_unknown()),
     )
 
 

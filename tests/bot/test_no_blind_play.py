@@ -47,7 +47,9 @@ def test_play_on_the_arena_without_a_recognizer_asks_for_one(fresh_home):
 
 
 def test_match_refuses_local_with_an_empty_gallery(fresh_home):
-    result = runner.invoke(app, ["match", "heuristic", "greedy", "--recognizer", "local", "--no-record"], env=fresh_home)
+    result = runner.invoke(
+        app, ["match", "heuristic", "greedy", "--recognizer", "local", "--no-record"], env=fresh_home
+    )
     assert result.exit_code != 0
     assert "local has an empty gallery" in _said(result)
 
@@ -56,3 +58,29 @@ def test_a_picture_blind_strategy_may_play_without_labels(fresh_home):
     arguments = ["match", "random", "random", "--recognizer", "stub", "--rounds", "2", "--no-record", "--json"]
     result = runner.invoke(app, arguments, env=fresh_home)
     assert result.exit_code == 0, result.output
+
+
+def test_match_reports_the_share_of_cards_left_unknown_per_player(fresh_home):
+    arguments = [
+        "match",
+        "greedy",
+        "random",
+        "--rounds",
+        "2",
+        "--seed",
+        "3",
+        "--no-record",
+        "--recognizer",
+        "harsh:1.0",
+    ]
+    result = runner.invoke(app, [*arguments, "--json"], env=fresh_home)
+    assert result.exit_code == 0, result.output
+    import json
+
+    players = json.loads(result.stdout.strip().splitlines()[-1])["players"]
+    for player in players:
+        assert player["cards_seen"] > 40 and 0.02 < player["unknown_share"] < 1
+    shown = runner.invoke(app, arguments, env=fresh_home)
+    assert "greedy: its recognizer left" in _said(shown) and "unknown; those moves were played without" in _said(shown)
+    clean = runner.invoke(app, ["match", "greedy", "random", "--rounds", "2", "--no-record", "--json"], env=fresh_home)
+    assert all(player["unknown_share"] == 0 for player in json.loads(clean.stdout.strip().splitlines()[-1])["players"])
