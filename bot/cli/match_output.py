@@ -80,8 +80,8 @@ def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
         share = summary.unknown_share
         if share is not None and share > BLIND_WARNING_SHARE:
             console.print(
-                f"[yellow]{escape(summary.name)}: its recognizer left {share:.1%} of the {summary.cards_seen} cards it saw"
-                " unknown; those moves were played without knowing the cards[/]",
+                f"[yellow]{escape(summary.name)}: its recognizer left {share:.1%} of the {summary.cards_seen} cards"
+                " it saw unknown; those moves were played without knowing the cards[/]",
                 soft_wrap=True,
                 highlight=False,
             )

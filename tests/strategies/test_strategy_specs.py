@@ -16,7 +16,8 @@ runner = CliRunner()
 
 
 def test_the_spec_form_parses_numbers_words_and_paths():
-    assert parse_spec("expectimax:nodes=2000,objective=margin") == ("expectimax", {"nodes": 2000, "objective": "margin"})
+    expected = ("expectimax", {"nodes": 2000, "objective": "margin"})
+    assert parse_spec("expectimax:nodes=2000,objective=margin") == expected
     assert parse_spec("learned:weights=training/weights.npz") == ("learned", {"weights": "training/weights.npz"})
     assert parse_spec("greedy") == ("greedy", {})
     with pytest.raises(ValueError, match="is not OPT=VAL"):
