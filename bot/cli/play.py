@@ -122,6 +122,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     import threading
 
     from rich.console import Console
+    from rich.markup import escape
 
     from bot.cli.play_output import JsonLines, LiveStatus, summary_table
     from bot.client.protocol_client import ProtocolError
@@ -162,7 +163,17 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         err.print("[yellow]stopped (a waiting game offer was cancelled)[/]")
         code = 130
     except (PlayError, ProtocolError) as error:
-        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
+        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
+        if "Check of OpponentId failed" in str(error):
+            from server.housebots import HOUSE_BOTS
+
+            err.print(
+                f"No bot of that name on this server. The local referee's house bots: {', '.join(HOUSE_BOTS)}"
+                " (`rummy-vision bots list` shows the registered ones).",
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+            )
         code = 1
     finally:
         if previous is not None:
