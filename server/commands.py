@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sys
 from pathlib import Path
 
 import typer
@@ -17,6 +18,8 @@ def register(app: typer.Typer) -> None:
     bots.command("add")(bots_add)
     bots.command("set")(bots_set)
     bots.command("list")(bots_list)
+    bots.command("password")(bots_password)
+    bots.command("remove")(bots_remove)
     app.add_typer(bots, name="bots")
 
 
@@ -182,3 +185,40 @@ def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     for bot in bots:
         table.add_row(bot.name, bot.user, bot.status.value, str(bot.balance))
     Console().print(table)
+
+
+def bots_password(
+    name: str = typer.Argument(..., help="The bot's BotId."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+) -> None:
+    """Give a bot a new password and print it (only once); the old one stops working."""
+    from rummy.records import connect
+    from server.accounts import AccountError, Accounts
+
+    connection = connect(_db(db))
+    try:
+        password = Accounts(connection).new_password(name)
+    except AccountError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    finally:
+        connection.close()
+    print(f"New BotPassword of {name} (shown only now):", file=sys.stderr)
+    print(password)
+
+
+def bots_remove(
+    name: str = typer.Argument(..., help="The bot's BotId."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+) -> None:
+    """Remove a bot: it can no longer log in. Its recorded matches stay in the records file."""
+    from rummy.records import connect
+    from server.accounts import AccountError, Accounts
+
+    connection = connect(_db(db))
+    try:
+        Accounts(connection).remove_bot(name)
+    except AccountError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    finally:
+        connection.close()
+    print(f"Removed bot {name}; its recorded matches stay.")
