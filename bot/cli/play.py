@@ -124,7 +124,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     from rich.console import Console
     from rich.markup import escape
 
-    from bot.cli.play_output import JsonLines, LiveStatus, summary_table
+    from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError, Runner, SilentObserver
 
@@ -186,6 +186,8 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         json_lines.summary(summaries, runner.faults.to_json())
     elif not quiet and summaries:
         out.print(summary_table(summaries))
+        for line in replay_lines(summaries):
+            out.print(line, soft_wrap=True, highlight=False, markup=False)
     if code:
         raise typer.Exit(code)
 
