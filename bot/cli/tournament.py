@@ -72,6 +72,7 @@ def tournament(
             )
     except (ValueError, RuntimeError) as error:
         raise typer.BadParameter(str(error)) from None
+    sources = {contender.name: contender.source() for contender in contenders}
     path = Path(db) if db is not None else default_db_path()
     tournament_id = store_tournament(path, seed, rounds, played, table)
     _store_rounds(path, tournament_id, played, table)
@@ -83,6 +84,7 @@ def tournament(
                 "ci95": [round(standing.rating.low, 1), round(standing.rating.high, 1)],
                 "wins": standing.wins,
                 "rounds": standing.rounds,
+                "source": sources.get(standing.rating.name),
             }
             for standing in table
         ]
@@ -102,6 +104,9 @@ def tournament(
             f"{standing.win_rate:.1%}",
         )
     console.print(view)
+    from bot.cli.match_output import print_sources
+
+    print_sources(console, list(sources), list(sources.values()))
     console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
 
 

@@ -41,3 +41,14 @@ def test_match_names_each_players_source_and_a_missing_table(tmp_path, monkeypat
     assert players[1]["source"] == {"strategy": "greedy", "recognizer": "oracle"}
     shown = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
     assert "expectimax:nodes=800: expectimax, win objective, 800 nodes a move, no perfect-play table" in shown.output
+
+
+def test_tournament_names_each_players_source(tmp_path, monkeypatch):
+    for variable in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.setenv(variable, str(tmp_path / variable))
+    arguments = ["tournament", "random", "heuristic:nodes=300", "--rounds", "2", "--db", str(tmp_path / "r.sqlite3")]
+    result = CliRunner().invoke(app, [*arguments, "--json"])
+    assert result.exit_code == 0, result.output
+    standings = {entry["name"]: entry for entry in json.loads(result.stdout.strip().splitlines()[-1])["standings"]}
+    assert standings["heuristic:nodes=300"]["source"]["budget"] == "300 nodes a move"
+    assert standings["random"]["source"] == {"strategy": "random", "recognizer": "oracle"}
