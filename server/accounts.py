@@ -110,6 +110,13 @@ class Accounts:
             raise AccountError(f"no bot named {name!r}")
         return password
 
+    def remove_bot(self, name: str) -> None:
+        """Forget the bot `name`: it can no longer log in; its recorded matches stay."""
+        with self.db:
+            removed = self.db.execute("DELETE FROM bots WHERE name=?", (name,)).rowcount
+        if not removed:
+            raise AccountError(f"no bot named {name!r}")
+
     def get(self, name: str) -> Bot | None:
         row = self.db.execute("SELECT name, user, status, balance FROM bots WHERE name=?", (name,)).fetchone()
         if row is None:

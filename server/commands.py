@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sys
 from pathlib import Path
 
 import typer
@@ -17,6 +18,8 @@ def register(app: typer.Typer) -> None:
     bots.command("add")(bots_add)
     bots.command("set")(bots_set)
     bots.command("list")(bots_list)
+    bots.command("password")(bots_password)
+    bots.command("remove")(bots_remove)
     app.add_typer(bots, name="bots")
 
 
@@ -43,11 +46,15 @@ def serve(
     move_time_ms: int | None = typer.Option(None, help="Replace every style's move time (ms)."),
     seed: int | None = typer.Option(None, help="Seed match deals (replayable); random otherwise."),
     log_level: str = typer.Option("info", help="uvicorn log level."),
+    access_log: bool = typer.Option(
+        False, "--access-log/--no-access-log", help="Log every HTTP request (one line each; off by default)."
+    ),
 ) -> None:
     """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs."""
     from rich.console import Console
 
     from server.app import create_app
+    from server.records_lock import RecordsInUse, RecordsLock
     from server.serving import serve_app
     from server.settings import Settings
 
@@ -64,12 +71,26 @@ def serve(
     settings = Settings(
         db_path=_db(db), images_dir=images, oracle=oracle, captions=captions, move_time_ms=move_time_ms, seed=seed
     )
+    try:
+        records_lock = RecordsLock(settings.db_path, port)
+    except RecordsInUse as error:
+        listening.close()
+        err.print(f"[red]Cannot serve: {error}[/]", soft_wrap=True)
+        raise typer.Exit(1) from None
+    base = f"http://{host}:{port}"
     err.print(
-        f"Rummy Vision referee on http://{host}:{port}/prod/ (docs /docs), records in {settings.db_path}"
+        f"Rummy Vision referee on {base}/prod/, records in {settings.db_path}"
         + (", oracle on" if oracle else "")
-        + (", captioned cards" if captions else "")
+        + (", captioned cards" if captions else ""),
+        soft_wrap=True,
     )
-    serve_app(create_app(settings), host=host, port=port, log_level=log_level, sockets=[listening])
+    err.print(
+        f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs", soft_wrap=True
+    )
+    with records_lock:
+        serve_app(
+            create_app(settings), host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log
+        )
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -164,3 +185,40 @@ def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     for bot in bots:
         table.add_row(bot.name, bot.user, bot.status.value, str(bot.balance))
     Console().print(table)
+
+
+def bots_password(
+    name: str = typer.Argument(..., help="The bot's BotId."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+) -> None:
+    """Give a bot a new password and print it (only once); the old one stops working."""
+    from rummy.records import connect
+    from server.accounts import AccountError, Accounts
+
+    connection = connect(_db(db))
+    try:
+        password = Accounts(connection).new_password(name)
+    except AccountError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    finally:
+        connection.close()
+    print(f"New BotPassword of {name} (shown only now):", file=sys.stderr)
+    print(password)
+
+
+def bots_remove(
+    name: str = typer.Argument(..., help="The bot's BotId."),
+    db: Path | None = typer.Option(None, help=DB_HELP),
+) -> None:
+    """Remove a bot: it can no longer log in. Its recorded matches stay in the records file."""
+    from rummy.records import connect
+    from server.accounts import AccountError, Accounts
+
+    connection = connect(_db(db))
+    try:
+        Accounts(connection).remove_bot(name)
+    except AccountError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    finally:
+        connection.close()
+    print(f"Removed bot {name}; its recorded matches stay.")

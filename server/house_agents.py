@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +33,10 @@ def _expert() -> Strategy:
 
 
 HOUSE_BOTS: dict[str, Callable[[], Strategy]] = {
+    # Plays like the arena's editor template: random moves without looking at the pictures (PictureBlindRandom).
     "housebot-practise": lambda: get_strategy("random"),
+    # Random among the moves that make sense for the cards it sees (true labels): random lays are real sets.
+    "housebot-random": lambda: get_strategy("random"),
     "housebot-greedy": lambda: get_strategy("greedy"),
     "housebot-expert": _expert,
     # The characters, so that a person (or a bot) can play each of them through the referee.
@@ -62,7 +66,32 @@ class TrueLabels:
         return labels
 
 
-def house_agent(name: str, landmark_of_url: Callable[[str], str | None]) -> ArenaAgent:
+# House bots that never look at a card's landmark.
+PICTURE_BLIND = frozenset({"housebot-practise"})
+
+
+class PictureBlindRandom:
+    """The arena template's bot: give, take or lay (3-5 random cards, often not a set) at random."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.last_suggestions: list[dict[str, Any]] = []
+
+    def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
+        mine = [card[0] for card in gamestate["MyHand"]]
+        theirs = [card[0] for card in gamestate["OppHand"]]
+        options = (["Give"] if mine else []) + (["Take"] if theirs else []) + (["Lay"] if len(mine) >= 3 else [])
+        choice = self.rng.choice(options)
+        if choice == "Give":
+            return {"Give": self.rng.choice(mine)}
+        if choice == "Take":
+            return {"Take": self.rng.choice(theirs)}
+        return {"Lay": self.rng.sample(mine, self.rng.randint(3, min(5, len(mine))))}
+
+
+def house_agent(name: str, landmark_of_url: Callable[[str], str | None]) -> ArenaAgent | PictureBlindRandom:
+    if name in PICTURE_BLIND:
+        return PictureBlindRandom()
     return ArenaAgent(HOUSE_BOTS[name](), TrueLabels(landmark_of_url))
 
 

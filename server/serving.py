@@ -24,8 +24,15 @@ class RefereeServer(uvicorn.Server):
 
 
 def serve_app(
-    app: Any, *, host: str, port: int, log_level: str = "info", sockets: list[socket.socket] | None = None
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    sockets: list[socket.socket] | None = None,
+    access_log: bool = True,
 ) -> None:
     """Like uvicorn.run(app, ...), with the referee told first when the server stops; `sockets` are
     already listening (the port was checked before anything was created)."""
-    RefereeServer(uvicorn.Config(app, host=host, port=port, log_level=log_level)).run(sockets=sockets)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log)
+    RefereeServer(config).run(sockets=sockets)

@@ -30,6 +30,8 @@ class ArenaAgent:
         # [{"Move": arena move, "Label": readable, "Value": number, "Exact": bool}], best first; empty for
         # strategies without values. A value that is not exact is an upper bound from the pruned search.
         self.last_suggestions: list[dict[str, Any]] = []
+        # Every card seen, by id: whether its last label named a landmark (a blind run shows here).
+        self.labelled: dict[int, bool] = {}
 
     def observe(self, gamestate: dict[str, Any]) -> None:
         """Label the cards and feed the tracker (also useful for gamestates where we do not move).
@@ -44,6 +46,7 @@ class ArenaAgent:
             card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
         }
         self.tracker.observe(gamestate, {card_id: label.landmark for card_id, label in self.last_labels.items()})
+        self.labelled.update((card_id, label.landmark is not None) for card_id, label in self.last_labels.items())
 
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)

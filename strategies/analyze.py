@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from strategies.agent import describe_count_move
 from strategies.position import Position
+from strategies.provenance import strategy_source
 from strategies.registry import get_strategy, takes_option
 from strategies.search import Objective
 from strategies.search_strategies import SearchStrategy
@@ -17,6 +19,7 @@ class RankedMove:
     move: dict[str, Any]  # arena format
     label: str  # by type letters, e.g. "Lay 5xA"
     value: float | None  # win: probability of winning the round; margin: expected final point difference
+    landmarks: str = ""  # in landmark names, as the coach says it, e.g. "Lay 5 big ben"
 
 
 @dataclass(frozen=True)
@@ -26,12 +29,20 @@ class Analysis:
     objective: Objective
     depth: int  # turns searched (0 for strategies that do not search)
     exact: bool
+    source: dict[str, Any] | None = None  # what produced the values (strategies.provenance)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "best": self.best,
+            "objective": self.objective.value,
+            "exact": self.exact,
+            "source": self.source,
             "moves": [
-                {"move": ranked.move, "value": None if ranked.value is None else round(ranked.value, 6)}
+                {
+                    "move": ranked.move,
+                    "label": ranked.landmarks,
+                    "value": None if ranked.value is None else round(ranked.value, 6),
+                }
                 for ranked in self.moves
             ],
         }
@@ -63,11 +74,24 @@ def analyse(
         ranked = sorted(values, key=lambda move: -values[move])
 
         moves = tuple(
-            RankedMove(position.card_move(move).to_json(), rules.moves[move].label, player.shown_value(values[move]))
+            RankedMove(
+                position.card_move(move).to_json(),
+                rules.moves[move].label,
+                player.shown_value(values[move]),
+                describe_count_move(rules.moves[move], position.types),
+            )
             for move in ranked
         )
-        return Analysis(moves[0].move, moves, objective, result.depth, result.exact)
+        return Analysis(moves[0].move, moves, objective, result.depth, result.exact, strategy_source(player))
     chosen = player.choose(state.copy())
     order = [chosen] + [move for move in state.legal_moves() if move != chosen]
-    moves = tuple(RankedMove(position.card_move(move).to_json(), rules.moves[move].label, None) for move in order)
-    return Analysis(moves[0].move, moves, objective, 0, False)
+    moves = tuple(
+        RankedMove(
+            position.card_move(move).to_json(),
+            rules.moves[move].label,
+            None,
+            describe_count_move(rules.moves[move], position.types),
+        )
+        for move in order
+    )
+    return Analysis(moves[0].move, moves, objective, 0, False, strategy_source(player))

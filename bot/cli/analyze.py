@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from strategies.registry import SPEC_HELP
+
 
 def register(app: typer.Typer) -> None:
     app.command()(analyze)
@@ -13,8 +15,12 @@ def register(app: typer.Typer) -> None:
 
 def analyze(
     file: Path = typer.Argument(..., help="A position (.json) or one position per line (.jsonl)."),
-    strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves."),
-    objective: str = typer.Option("win", help="win (probability of winning the round) or margin (points)."),
+    strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves: " + SPEC_HELP + "."),
+    objective: str | None = typer.Option(
+        None,
+        help="win (probability of winning the round) or margin (points). Default: margin for perfect (the table's"
+        " exact values), win for the others.",
+    ),
     time_ms: float = typer.Option(1000, help="Thinking time per position, in milliseconds."),
     nodes: int | None = typer.Option(
         None,
@@ -39,6 +45,8 @@ def analyze(
 
     console = Console()
     errors = Console(stderr=True)
+    if objective is None:
+        objective = "margin" if strategy.partition(":")[0] == "perfect" else "win"
     if objective not in {item.value for item in Objective}:
         raise typer.BadParameter(f"objective must be win or margin, got {objective!r}", param_hint="--objective")
     if strategy not in strategy_names():
@@ -77,7 +85,7 @@ def analyze(
                 errors.print(f"[red]{where}: {error}[/red]")
             continue
         if json_output:
-            print(json.dumps(analysis.to_json()), flush=True)
+            print(json.dumps({**analysis.to_json(), **_value_kind(analysis.exact)}), flush=True)
             continue
         kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
         depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
@@ -90,6 +98,7 @@ def analyze(
         table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
         table.add_column("#", justify="right")
         table.add_column("move")
+        table.add_column("landmarks")
         table.add_column("by type")
         table.add_column(kind, justify="right")
         legend = ", ".join(f"{chr(65 + t)}={name}" for t, name in enumerate(position.types))
@@ -97,8 +106,23 @@ def analyze(
             shown = (
                 "-" if ranked.value is None else f"{ranked.value:.3f}" if kind == "P(win)" else f"{ranked.value:+.1f}"
             )
-            table.add_row(str(rank), json.dumps(ranked.move), ranked.label, shown)
+            table.add_row(str(rank), json.dumps(ranked.move), ranked.landmarks, ranked.label, shown)
         table.caption = legend
         console.print(table)
+        if analysis.source is not None:
+            from strategies.provenance import source_text
+
+            console.print(f"Values by {source_text(analysis.source)}", highlight=False, soft_wrap=True, markup=False)
+        if not analysis.exact:
+            console.print(f"Values are estimates. {EXACT_HINT_ANALYZE}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
+
+
+EXACT_HINT_ANALYZE = (
+    "For exact ones run `rummy-vision solve` once (the perfect-play table), then --strategy perfect (margin objective)."
+)
+
+
+def _value_kind(exact: bool) -> dict[str, object]:
+    return {"values": "exact" if exact else "estimate", "exact_hint": None if exact else EXACT_HINT_ANALYZE}

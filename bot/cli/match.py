@@ -12,6 +12,7 @@ import typer
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
+from strategies.registry import SPEC_HELP
 
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
 
@@ -21,12 +22,21 @@ def register(app: typer.Typer) -> None:
 
 
 def match(
-    player_a: str = typer.Argument(..., metavar="A", help="Strategy name, character preset, or a bot file (.py)."),
+    player_a: str = typer.Argument(
+        ..., metavar="A", help="A strategy or character preset as " + SPEC_HELP + ", or a bot file (.py)."
+    ),
     player_b: str = typer.Argument(..., metavar="B", help="The opponent, in the same forms as A."),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
     duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with the seats swapped."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals: same seed, same deals."),
-    recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
+    recognizer: str | None = typer.Option(
+        None,
+        "--recognizer",
+        help="Labels for our strategies: "
+        + names_help()
+        + ". Default: oracle (the true labels; over --server, the referee's --oracle). One that cannot label"
+        " live cards (stub, local with an empty gallery) is refused for a strategy that plays by labels.",
+    ),
     time_ms: int = typer.Option(300, "--time-ms", min=1, help="Move time given to each bot, in milliseconds."),
     nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
     in_process: bool = typer.Option(False, "--in-process", help="Play through the engine directly (the default)."),
@@ -53,7 +63,14 @@ def match(
     from bot.matches.summary import summarize, summary_json
 
     console = Console(stderr=json_output)
-    contenders = [make_contender(player_a, recognizer, nodes), make_contender(player_b, recognizer, nodes)]
+    from bot.players.labelling import chosen_recognizer
+
+    try:
+        contenders = [
+            make_contender(spec, chosen_recognizer(spec, recognizer, server), nodes) for spec in (player_a, player_b)
+        ]
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
     for contender in contenders:
         try:
             contender.check()
@@ -80,21 +97,27 @@ def match(
             results = run_tasks(tasks, workers=workers, progress=advance)
         played = list(zip(results, [seat for _deal, seat in plan]))
     summaries = summarize(names, played)
+    sources = [contender.source() for contender in contenders]
     stored: tuple[Path, list[int]] | None = None
     if record and played:
         dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
         title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
         stored = _store(db, played, names, summaries, title, over_server=server is not None)
     if json_output:
-        extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": recognizer}
+        extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
         if stored is not None:
             extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
-        typer.echo(json.dumps(summary_json(summaries, len(played), **extra)))
+        answer = summary_json(summaries, len(played), **extra)
+        for player, source in zip(answer["players"], sources):
+            player["source"] = source
+        typer.echo(json.dumps(answer))
         return
-    from bot.cli.match_output import print_faults, summary_table
+    from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
     console.print(summary_table(summaries, len(played), dealing))
+    print_sources(console, names, sources)
+    print_blindness(console, summaries)
     print_faults(console, summaries)
     if stored is not None and stored[1]:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -56,3 +57,31 @@ def print_faults(console: Console, summaries: Sequence[PlayerSummary]) -> None:
             console.print(f"[red]{fault.summary}[/] ({times})", highlight=False, soft_wrap=True)
             if fault.traceback:
                 console.print(Text(fault.traceback, style="dim"), soft_wrap=True)
+
+
+def print_sources(console: Any, names: Sequence[str], sources: Sequence[dict[str, Any]]) -> None:
+    """What played for each name: strategy, objective, budget, table, weights, recognizer (or the bot file)."""
+    from strategies.provenance import source_text
+
+    for name, source in zip(names, sources):
+        text = f"bot file {source['bot_file']}" if "bot_file" in source else source_text(source)
+        console.print(f"{name}: {text}", soft_wrap=True, highlight=False, markup=False)
+
+
+# Above this share of unknown cards a strategy that plays by labels is mostly guessing.
+BLIND_WARNING_SHARE = 0.02
+
+
+def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
+    """A warning for each player whose recognizer left a noticeable share of the cards unknown."""
+    from rich.markup import escape
+
+    for summary in summaries:
+        share = summary.unknown_share
+        if share is not None and share > BLIND_WARNING_SHARE:
+            console.print(
+                f"[yellow]{escape(summary.name)}: its recognizer left {share:.1%} of the {summary.cards_seen} cards"
+                " it saw unknown; those moves were played without knowing the cards[/]",
+                soft_wrap=True,
+                highlight=False,
+            )

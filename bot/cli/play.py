@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from recognizers.registry import names_help
+from strategies.registry import SPEC_HELP
 
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
 
@@ -25,11 +26,19 @@ def play(
             help="The server's base URL, with or without /prod/ (default: config file, else http://127.0.0.1:8080/prod/).",
         ),
     ] = None,
-    strategy: Annotated[str | None, typer.Option(help="Play one of our strategies (e.g. random, greedy).")] = None,
+    strategy: Annotated[str | None, typer.Option(help="Play one of our strategies: " + SPEC_HELP + ".")] = None,
     bot: Annotated[
         Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
     ] = None,
-    recognizer: Annotated[str | None, typer.Option(help="Recognizer for --strategy: " + names_help() + ".")] = None,
+    recognizer: Annotated[
+        str | None,
+        typer.Option(
+            help="Recognizer for --strategy: "
+            + names_help()
+            + ". Default: oracle on a local referee (serve --oracle); on the arena, name one. One that cannot"
+            " label live cards (stub, local with an empty gallery) is refused for a strategy that plays by labels."
+        ),
+    ] = None,
     nodes: Annotated[
         int | None,
         typer.Option(
@@ -113,8 +122,9 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     import threading
 
     from rich.console import Console
+    from rich.markup import escape
 
-    from bot.cli.play_output import JsonLines, LiveStatus, summary_table
+    from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError, Runner, SilentObserver
 
@@ -153,7 +163,17 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         err.print("[yellow]stopped (a waiting game offer was cancelled)[/]")
         code = 130
     except (PlayError, ProtocolError) as error:
-        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
+        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
+        if "Check of OpponentId failed" in str(error):
+            from server.housebots import HOUSE_BOTS
+
+            err.print(
+                f"No bot of that name on this server. The local referee's house bots: {', '.join(HOUSE_BOTS)}"
+                " (`rummy-vision bots list` shows the registered ones).",
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+            )
         code = 1
     finally:
         if previous is not None:
@@ -166,6 +186,8 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         json_lines.summary(summaries, runner.faults.to_json())
     elif not quiet and summaries:
         out.print(summary_table(summaries))
+        for line in replay_lines(summaries):
+            out.print(line, soft_wrap=True, highlight=False, markup=False)
     if code:
         raise typer.Exit(code)
 

@@ -55,17 +55,35 @@ def play_human(
         # A second referee on the same records file would mark the running one's matches ABORTED at start.
         base_url = LOCAL_SERVE
         console.print(f"Playing on the referee at {LOCAL_SERVE}.")
+    records_lock = None
+    own_db: Path | None = None
     if base_url is None:
         from server.embedded import EmbeddedServer
-        from server.settings import Settings, default_db_path
+        from server.records_lock import RecordsInUse, RecordsLock
+        from server.settings import Settings
 
-        embedded = EmbeddedServer(Settings(db_path=db if db is not None else default_db_path()))
+        own_db = db if db is not None else own_records_path()
+        try:
+            records_lock = RecordsLock(own_db)
+        except RecordsInUse as error:
+            console.print(f"[red]{error}[/red]", soft_wrap=True)
+            raise typer.Exit(1) from None
+        embedded = EmbeddedServer(Settings(db_path=own_db))
+        records_lock.announce(int(embedded.base.rsplit(":", 1)[-1]))
         base_url = embedded.base
+        console.print(f"Playing on a referee in this process, recording to {own_db}.", soft_wrap=True)
     api = PlayApi(base_url.removesuffix("/prod/").removesuffix("/prod"))
     try:
         # With a referee of its own, the links work once `rummy-vision serve` runs on the same records file.
-        viewer_base = base_url.rstrip("/") if embedded is None else "http://127.0.0.1:8080"
-        game = TerminalGame(api, console, console.input, viewer_base=viewer_base, own_server=embedded is not None)
+        viewer_base = base_url.rstrip("/") if embedded is None else LOCAL_SERVE
+        game = TerminalGame(
+            api,
+            console,
+            console.input,
+            viewer_base=viewer_base,
+            own_server=embedded is not None,
+            records_file="" if own_db is None else str(own_db),
+        )
         game.play(_opponent_name(opponent), style, coach, name, objective)
     except PlayApiError as error:
         console.print(f"[red]{error}[/red]")
@@ -80,9 +98,18 @@ def play_human(
         api.close()
         if embedded is not None:
             embedded.stop()
+        if records_lock is not None:
+            records_lock.release()
 
 
 LOCAL_SERVE = "http://127.0.0.1:8080"
+
+
+def own_records_path() -> Path:
+    """play-human's own records file, beside `serve`'s: its referee never shares a file with a running `serve`."""
+    from server.settings import default_db_path
+
+    return default_db_path().with_name("play-human.sqlite3")
 
 
 def _answers(base: str) -> bool:

@@ -80,7 +80,8 @@ class LiveStatus:
 
 def summary_table(summaries: Sequence[MatchSummary]) -> Table:
     table = Table(title="Matches played")
-    for column in ("#", "game", "opponent", "result", "rounds", "moves", "fallbacks", "seconds", "replay"):
+    # Replay paths are printed whole below the table (replay_lines): a table column would cut them short.
+    for column in ("#", "game", "opponent", "result", "rounds", "moves", "fallbacks", "seconds"):
         table.add_column(column)
     for index, summary in enumerate(summaries, start=1):
         table.add_row(
@@ -92,7 +93,6 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
             str(summary.moves),
             str(summary.fallbacks),
             f"{summary.duration_s:.1f}",
-            summary.record_path or "-",
         )
     totals = tally(summaries)
     table.caption = (
@@ -100,6 +100,11 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
         f"{totals['fallbacks']} fallback moves"
     )
     return table
+
+
+def replay_lines(summaries: Sequence[MatchSummary]) -> list[str]:
+    """One line per recorded match: its number and the whole path of its replay file."""
+    return [f"replay of #{index}: {s.record_path}" for index, s in enumerate(summaries, start=1) if s.record_path]
 
 
 class JsonLines(SilentObserver):

@@ -10,6 +10,7 @@ import typer
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
+from strategies.registry import SPEC_HELP
 
 
 def register(app: typer.Typer) -> None:
@@ -17,7 +18,9 @@ def register(app: typer.Typer) -> None:
 
 
 def tournament(
-    bots: list[str] = typer.Argument(..., metavar="BOT...", help="Two or more strategies, presets or bot files."),
+    bots: list[str] = typer.Argument(
+        ..., metavar="BOT...", help="Two or more strategies or presets (" + SPEC_HELP + ") or bot files."
+    ),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
     recognizer: str = typer.Option("oracle", "--recognizer", help="Labels for our strategies: " + names_help() + "."),
@@ -69,6 +72,7 @@ def tournament(
             )
     except (ValueError, RuntimeError) as error:
         raise typer.BadParameter(str(error)) from None
+    sources = {contender.name: contender.source() for contender in contenders}
     path = Path(db) if db is not None else default_db_path()
     tournament_id = store_tournament(path, seed, rounds, played, table)
     _store_rounds(path, tournament_id, played, table)
@@ -80,6 +84,7 @@ def tournament(
                 "ci95": [round(standing.rating.low, 1), round(standing.rating.high, 1)],
                 "wins": standing.wins,
                 "rounds": standing.rounds,
+                "source": sources.get(standing.rating.name),
             }
             for standing in table
         ]
@@ -99,6 +104,9 @@ def tournament(
             f"{standing.win_rate:.1%}",
         )
     console.print(view)
+    from bot.cli.match_output import print_sources
+
+    print_sources(console, list(sources), list(sources.values()))
     console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
 
 

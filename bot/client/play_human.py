@@ -162,8 +162,11 @@ class TerminalGame:
         viewer_base: str = "",
         wait_ms: int = 5000,
         own_server: bool = False,
+        records_file: str = "",
     ) -> None:
         self.own_server = own_server
+        # With a referee of its own (gone when the game ends), the links need `serve` on this file.
+        self.records_file = records_file
         self.api = api
         self.console = console
         self.read_line = read_line
@@ -286,7 +289,7 @@ class TerminalGame:
         except PlayApiError as error:
             self.console.print(f"[red]No advice:[/red] {error}")
             return
-        how = "exact" if advice["Exact"] else f"searched {advice['Depth']} turn(s) ahead"
+        how = "exact values" if advice["Exact"] else f"estimates, searched {advice['Depth']} turn(s) ahead"
         table = Table(title=f"Coach: {advice['Strategy']}, {advice['Objective']} objective, {how}")
         table.add_column("move")
         table.add_column("value", justify="right")
@@ -294,6 +297,8 @@ class TerminalGame:
             table.add_row(move["Label"], format_value(move["Value"], advice["Objective"]))
         self.console.print(table)
         self.console.print(advice["Explanation"])
+        if advice.get("ExactHint"):
+            self.console.print(advice["ExactHint"], style="dim", highlight=False)
 
     def _show_end(self, token: str, state: dict[str, Any]) -> None:
         self.console.print(f"\n[b]{state['Result']}[/b] (rounds won {state['RoundsWon'][0]}-{state['RoundsWon'][1]})")
@@ -303,7 +308,8 @@ class TerminalGame:
             self.console.print(f"[red]No review:[/red] {error}")
             return
         objective = review["Objective"]
-        table = Table(title=f"Your game review (by {review['Strategy']}, {objective} objective)")
+        kind = "exact values" if review.get("Exact") else "estimated values"
+        table = Table(title=f"Your game review (by {review['Strategy']}, {objective} objective, {kind})")
         for column in ("step", "round/turn", "you played", "value", "best", "value", "lost"):
             table.add_column(column, justify="right" if column in ("step", "value", "lost") else "left")
         for entry in review["Moves"]:
@@ -318,7 +324,10 @@ class TerminalGame:
             )
         self.console.print(table)
         total = format_value(review["TotalLost"], objective)
+        total += " (exact)" if review.get("Exact") else " (an estimate)"
         self.console.print(f"{review['BestMoves']} of {len(review['Moves'])} moves were the best; lost in all: {total}")
+        if review.get("ExactHint"):
+            self.console.print(review["ExactHint"], highlight=False)
         if review["Worst"]:
             self.console.print("[b]Your three worst moments[/b]:")
         for entry in review["Worst"]:
@@ -326,4 +335,11 @@ class TerminalGame:
                 f"  step {entry['Step']}: {entry['Played']} instead of {entry['Best']} "
                 f"({format_value(entry['Lost'], objective)}) {self.viewer_base}{entry['Viewer']}"
             )
+        if self.records_file:
+            self.console.print(
+                f"Replay it: rummy-vision replay {state['GameId']} --db {self.records_file}; the links above work"
+                f" while `rummy-vision serve --db {self.records_file}` runs: {self.viewer_base}{state['Viewer']}",
+                soft_wrap=True,
+            )
+            return
         self.console.print(f"Replay it: rummy-vision replay {state['GameId']} · {self.viewer_base}{state['Viewer']}")

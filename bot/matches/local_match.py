@@ -44,6 +44,11 @@ class Agent:
         if self.process is not None:
             self.process.close()
 
+    def cards_unknown(self) -> tuple[int, int]:
+        """(cards left unknown, cards seen) by our strategy's recognizer; (0, 0) for a bot file."""
+        labelled: dict[int, bool] = getattr(self.source, "labelled", {})
+        return sum(1 for known in labelled.values() if not known), len(labelled)
+
     @property
     def last_suggestions(self) -> list[dict[str, Any]]:
         return list(getattr(self.source, "last_suggestions", []))
@@ -72,11 +77,22 @@ class Contender:
 
             load_user_bot(self.spec)
             return
+        from bot.players.labelling import refuse_blind
         from recognizers.registry import get_recognizer
         from strategies.registry import get_strategy
 
         get_strategy(self.spec, **self.strategy_options)
-        get_recognizer(self.recognizer, source=dict)
+        refuse_blind(self.spec, self.recognizer, get_recognizer(self.recognizer, source=dict))
+
+    def source(self) -> dict[str, Any]:
+        """What plays for this contender: the bot file, or the strategy's objective, budget, table and
+        weights with the recognizer that labels its cards (strategies.provenance)."""
+        if self.is_file:
+            return {"bot_file": str(Path(self.spec).expanduser().resolve())}
+        from strategies.provenance import strategy_source
+        from strategies.registry import get_strategy
+
+        return {**strategy_source(get_strategy(self.spec, **self.strategy_options)), "recognizer": self.recognizer}
 
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
@@ -121,6 +137,7 @@ class RoundResult:
     kinds: tuple[str, ...]
     started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
     game_id: int | None = None  # the server's GameId, for a round played over a server
+    unknown_cards: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))  # (unknown, seen) by seat
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""
@@ -157,13 +174,22 @@ def play_round(
     match = Match(seed=deal_seed, rules=rules)
     noise_base = random.Random(f"noise:{deal_seed}").getrandbits(32)
     bots: list[Agent] = []
-    try:
-        for seat, contender in enumerate(seats):
-            bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
-        return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at)
-    finally:
-        for bot in bots:
-            bot.close()
+    with contextlib.ExitStack() as stack:
+        prefixes = ("", "")
+        if any(contender.is_file for contender in seats):
+            from bot.matches.card_host import card_host
+
+            deal = match.current.deal
+            base = stack.enter_context(card_host().showing([*deal.hands[0], *deal.hands[1], *deal.deck]))
+            # A user's file gets absolute, fetchable URLs as over a server; ours label by the match's paths.
+            prefixes = (base if seats[0].is_file else "", base if seats[1].is_file else "")
+        try:
+            for seat, contender in enumerate(seats):
+                bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
+            return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at, prefixes)
+        finally:
+            for bot in bots:
+                bot.close()
 
 
 def _play(
@@ -174,6 +200,7 @@ def _play(
     move_time_ms: int | None,
     game_id: int,
     started_at: float,
+    url_prefixes: tuple[str, str] = ("", ""),
 ) -> RoundResult:
     fallback_rng = random.Random(f"fallback:{deal_seed}")
     first_mover = match.current.mover
@@ -183,7 +210,12 @@ def _play(
         seat = match.current.mover
         deadline_ms = int(time.time() * 1000) + move_time_ms if move_time_ms else 0
         view = render_gamestate(
-            match, seat, game_id=game_id, opponent_id=seats[1 - seat].name, response_deadline_ms=deadline_ms
+            match,
+            seat,
+            game_id=game_id,
+            opponent_id=seats[1 - seat].name,
+            response_deadline_ms=deadline_ms,
+            url_prefix=url_prefixes[seat],
         )
         started = time.perf_counter()
         detail: Fault | None = None
@@ -221,6 +253,7 @@ def _play(
         moves=tuple(records),
         kinds=kinds,
         started_at=started_at,
+        unknown_cards=(bots[0].cards_unknown(), bots[1].cards_unknown()),
     )
 
 

@@ -4,6 +4,11 @@ Each round is one comparison: the winner beat the loser. Strengths are fitted by
 minorise-maximise iteration; half a win each way per pair keeps a perfect record finite (a bot that
 won every round would otherwise have an infinite rating). Ratings are 1500 + 400 log10(strength),
 centred so their mean is 1500.
+
+The intervals come from a parametric bootstrap: each resample replays every round of the schedule
+with its winner drawn from the fitted ratings. Resampling the observed rounds instead would give a
+4-0 record a zero-width interval (every resample is 4-0 again), claiming a certainty four rounds
+cannot give.
 """
 
 from __future__ import annotations
@@ -51,12 +56,15 @@ def fit_ratings(names: Sequence[str], games: Sequence[tuple[str, str]]) -> dict[
 def rate(
     names: Sequence[str], games: Sequence[tuple[str, str]], *, resamples: int = 200, seed: int = 0
 ) -> list[Rating]:
-    """Ratings, best first, with 95% intervals from resampling the rounds."""
+    """Ratings, best first, with 95% intervals from replaying the rounds under the fitted ratings."""
     point = fit_ratings(names, games)
     rng = random.Random(seed)
     samples: dict[str, list[float]] = {name: [] for name in names}
     for _ in range(resamples if games else 0):
-        resampled = [games[rng.randrange(len(games))] for _ in games]
+        resampled = []
+        for winner, loser in games:
+            first_wins = 1.0 / (1.0 + 10 ** ((point[loser] - point[winner]) / 400))
+            resampled.append((winner, loser) if rng.random() < first_wins else (loser, winner))
         for name, value in fit_ratings(names, resampled).items():
             samples[name].append(value)
     ratings = []

@@ -22,6 +22,12 @@ class PlayerSummary:
     ms_per_move: float
     faults: int
     fault_log: tuple[tuple[Fault, int], ...] = ()  # each distinct fault once, with its count
+    cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
+    cards_unknown: int = 0  # of those, the ones it left unknown
+
+    @property
+    def unknown_share(self) -> float | None:
+        return self.cards_unknown / self.cards_seen if self.cards_seen else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +39,8 @@ class PlayerSummary:
             "ms_per_move": round(self.ms_per_move, 3),
             "faults": self.faults,
             "fault_reasons": [{**fault.to_json(), "count": count} for fault, count in self.fault_log],
+            "cards_seen": self.cards_seen,
+            "unknown_share": None if self.unknown_share is None else round(self.unknown_share, 4),
         }
 
 
@@ -54,6 +62,8 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
                 mean_margin=statistics.fmean(margins) if margins else 0.0,
                 ms_per_move=statistics.fmean(times) if times else 0.0,
                 faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
+                cards_seen=sum(result.unknown_cards[seat][1] for (result, _), seat in zip(results, seats)),
+                cards_unknown=sum(result.unknown_cards[seat][0] for (result, _), seat in zip(results, seats)),
                 fault_log=tuple(
                     FaultLog(
                         fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)

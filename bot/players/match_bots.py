@@ -128,8 +128,11 @@ def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str, nodes:
     get_strategy(strategy)  # raises ValueError naming the known strategies
     if nodes is not None and not takes_option(strategy, "nodes"):
         raise ValueError(f"--nodes is a search budget; strategy {strategy!r} does not search")
-    spec = recognizer or "stub"
-    recognizer_for_match(spec, base_url, game_id=None)  # raises for an unknown name or missing settings
+    from bot.players.labelling import chosen_recognizer, refuse_blind
+
+    spec = chosen_recognizer(strategy, recognizer, base_url)
+    # Raises for an unknown name, missing settings, or one that cannot label live cards for this strategy.
+    refuse_blind(strategy, spec, recognizer_for_match(spec, base_url, game_id=None))
 
     def make_recognizer(gamestate: dict[str, Any]) -> Any:
         return recognizer_for_match(spec, base_url, gamestate.get("GameId"))

@@ -363,8 +363,9 @@
     try {
       const advice = await call(`/games/${page.token}/coach?top=5`);
       if (page.state.Version !== state.Version) return;
-      const exact = advice.Exact ? "exact" : `searched ${advice.Depth} turn(s) ahead`;
+      const exact = advice.Exact ? "exact values" : `estimates, searched ${advice.Depth} turn(s) ahead`;
       $("#coach-source").textContent = `${advice.Strategy}, ${advice.Objective} objective, ${exact}`;
+      if (advice.ExactHint) $("#coach-source").title = advice.ExactHint;
       $("#coach-text").textContent = advice.Explanation;
       const rows = advice.Moves.map((move, index) => {
         const row = element("tr", { class: "coach-move" + (index === 0 ? " best" : "") });
@@ -412,7 +413,8 @@
     const total = review.Objective === "margin" ? review.TotalLost.toFixed(1) : Math.round(review.TotalLost * 100) + "%";
     $("#review-summary").textContent =
       `${review.BestMoves} of your ${review.Moves.length} moves were the best (by ${review.Strategy}); ` +
-      `in all you gave away ${total} ${unit}.`;
+      `in all you gave away ${total} ${unit}` +
+      (review.Exact ? " (exact)." : ` (an estimate). ${review.ExactHint || ""}`);
     const worst = review.Worst.map((entry) => {
       const item = element("li", { class: "worst" });
       const link = element("a", { href: entry.Viewer }, `step ${entry.Step}`);

@@ -18,6 +18,18 @@ from strategies.coaching.words import explain_move
 from strategies.position import Position, parse_position
 from strategies.search import Objective
 
+# Where a person is told how to turn estimates into exact values.
+EXACT_HINT = (
+    "These values are estimates from a bounded search. Run `rummy-vision solve` once to build the perfect-play"
+    " table; with it the coach's values are exact."
+)
+
+
+def value_kind(exact: bool) -> dict[str, Any]:
+    """The JSON fields that say whether values are exact, and how to get exact ones when they are not."""
+    return {"Values": "exact" if exact else "estimate", "ExactHint": None if exact else EXACT_HINT}
+
+
 DEFAULT_STRATEGY = "expectimax"
 DEFAULT_OBJECTIVE = Objective.MARGIN
 DEFAULT_TIME_MS = 1000.0
@@ -77,6 +89,7 @@ class Advice:
             "Strategy": self.config.strategy,
             "Objective": self.config.objective.value,
             "Exact": self.exact,
+            **value_kind(self.exact),
             "Depth": self.depth,
             "Explanation": self.explanation,
             "Moves": [

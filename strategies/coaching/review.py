@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from strategies.agent import describe_count_move
-from strategies.coaching.coach import Advice
+from strategies.coaching.coach import Advice, value_kind
 from strategies.position import Position
 
 WORST = 3
@@ -76,6 +76,11 @@ class Review:
         return tuple(sorted(losing, key=lambda entry: (-entry.lost, entry.step))[:WORST])
 
     @property
+    def exact(self) -> bool:
+        """Whether every value of the review is exact (a total of estimates is an estimate)."""
+        return all(entry.exact for entry in self.entries)
+
+    @property
     def best_moves(self) -> int:
         return sum(1 for entry in self.entries if entry.lost <= 1e-9)
 
@@ -85,6 +90,8 @@ class Review:
             "Objective": self.objective,
             "Moves": [entry.to_json() for entry in self.entries],
             "TotalLost": round(self.total_lost, 4),
+            "Exact": self.exact,
+            **value_kind(self.exact),
             "BestMoves": self.best_moves,
             "Worst": [entry.to_json() for entry in self.worst],
         }

@@ -26,7 +26,11 @@ class LearnedStrategy:
     ) -> None:
         if model is not None and weights is not None:
             raise ValueError("give either weights (a file) or a model, not both")
-        self.model = model if model is not None else ValueModel.load(Path(weights) if weights else DEFAULT_WEIGHTS)
+        self.weights_path: Path | None = None
+        if model is None:
+            self.weights_path = Path(weights) if weights else DEFAULT_WEIGHTS
+            model = ValueModel.load(self.weights_path)
+        self.model = model
         self._lookaheads: dict[CountRules, Lookahead] = {}
         if rules is not None:
             self._lookahead_for(count_rules(rules))

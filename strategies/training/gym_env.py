@@ -40,6 +40,7 @@ from strategies.registry import STRATEGIES, get_strategy
 
 AGENT, OPPONENT = 0, 1
 RENDER_MODES = ("ansi",)
+MAX_DEALS = 1000  # deals tried by reset() for one that leaves the agent a move
 
 
 class RummyVisionEnv(gymnasium.Env[Vector, np.int64]):
@@ -83,10 +84,15 @@ class RummyVisionEnv(gymnasium.Env[Vector, np.int64]):
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**62)))
         self._opponent = self._make_opponent()
-        self._state = CountState.random_deal(self._rng, self.rules)
-        self._ended = False
-        self._play_opponent()
-        return observe(self._state, AGENT), self._info()
+        # In a miniature game the opponent moving first can end the round before the agent's first turn:
+        # deal again, so an episode always starts with a decision (a finished round has no legal action).
+        for _attempt in range(MAX_DEALS):
+            self._state = CountState.random_deal(self._rng, self.rules)
+            self._ended = False
+            self._play_opponent()
+            if not self._state.is_over:
+                return observe(self._state, AGENT), self._info()
+        raise RuntimeError(f"{MAX_DEALS} deals in a row ended before the agent's first turn; check the rules")
 
     def step(self, action: Any) -> tuple[Vector, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self._require_state()

@@ -7,7 +7,7 @@ import pytest
 from bot.matches.local_match import Contender, make_contender
 from bot.matches.tournament import run_tournament
 
-ray = pytest.importorskip("ray", reason="the ray extra is installed by .ci/setup; skipped only outside it")
+ray = pytest.importorskip("ray", reason="Ray is only in .venv-ray (.ci/setup --ray); .ci/test runs this file there")
 
 
 @pytest.fixture(scope="module")

@@ -82,7 +82,8 @@ def test_analyze_with_perfect_keeps_the_format_and_gives_exact_values(
     assert result.exit_code == 0, result.output
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     for raw, answer in zip(positions, answers, strict=True):
-        assert set(answer) == {"best", "moves"}
+        assert {"best", "moves"} <= set(answer) and answer["values"] == "exact" and answer["exact_hint"] is None
+        assert answer["source"]["table"] is not None  # the values name the table they came from
         position = parse_position(raw)
         truth = solve(position.state.copy(), objective).move_values
         by_move = {json.dumps(entry["move"]): entry["value"] for entry in answer["moves"]}

@@ -1,0 +1,38 @@
+"""The one recognizer rule of `match` and `play`: which recognizer a strategy gets, and which it is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recognizers.live import LABELLING_CHOICES, blind_reason, default_recognizer
+
+
+def chosen_recognizer(strategy: str, given: str | None, base_url: str | None = None) -> str:
+    """The recognizer named, else the default for where the match is played (in process: `base_url` None).
+
+    Raises ValueError when there is no default there (the arena) and the strategy plays by labels."""
+    from strategies.registry import needs_labels
+
+    if given is not None:
+        return given
+    default = default_recognizer(base_url)
+    if default is not None:
+        return default
+    if not needs_labels(strategy):
+        return "stub"  # never asked: the strategy does not look at labels
+    raise ValueError(
+        f"strategy {strategy!r} plays by the cards' labels and {base_url} serves no true labels: name a"
+        f" --recognizer ({LABELLING_CHOICES})"
+    )
+
+
+def refuse_blind(strategy: str, recognizer_spec: str, recognizer: Any) -> None:
+    """Raise ValueError when `strategy` plays by labels and `recognizer` cannot give any for live cards."""
+    from strategies.registry import needs_labels
+
+    reason = blind_reason(recognizer)
+    if reason is not None and needs_labels(strategy):
+        raise ValueError(
+            f"strategy {strategy!r} plays by the cards' labels, but recognizer {recognizer_spec!r} cannot label"
+            f" live cards: {reason}. Choose one that can: {LABELLING_CHOICES}"
+        )

@@ -1,0 +1,55 @@
+"""What produced a strategy's moves: its objective, its search budget, the table and weights it reads.
+
+Results are only comparable when they say this: the same seeded command plays differently once
+`rummy-vision solve` has built the perfect-play table, so every result names the table it used.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def strategy_source(strategy: Any) -> dict[str, Any]:
+    """The facts behind a strategy instance's moves, as JSON: only the ones it has."""
+    found: dict[str, Any] = {"strategy": getattr(strategy, "name", type(strategy).__name__)}
+    objective = getattr(strategy, "objective", None)
+    if objective is not None:
+        found["objective"] = getattr(objective, "value", str(objective))
+    nodes = getattr(strategy, "nodes", None)
+    time_ms = getattr(strategy, "time_ms", None)
+    if nodes is not None:
+        found["budget"] = f"{nodes} nodes a move"
+    elif isinstance(time_ms, (int, float)) and math.isfinite(time_ms):
+        found["budget"] = f"{time_ms:g} ms a move (the clock: moves may vary with the machine's load)"
+    elif time_ms is not None and hasattr(strategy, "searcher"):
+        found["budget"] = "none: solves to the end of the round"
+    table = getattr(strategy, "table", None)
+    if table is not None:
+        found["table"] = {"file": str(table.path), "layers": f"1..{table.top}", "values": "exact margins"}
+    elif hasattr(strategy, "exact_solve") and getattr(strategy, "exact_solve", False):
+        found["table"] = None  # could read one, found none: `rummy-vision solve` builds it
+    if hasattr(strategy, "weights_path"):
+        found["weights"] = str(strategy.weights_path or "a model given in code")
+    return found
+
+
+def source_text(source: dict[str, Any]) -> str:
+    """One line for people, e.g. "expectimax, win objective, 3000 nodes a move, table ~/t.bin (layers 1..7)"."""
+    parts = [str(source.get("strategy", "?"))]
+    if "objective" in source:
+        parts.append(f"{source['objective']} objective")
+    if "budget" in source:
+        parts.append(str(source["budget"]))
+    if "table" in source:
+        table = source["table"]
+        parts.append(
+            f"table {table['file']} (layers {table['layers']})"
+            if table
+            else "no perfect-play table (`rummy-vision solve` builds one; results change once it exists)"
+        )
+    if "weights" in source:
+        parts.append(f"weights {source['weights']}")
+    if "recognizer" in source:
+        parts.append(f"recognizer {source['recognizer']}")
+    return ", ".join(parts)

@@ -1,0 +1,54 @@
+"""Results name what produced them: strategy, objective, budget, table file, weights, recognizer."""
+
+from __future__ import annotations
+
+import json
+
+from kernel_helpers import MINIATURES
+from typer.testing import CliRunner
+
+from bot.cli import app
+from strategies.provenance import source_text, strategy_source
+from strategies.searching import SearchStrategy
+from strategies.table import load_table
+from strategies.table.build import build_table
+
+
+def test_a_search_with_a_table_names_the_file_its_layers_and_budget(tmp_path):
+    path = tmp_path / "mini.rvt"
+    build_table(path, MINIATURES[1], workers=1)
+    strategy = SearchStrategy(leaves="table", table=load_table(path, MINIATURES[1]), nodes=500, objective="margin")
+    source = strategy_source(strategy)
+    assert source["table"]["file"] == str(path) and source["objective"] == "margin"
+    assert source["budget"] == "500 nodes a move"
+    assert f"table {path}" in source_text(source)
+
+
+def test_match_names_each_players_source_and_a_missing_table(tmp_path, monkeypatch):
+    for variable in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.setenv(variable, str(tmp_path / variable))
+    arguments = ["match", "expectimax:nodes=800", "greedy", "--rounds", "2", "--no-record"]
+    result = CliRunner().invoke(app, [*arguments, "--json"])
+    assert result.exit_code == 0, result.output
+    players = json.loads(result.stdout.strip().splitlines()[-1])["players"]
+    assert players[0]["source"] == {
+        "strategy": "expectimax",
+        "objective": "win",
+        "budget": "800 nodes a move",
+        "table": None,
+        "recognizer": "oracle",
+    }
+    assert players[1]["source"] == {"strategy": "greedy", "recognizer": "oracle"}
+    shown = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
+    assert "expectimax:nodes=800: expectimax, win objective, 800 nodes a move, no perfect-play table" in shown.output
+
+
+def test_tournament_names_each_players_source(tmp_path, monkeypatch):
+    for variable in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.setenv(variable, str(tmp_path / variable))
+    arguments = ["tournament", "random", "heuristic:nodes=300", "--rounds", "2", "--db", str(tmp_path / "r.sqlite3")]
+    result = CliRunner().invoke(app, [*arguments, "--json"])
+    assert result.exit_code == 0, result.output
+    standings = {entry["name"]: entry for entry in json.loads(result.stdout.strip().splitlines()[-1])["standings"]}
+    assert standings["heuristic:nodes=300"]["source"]["budget"] == "300 nodes a move"
+    assert standings["random"]["source"] == {"strategy": "random", "recognizer": "oracle"}
