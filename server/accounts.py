@@ -17,6 +17,7 @@ from server.protocol import Result
 HOUSE_PREFIX = "housebot-"
 DEFAULT_ITERATIONS = 200_000
 DEFAULT_BALANCE = 1000
+VERIFIED_IDLE_S = 24 * 3600.0
 
 
 class BotStatus(StrEnum):
@@ -47,7 +48,9 @@ class Accounts:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         # Keyed by a fast digest of the password salted with the stored hash, never the password itself.
-        self._verified: TTLCache[tuple[str, bytes], bool] = TTLCache(maxsize=4096, ttl=600)
+        # Each use renews an entry: a bot that keeps calling never falls back to PBKDF2 (where failed logins
+        # from strangers could throttle it); only a bot idle for VERIFIED_IDLE_S pays the check again.
+        self._verified: TTLCache[tuple[str, bytes], bool] = TTLCache(maxsize=4096, ttl=VERIFIED_IDLE_S)
 
     def add_bot(
         self,
@@ -138,8 +141,12 @@ class Accounts:
         return None if row is None else int(row["iterations"])
 
     def known_good(self, login: Login, password: str) -> bool:
-        """True when this password was verified recently (cheap; no PBKDF2)."""
-        return self._cache_key(login, password) in self._verified
+        """True when this password was verified recently (cheap; no PBKDF2); a hit renews the entry."""
+        key = self._cache_key(login, password)
+        if key not in self._verified:
+            return False
+        self._verified[key] = True
+        return True
 
     def remember_good(self, login: Login, password: str) -> None:
         self._verified[self._cache_key(login, password)] = True
