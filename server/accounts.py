@@ -17,6 +17,8 @@ from server.protocol import Result
 HOUSE_PREFIX = "housebot-"
 DEFAULT_ITERATIONS = 200_000
 DEFAULT_BALANCE = 1000
+# Balances stay far inside SQLite's 64-bit integers, so prizes added later can never overflow them.
+MAX_BALANCE = 10**12
 VERIFIED_IDLE_S = 24 * 3600.0
 
 
@@ -35,7 +37,13 @@ class Bot:
 
 
 class AccountError(ValueError):
-    """A bots command that cannot be done (duplicate name, unknown bot, reserved name)."""
+    """A bots command that cannot be done (duplicate name, unknown bot, reserved name, bad balance)."""
+
+
+def checked_balance(balance: int) -> int:
+    if isinstance(balance, bool) or not isinstance(balance, int) or not 0 <= balance <= MAX_BALANCE:
+        raise AccountError(f"a balance is a whole number from 0 to {MAX_BALANCE:,}; {str(balance)[:40]} is not")
+    return balance
 
 
 def hash_password(password: str, salt: bytes, iterations: int) -> bytes:
@@ -67,6 +75,7 @@ class Accounts:
             raise AccountError("a bot name cannot be empty")
         if name.startswith(HOUSE_PREFIX):
             raise AccountError(f"names starting with {HOUSE_PREFIX!r} are reserved for house bots")
+        checked_balance(balance)
         password = secrets.token_urlsafe(18)
         salt = secrets.token_bytes(16)
         try:
@@ -90,6 +99,8 @@ class Accounts:
         return password
 
     def set_bot(self, name: str, *, status: BotStatus | None = None, balance: int | None = None) -> Bot:
+        if balance is not None:
+            checked_balance(balance)
         with self.db:
             if status is not None:
                 self.db.execute("UPDATE bots SET status=? WHERE name=?", (status.value, name))
