@@ -286,3 +286,56 @@ def test_captions_are_for_the_person_whose_game_shows_the_card_not_for_bots(star
         assert refused.status_code == 403 and "captions are for people" in refused.json()["ErrorMessage"]
         captioned = person.get(path, params={"caption": 1})
         assert captioned.status_code == 200 and captioned.content != bot.get(path).content
+
+
+# --- item 4: names with Rich markup; item 12: balances ----------------------------------------------
+
+MARKUP_NAME = "evil[/x][bold]"
+
+
+def test_a_bot_name_with_markup_is_printed_as_written_everywhere(tmp_path):
+    from typer.testing import CliRunner
+
+    from bot.cli import app
+
+    runner = CliRunner()
+    db = str(tmp_path / "cli.sqlite3")
+    added = runner.invoke(app, ["bots", "add", MARKUP_NAME, "--db", db])
+    assert added.exit_code == 0, added.output
+    assert MARKUP_NAME in added.output and len(added.output.strip().splitlines()[-1]) >= 20  # the password
+    listed = runner.invoke(app, ["bots", "list", "--db", db], terminal_width=200)
+    assert listed.exit_code == 0 and MARKUP_NAME in listed.output
+
+
+def test_the_play_client_prints_an_opponent_named_with_markup():
+    import io
+
+    from rich.console import Console
+
+    from bot.cli.play_output import summary_table
+    from bot.client.runner import MatchSummary
+
+    summary = MatchSummary(7, "[/x]", "WON", 1, 0, 12, 0, 3.5, error="[red")
+    out = Console(file=io.StringIO(), width=200)
+    out.print(summary_table([summary]))
+    assert "[/x]" in out.file.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("command", "balance"),
+    [("add", "-50"), ("set", "-999999999999999999999"), ("set", "999999999999999999999"), ("set", "-1")],
+)
+def test_balances_cannot_go_negative_or_overflow(tmp_path, command, balance):
+    from typer.testing import CliRunner
+
+    from bot.cli import app
+
+    runner = CliRunner()
+    db = str(tmp_path / "cli.sqlite3")
+    assert runner.invoke(app, ["bots", "add", "robo", "--db", db]).exit_code == 0
+    name = "other" if command == "add" else "robo"
+    answer = runner.invoke(app, ["bots", command, name, "--balance", balance, "--db", db])
+    assert answer.exit_code == 2 and answer.exception is not None and isinstance(answer.exception, SystemExit)
+    assert "a balance is a whole number from 0 to" in answer.output
+    records = Records(tmp_path / "cli.sqlite3")
+    assert [(bot.name, bot.balance) for bot in Accounts(records.db).all()] == [("robo", 1000)]
