@@ -33,10 +33,27 @@ FEATURE_VERSION = 1  # stored with gallery vectors; a change here makes old vect
 Vector = np.ndarray
 
 
+# The most pixels a picture may declare before it is decoded. Everything is reduced to 320 px a side,
+# so a camera's photo is plenty; past this a small file can expand to gigabytes (a decompression bomb).
+MAX_PIXELS = 24_000_000
+
+
+def check_size(opened: Image.Image, limit: int = MAX_PIXELS) -> None:
+    """ValueError unless the picture's header declares at most `limit` pixels (checked before decoding)."""
+    width, height = opened.size
+    if width * height > limit:
+        raise ValueError(
+            f"the picture is {width} x {height} px ({width * height / 1e6:.0f} Mpx); at most {limit / 1e6:.0f} Mpx"
+            " are read (cards are reduced to 320 px)"
+        )
+
+
 def open_image(data: bytes) -> Image.Image:
-    """The picture in `data` as RGB, at most 320 px a side; ValueError (with the reason) when it is not an image."""
+    """The picture in `data` as RGB, at most 320 px a side; ValueError (with the reason) when it is not an
+    image or declares more than MAX_PIXELS pixels."""
     try:
         with Image.open(io.BytesIO(data)) as opened:
+            check_size(opened)
             opened.draft("RGB", (320, 320))  # JPEG: decode small, much faster
             image = ImageOps.exif_transpose(opened).convert("RGB")
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as error:

@@ -109,6 +109,29 @@ class Gallery:
             found.setdefault(str(landmark), {})[str(source)] = int(count)
         return found
 
+    def pictures(self, landmark: str | None = None) -> list[dict[str, object]]:
+        """Every stored picture, oldest first: id, landmark, source, content hash, when it was added."""
+        query = "SELECT id, landmark, source, content_hash, added_at FROM pictures"
+        with self._lock:
+            if landmark is None:
+                rows = self._db.execute(query + " ORDER BY id").fetchall()
+            else:
+                rows = self._db.execute(query + " WHERE landmark = ? ORDER BY id", (landmark,)).fetchall()
+        return [
+            {"Id": int(row[0]), "Landmark": str(row[1]), "Source": str(row[2]), "Hash": str(row[3]), "AddedAt": row[4]}
+            for row in rows
+        ]
+
+    def forget(self, ids: list[int]) -> int:
+        """Remove the pictures with these ids; returns how many were removed (the vectors reload on next use)."""
+        with self._lock:
+            removed = 0
+            for picture_id in ids:
+                removed += self._db.execute("DELETE FROM pictures WHERE id = ?", (picture_id,)).rowcount
+            self._db.commit()
+            self._rows, self._count, self._labels = None, 0, []
+        return removed
+
     def bump(self, **counts: int) -> None:
         with self._lock:
             for name, value in counts.items():

@@ -17,6 +17,9 @@ from server.protocol import Result
 HOUSE_PREFIX = "housebot-"
 DEFAULT_ITERATIONS = 200_000
 DEFAULT_BALANCE = 1000
+# Balances stay far inside SQLite's 64-bit integers, so prizes added later can never overflow them.
+MAX_BALANCE = 10**12
+VERIFIED_IDLE_S = 24 * 3600.0
 
 
 class BotStatus(StrEnum):
@@ -34,7 +37,13 @@ class Bot:
 
 
 class AccountError(ValueError):
-    """A bots command that cannot be done (duplicate name, unknown bot, reserved name)."""
+    """A bots command that cannot be done (duplicate name, unknown bot, reserved name, bad balance)."""
+
+
+def checked_balance(balance: int) -> int:
+    if isinstance(balance, bool) or not isinstance(balance, int) or not 0 <= balance <= MAX_BALANCE:
+        raise AccountError(f"a balance is a whole number from 0 to {MAX_BALANCE:,}; {str(balance)[:40]} is not")
+    return balance
 
 
 def hash_password(password: str, salt: bytes, iterations: int) -> bytes:
@@ -47,7 +56,9 @@ class Accounts:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         # Keyed by a fast digest of the password salted with the stored hash, never the password itself.
-        self._verified: TTLCache[tuple[str, bytes], bool] = TTLCache(maxsize=4096, ttl=600)
+        # Each use renews an entry: a bot that keeps calling never falls back to PBKDF2 (where failed logins
+        # from strangers could throttle it); only a bot idle for VERIFIED_IDLE_S pays the check again.
+        self._verified: TTLCache[tuple[str, bytes], bool] = TTLCache(maxsize=4096, ttl=VERIFIED_IDLE_S)
 
     def add_bot(
         self,
@@ -64,6 +75,7 @@ class Accounts:
             raise AccountError("a bot name cannot be empty")
         if name.startswith(HOUSE_PREFIX):
             raise AccountError(f"names starting with {HOUSE_PREFIX!r} are reserved for house bots")
+        checked_balance(balance)
         password = secrets.token_urlsafe(18)
         salt = secrets.token_bytes(16)
         try:
@@ -87,6 +99,8 @@ class Accounts:
         return password
 
     def set_bot(self, name: str, *, status: BotStatus | None = None, balance: int | None = None) -> Bot:
+        if balance is not None:
+            checked_balance(balance)
         with self.db:
             if status is not None:
                 self.db.execute("UPDATE bots SET status=? WHERE name=?", (status.value, name))
@@ -145,8 +159,12 @@ class Accounts:
         return None if row is None else int(row["iterations"])
 
     def known_good(self, login: Login, password: str) -> bool:
-        """True when this password was verified recently (cheap; no PBKDF2)."""
-        return self._cache_key(login, password) in self._verified
+        """True when this password was verified recently (cheap; no PBKDF2); a hit renews the entry."""
+        key = self._cache_key(login, password)
+        if key not in self._verified:
+            return False
+        self._verified[key] = True
+        return True
 
     def remember_good(self, login: Login, password: str) -> None:
         self._verified[self._cache_key(login, password)] = True

@@ -126,6 +126,7 @@ def bots_add(
 ) -> None:
     """Register a bot and print its password (only once: the server keeps a salted hash)."""
     from rich.console import Console
+    from rich.markup import escape
 
     from rummy.records import connect
     from server.accounts import AccountError, Accounts
@@ -134,11 +135,13 @@ def bots_add(
     try:
         password = Accounts(connection).add_bot(name, user=user, balance=balance)
     except AccountError as error:
-        raise typer.BadParameter(str(error), param_hint="NAME") from None
+        raise typer.BadParameter(str(error), param_hint="--balance" if "balance" in str(error) else "NAME") from None
     finally:
         connection.close()
     console = Console()
-    console.print(f"Registered bot [bold]{name}[/bold]. Its BotPassword (shown only now):", highlight=False)
+    console.print(
+        f"Registered bot [bold]{escape(name.strip())}[/bold]. Its BotPassword (shown only now):", highlight=False
+    )
     print(password)
 
 
@@ -162,7 +165,7 @@ def bots_set(
     try:
         bot = Accounts(connection).set_bot(name, status=chosen, balance=balance)
     except AccountError as error:
-        raise typer.BadParameter(str(error), param_hint="NAME") from None
+        raise typer.BadParameter(str(error), param_hint="--balance" if "balance" in str(error) else "NAME") from None
     finally:
         connection.close()
     print(f"{bot.name}: user {bot.user}, {bot.status.value}, balance {bot.balance}")
@@ -171,6 +174,7 @@ def bots_set(
 def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     """List registered bots (never passwords)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from rummy.records import connect
@@ -183,7 +187,7 @@ def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
         connection.close()
     table = Table("bot", "user", "status", "balance")
     for bot in bots:
-        table.add_row(bot.name, bot.user, bot.status.value, str(bot.balance))
+        table.add_row(escape(bot.name), escape(bot.user), bot.status.value, str(bot.balance))
     Console().print(table)
 
 

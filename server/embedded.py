@@ -7,10 +7,8 @@ import threading
 import time
 from types import TracebackType
 
-import uvicorn
-
 from server.app import create_app
-from server.serving import RefereeServer
+from server.serving import RefereeServer, server_config
 from server.settings import Settings
 
 
@@ -20,8 +18,7 @@ class EmbeddedServer:
     def __init__(self, settings: Settings, *, start_timeout_s: float = 10.0) -> None:
         self.settings = settings
         self.app = create_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-        self.server = RefereeServer(config)
+        self.server = RefereeServer(server_config(self.app, host="127.0.0.1", port=0, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + start_timeout_s

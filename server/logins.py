@@ -5,14 +5,20 @@
   a flood of wrong passwords slows logins, not matches.
 - An unknown BotId costs the same PBKDF2 as a known one (against a stand-in hash), so timing does not
   tell which names exist.
-- Failed logins drain two token buckets, one per BotId and one per client address; while either is
-  empty, attempts that would need PBKDF2 are refused at once without hashing (a bot that logged in
-  recently is not locked out: its cached success needs no hashing).
+- Failed logins drain token buckets: one per BotId and address (failures from elsewhere never block
+  a bot's own address), one per client address and one per network the
+  address is in (an IPv4 /24, an IPv6 /64, and all loopback addresses together, so that many source
+  addresses on one machine or subnet share a limit); while any is empty, attempts that would need
+  PBKDF2 are refused at once without hashing, with a message starting THROTTLED that the client
+  retries after the time it names.
+- A bot whose password passed is known by its cached success, renewed on every call
+  (server.accounts.VERIFIED_IDLE_S): failed logins by anyone else cannot lock it out while it plays.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import secrets
 import time
 from collections.abc import Callable
@@ -28,6 +34,7 @@ from server.seats import Refusal
 
 HASHING_THREADS = 2
 REFUSED = "unknown BotId or wrong BotPassword"
+THROTTLED = "too many failed logins"
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,21 @@ class Bucket:
 
 PER_BOT = Bucket(capacity=5, refill_per_s=0.5)
 PER_ADDRESS = Bucket(capacity=30, refill_per_s=3.0)
+PER_NETWORK = Bucket(capacity=60, refill_per_s=5.0)
+
+
+def network_of(address: str) -> str:
+    """The network an address is counted in: loopback as one, an IPv4 /24, an IPv6 /64."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return "other"
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    if parsed.is_loopback:
+        return "loopback"
+    prefix = 24 if parsed.version == 4 else 64
+    return str(ipaddress.ip_network(f"{parsed}/{prefix}", strict=False))
 
 
 class FailureThrottle:
@@ -51,10 +73,18 @@ class FailureThrottle:
         tokens, since = self._levels.get(key, (bucket.capacity, self._clock()))
         return min(bucket.capacity, tokens + (self._clock() - since) * bucket.refill_per_s)
 
+    @staticmethod
+    def _buckets(bot_id: str, address: str) -> tuple[tuple[tuple[str, str], Bucket], ...]:
+        return (
+            (("bot", f"{bot_id}\n{address}"), PER_BOT),
+            (("address", address), PER_ADDRESS),
+            (("network", network_of(address)), PER_NETWORK),
+        )
+
     def wait_s(self, bot_id: str, address: str) -> float:
         """0 when a login may be tried now; else how long until one may."""
         waits = [0.0]
-        for key, bucket in ((("bot", bot_id), PER_BOT), (("address", address), PER_ADDRESS)):
+        for key, bucket in self._buckets(bot_id, address):
             tokens = self._tokens(key, bucket)
             if tokens < 1:
                 waits.append((1 - tokens) / bucket.refill_per_s)
@@ -62,7 +92,7 @@ class FailureThrottle:
 
     def failed(self, bot_id: str, address: str) -> None:
         now = self._clock()
-        for key, bucket in ((("bot", bot_id), PER_BOT), (("address", address), PER_ADDRESS)):
+        for key, bucket in self._buckets(bot_id, address):
             self._levels[key] = (max(0.0, self._tokens(key, bucket) - 1), now)
 
 
@@ -89,9 +119,7 @@ class Logins:
         address = CLIENT_ADDRESS.get()
         wait_s = self.throttle.wait_s(bot_id, address)
         if wait_s > 0:
-            raise Refusal(
-                Result.INVALID_LOGIN_OR_PASSWORD, f"too many failed logins; try again in {max(1, round(wait_s))} s"
-            )
+            raise Refusal(Result.INVALID_LOGIN_OR_PASSWORD, f"{THROTTLED}; try again in {max(1, round(wait_s))} s")
         checked = login or self._stand_in()
         matches = await asyncio.get_running_loop().run_in_executor(self._hashing, checked.matches, password)
         if login is None or not matches:

@@ -182,6 +182,10 @@ class Referee:
     def landmark_of_token(self, token: str) -> str | None:
         return self.matches.landmarks.get(token) or self.records.landmark_of_token(token)
 
+    def card_in_play(self, token: str) -> bool:
+        """True when the card `token` belongs to a match that is still being played."""
+        return any(token in live.tokens and not live.match.over for live in self.live.values())
+
     def landmark_of_url(self, url: str) -> str | None:
         return self.landmark_of_token(token_of(url))
 

@@ -4,23 +4,49 @@ uvicorn waits for open requests before it runs the app's shutdown, and long poll
 to 5 s, during which deadlines would keep firing. `RefereeServer` tells the referee first: deadlines
 stop and every long poll answers at once; then uvicorn closes as usual and the app's shutdown marks
 the matches still running ABORTED (stakes refunded).
+
+`serve` also ends the process a few seconds after that shutdown is done, even when a worker thread
+is still busy (a house bot or a coach thinking cannot be interrupted, and Python waits for such
+threads at exit): by then every match is recorded and the database is closed.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import socket
+import threading
 from typing import Any
 
 import uvicorn
 
+from server.connections import GuardedH11Protocol
+
+log = logging.getLogger(__name__)
+EXIT_GRACE_S = 3.0
+
 
 class RefereeServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, *, exit_after_shutdown: bool = False) -> None:
+        super().__init__(config)
+        self.exit_after_shutdown = exit_after_shutdown
+
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         app: Any = self.config.app
         referee = getattr(getattr(app, "state", None), "referee", None)
         if referee is not None:
             referee.begin_shutdown()
         await super().shutdown(sockets)
+        if self.exit_after_shutdown:
+            threading.Thread(target=_exit_after_grace, name="exit-after-shutdown", daemon=True).start()
+
+
+def _exit_after_grace() -> None:
+    threading.Event().wait(EXIT_GRACE_S)
+    busy = [thread.name for thread in threading.enumerate() if not thread.daemon and thread.is_alive()]
+    log.warning("stopped; not waiting for busy worker threads (%s)", ", ".join(busy) or "none")
+    logging.shutdown()
+    os._exit(0)
 
 
 def serve_app(
@@ -34,5 +60,15 @@ def serve_app(
 ) -> None:
     """Like uvicorn.run(app, ...), with the referee told first when the server stops; `sockets` are
     already listening (the port was checked before anything was created)."""
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log)
-    RefereeServer(config).run(sockets=sockets)
+    RefereeServer(
+        server_config(app, host=host, port=port, log_level=log_level, access_log=access_log), exit_after_shutdown=True
+    ).run(sockets=sockets)
+
+
+def server_config(
+    app: Any, *, host: str, port: int, log_level: str = "info", access_log: bool = True
+) -> uvicorn.Config:
+    """uvicorn's settings for the referee: request headers must arrive in time (server.connections)."""
+    return uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, lifespan="on", http=GuardedH11Protocol, access_log=access_log
+    )

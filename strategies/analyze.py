@@ -54,9 +54,11 @@ def analyse(
     objective: Objective | str = Objective.WIN,
     time_ms: float = 1000,
     nodes: int | None = None,
+    deadline: float | None = None,
 ) -> Analysis:
     """Rank the moves of `position`; with `nodes`, a search strategy gets that node budget instead of
-    `time_ms`, so the ranking is the same on every machine."""
+    `time_ms`, so the ranking is the same on every machine. With `deadline` (time.monotonic()), every
+    searching strategy stops by then, `exact` included (its values are then the search's, not exact)."""
     objective = Objective(objective)
     state = position.state
     rules = state.rules
@@ -69,7 +71,7 @@ def analyse(
         options["time_ms"] = time_ms
     player = get_strategy(strategy, **options)
     if isinstance(player, (SearchStrategy, PerfectStrategy)):
-        result = player.analyse(state.copy(), all_values=True)
+        result = player.analyse(state.copy(), None if nodes is not None else deadline, all_values=True)
         values = result.move_values
         ranked = sorted(values, key=lambda move: -values[move])
 

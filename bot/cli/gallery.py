@@ -1,4 +1,4 @@
-"""`rummy-vision recognizers import DIR` and `rummy-vision recognizers stats`: the local recognizer's gallery."""
+"""`rummy-vision recognizers import DIR`, `list`, `forget` and `stats`: the local recognizer's gallery."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def import_pictures(
 ) -> None:
     """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress
 
     from recognizers.local import LocalRecognizer
@@ -69,14 +70,25 @@ def import_pictures(
             if recognizer.learn(data, landmark, source="import"):
                 added += 1
             else:
+                import hashlib
+
                 from recognizers.features import open_image
 
+                known = recognizer.gallery.landmark_of(hashlib.sha256(data).hexdigest())
+                if known is not None and known != landmark:
+                    console.print(
+                        f"[yellow]{escape(str(path))} is in the gallery as {escape(known)!r}, not {escape(landmark)!r};"
+                        " `rummy-vision recognizers forget` removes the wrong one, then import again[/]"
+                    )
+                    skipped += 1
+                    progress.advance(task)
+                    continue
                 try:
                     open_image(data)
                     skipped += 1
-                except ValueError:
+                except ValueError as error:
                     broken += 1
-                    console.print(f"[yellow]{path} is not a readable image; skipped[/]")
+                    console.print(f"[yellow]{escape(str(path))}: {escape(str(error))}; skipped[/]")
             progress.advance(task)
     landmarks = len({landmark for landmark, _ in plan})
     typer.echo(
@@ -84,6 +96,64 @@ def import_pictures(
         + (f"; {skipped} already there" if skipped else "")
         + (f"; {broken} unreadable" if broken else "")
     )
+
+
+@app.command("list")
+def list_pictures(
+    landmark: Annotated[str | None, typer.Option(help="Only this landmark's pictures.")] = None,
+    gallery: GalleryOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Every picture in the gallery: its id (for `forget`), landmark, source, content hash and when it came."""
+    import datetime
+    import json
+
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    store = _open(gallery)
+    try:
+        pictures = store.pictures(landmark)
+    finally:
+        store.close()
+    if as_json:
+        typer.echo(json.dumps(pictures))
+        return
+    table = Table("id", "landmark", "source", "hash", "added", title=f"{len(pictures)} picture(s)")
+    for picture in pictures:
+        added = datetime.datetime.fromtimestamp(float(picture["AddedAt"])).isoformat(" ", "seconds")  # type: ignore[arg-type]
+        table.add_row(
+            str(picture["Id"]),
+            escape(str(picture["Landmark"])),
+            escape(str(picture["Source"])),
+            str(picture["Hash"])[:12],
+            added,
+        )
+    Console().print(table)
+
+
+@app.command()
+def forget(
+    ids: Annotated[list[int] | None, typer.Argument(help="Ids of the pictures to remove (see `list`).")] = None,
+    landmark: Annotated[str | None, typer.Option(help="Remove every picture of this landmark instead.")] = None,
+    gallery: GalleryOption = None,
+) -> None:
+    """Remove pictures from the gallery (a wrong label is forgotten, then the picture can be imported again)."""
+    if bool(ids) == (landmark is not None):
+        typer.echo("error: give picture ids or --landmark NAME (one of the two)", err=True)
+        raise typer.Exit(2)
+    store = _open(gallery)
+    try:
+        chosen = list(ids or []) if landmark is None else [int(str(p["Id"])) for p in store.pictures(landmark)]
+        unknown = sorted(set(chosen) - {int(str(p["Id"])) for p in store.pictures()})
+        if unknown:
+            typer.echo(f"error: no picture with id {', '.join(map(str, unknown))} (see `recognizers list`)", err=True)
+            raise typer.Exit(2)
+        removed = store.forget(chosen)
+    finally:
+        store.close()
+    typer.echo(f"removed {removed} picture(s) from {store.path}")
 
 
 @app.command()

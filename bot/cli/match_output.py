@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -38,7 +39,7 @@ def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str)
     for column in COLUMNS:
         table.add_column(column, justify="left" if column == "player" else "right")
     for row in summary_rows(summaries):
-        table.add_row(*row)
+        table.add_row(*map(escape, row))
     return table
 
 
@@ -49,12 +50,13 @@ def print_faults(console: Console, summaries: Sequence[PlayerSummary]) -> None:
             continue
         distinct = len(summary.fault_log)
         console.print(
-            f"[bold red]{summary.name}: {summary.faults} faults[/] ({distinct} distinct); a safe move replaced each",
+            f"[bold red]{escape(summary.name)}: {summary.faults} faults[/] ({distinct} distinct);"
+            " a safe move replaced each",
             highlight=False,
         )
         for fault, count in summary.fault_log:
             times = "once" if count == 1 else f"{count} times"
-            console.print(f"[red]{fault.summary}[/] ({times})", highlight=False, soft_wrap=True)
+            console.print(f"[red]{escape(fault.summary)}[/] ({times})", highlight=False, soft_wrap=True)
             if fault.traceback:
                 console.print(Text(fault.traceback, style="dim"), soft_wrap=True)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from recognizers.registry import names_help
 from strategies.registry import SPEC_HELP
@@ -86,7 +87,7 @@ def play(
         credentials = resolve_credentials(bot_id, password)
         url = resolve_base_url(base_url)
     except ConfigError as error:
-        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
+        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
     _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
     try:
@@ -95,7 +96,7 @@ def play(
             file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url, nodes=nodes)
         )
     except (UserBotError, ValueError, ImportError) as error:
-        err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
+        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
 
     with ArenaClient(url, credentials) as client:
@@ -105,7 +106,7 @@ def play(
                 raise PlayError(f"could not list game styles: {styles.describe()}")
             style = choose_style(styles, game_style)
         except (ProtocolError, PlayError, StyleError) as error:
-            err.print(f"[red]{error}[/]", soft_wrap=True, highlight=False)
+            err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
             raise typer.Exit(1) from None
         options = PlayOptions(
             game_style_id=style.style_id,
@@ -165,7 +166,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     except (PlayError, ProtocolError) as error:
         err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
         if "Check of OpponentId failed" in str(error):
-            from server.housebots import HOUSE_BOTS
+            from server.house_agents import HOUSE_BOTS
 
             err.print(
                 f"No bot of that name on this server. The local referee's house bots: {', '.join(HOUSE_BOTS)}"

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.live import Live
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -73,7 +74,8 @@ class LiveStatus:
     def match_ended(self, summary: MatchSummary) -> None:
         self.games_done += 1
         self.console.print(
-            f"match {self.games_done}: game {summary.game_id} vs {summary.opponent_id}: [bold]{summary.status}[/] "
+            f"match {self.games_done}: game {summary.game_id} vs {escape(summary.opponent_id)}: "
+            f"[bold]{summary.status}[/] "
             f"{summary.my_score}-{summary.opp_score} ({summary.moves} moves, {summary.fallbacks} fallbacks)"
         )
 
@@ -87,8 +89,8 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
         table.add_row(
             str(index),
             str(summary.game_id),
-            summary.opponent_id,
-            summary.status + (f" ({summary.error})" if summary.error else ""),
+            escape(summary.opponent_id),
+            escape(summary.status + (f" ({summary.error})" if summary.error else "")),
             f"{summary.my_score}-{summary.opp_score}",
             str(summary.moves),
             str(summary.fallbacks),

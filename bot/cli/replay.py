@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 
@@ -50,10 +51,10 @@ def replay(
             console.print(compare_outcomes(recorded, what_if, rounds_won, start))
             return
     except (ReplayError, ValueError) as error:
-        err.print(f"[red]error:[/red] {error}", soft_wrap=True)
+        err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
         raise typer.Exit(2) from None
     for problem in recorded.mismatches:
-        err.print(f"[yellow]warning:[/yellow] {problem}", soft_wrap=True)
+        err.print(f"[yellow]warning:[/yellow] {escape(str(problem))}", soft_wrap=True)
     if turn is not None:
         console.print(render_step(recorded, recorded.steps[turn]))
         return
@@ -72,7 +73,7 @@ def compare_outcomes(recorded: Any, what_if: Any, rounds_won: tuple[int, ...], s
     table.add_column("")
     table.add_column("seat 0", justify="right")
     table.add_column("seat 1", justify="right")
-    table.add_row("recorded players", *recorded.players)
+    table.add_row("recorded players", *map(escape, recorded.players))
     if played:
         view, seat = played[0], actual.index(played[0])
         mine, theirs = (int(view["MyScore"]), int(view["OppScore"])), (int(view["MyPoints"]), int(view["OppPoints"]))
@@ -80,7 +81,7 @@ def compare_outcomes(recorded: Any, what_if: Any, rounds_won: tuple[int, ...], s
         points = theirs if seat == 0 else theirs[::-1]
         table.add_row("recorded rounds won", str(won[0]), str(won[1]))
         table.add_row("recorded last-round points", str(points[0]), str(points[1]))
-    table.add_row("what-if players", *what_if.players)
+    table.add_row("what-if players", *map(escape, what_if.players))
     table.add_row("what-if rounds won", str(rounds_won[0]), str(rounds_won[1]))
     final = what_if.steps[-1].views[0]
     if final is not None:

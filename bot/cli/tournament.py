@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
@@ -97,7 +98,7 @@ def tournament(
         rating = standing.rating
         view.add_row(
             str(rank),
-            rating.name,
+            escape(rating.name),
             f"{rating.rating:.0f}",
             f"{rating.low:.0f} - {rating.high:.0f}",
             f"{standing.wins}/{standing.rounds}",

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from strategies.coaching.selection import HandCard, Verdict, check_selection
@@ -181,7 +182,7 @@ class TerminalGame:
         state = self.api.start(opponent, style, coach, name, objective)
         token = self.token = state["Session"]
         self.console.print(
-            f"[b]Game {state['GameId']}[/b]: you ({state['You']}) against [b]{state['Opponent']}[/b], "
+            f"[b]Game {state['GameId']}[/b]: you ({escape(state['You'])}) against [b]{escape(state['Opponent'])}[/b], "
             f"{state['Style']['Text']}. {HELP}"
         )
         while state["Running"] and not self.quit:
@@ -260,9 +261,9 @@ class TerminalGame:
     def _show_events(self, state: dict[str, Any]) -> None:
         for event in state["Events"][self.shown_events :]:
             style = "green" if event["IsYou"] else "cyan"
-            self.console.print(f"[{style}]{event['Step']:>3}. {event['Text']}[/{style}]")
+            self.console.print(f"[{style}]{event['Step']:>3}. {escape(event['Text'])}[/{style}]")
             if event.get("RoundEnded"):
-                self.console.print(f"[b]{event['RoundEnded']['Text']}[/b]")
+                self.console.print(f"[b]{escape(event['RoundEnded']['Text'])}[/b]")
         self.shown_events = len(state["Events"])
 
     def _show_board(self, state: dict[str, Any]) -> None:
@@ -276,7 +277,7 @@ class TerminalGame:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("#", justify="right")
         table.add_column(f"your hand ({len(state['MyHand'])})")
-        table.add_column(f"{state['Opponent']} ({len(state['OppHand'])})")
+        table.add_column(f"{escape(state['Opponent'])} ({len(state['OppHand'])})")
         for index in range(max(len(state["MyHand"]), len(state["OppHand"]))):
             mine = state["MyHand"][index]["Landmark"] if index < len(state["MyHand"]) else ""
             theirs = state["OppHand"][index]["Landmark"] if index < len(state["OppHand"]) else ""

@@ -1,20 +1,22 @@
 """The five arena calls over HTTP (httpx), retried with exponential backoff and jitter (tenacity).
 
 Retried: connection errors and timeouts, 5xx answers, answers that are not the protocol's JSON
-object, and `CALL_ALREADY_IN_PROCESS`. Every other `Result` is handed back as an `Answer` for the
-caller to act on. Request bodies (they carry the password) are never logged or kept.
+object, `CALL_ALREADY_IN_PROCESS`, and a login refused because failed logins are being throttled
+(someone else may be guessing this bot's password; the call itself was not acted on). Every other
+`Result` is handed back as an `Answer` for the caller to act on. Request bodies (they carry the
+password) are never logged or kept.
 
 MakeMove is not idempotent: once the request may have reached the server (the answer was lost, a
-read timed out, a gateway answered 5xx), sending it again could play it twice (a wasted Lay is
-still legal the next turn). Those failures raise `OutcomeUnknown` at once instead, and the caller
-asks the server for the gamestate to see whether the move went through (bot/client/runner.py does).
-Failures before the request left (no connection) and `CALL_ALREADY_IN_PROCESS` are retried.
+read timed out, a gateway answered 5xx), sending it again could play it twice (a wasted Lay is still
+legal the next turn). Those failures raise `OutcomeUnknown` at once instead, and the caller asks the
+server for the gamestate to see whether the move went through (bot/client/runner.py does). Failures
+before the request left (no connection) and `CALL_ALREADY_IN_PROCESS` are retried.
 
 Until the server has answered once, nothing is retried: a refused connection or an unknown host
 means a server that is not running or a wrong base URL, and waiting would only hide that, so it
 raises `ServerUnreachable` at once with what was tried. Once the server has answered, losing it is
-an outage worth riding out: the first retry of each call logs a warning (visible without -v) and
-the recovery is logged too.
+an outage worth riding out: the first retry of each call logs a warning (visible without -v) and the
+recovery is logged too.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ RESULTS = frozenset(
     }
 )
 MAX_WAIT_MS = 5000  # the protocol's cap on MaximumWaitTime
+# How a server that throttles failed logins starts its ErrorMessage: the call was refused before any
+# other work, so it is retried like a busy seat instead of ending the bot's play.
+THROTTLED = "too many failed logins"
 
 
 class ProtocolError(RuntimeError):
@@ -304,6 +309,8 @@ class ArenaClient:
         answer = Answer(call, data["Result"], data, elapsed)
         if answer.result == "CALL_ALREADY_IN_PROCESS":
             raise _Retryable("CALL_ALREADY_IN_PROCESS", answer)
+        if answer.result == "INVALID_LOGIN_OR_PASSWORD" and answer.error_message.startswith(THROTTLED):
+            raise _Retryable(f"login throttled ({answer.error_message})", answer)
         if answer.result not in RESULTS:
             log.warning("%s: unknown Result %r, passed on as is", call, answer.result)
         return answer

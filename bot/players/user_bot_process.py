@@ -8,14 +8,27 @@ late answer is dropped when it comes. When the match ends the process is stopped
 
 `warm()` starts the process early (while an offer waits for an opponent), so that slow import-time code
 runs before the first deadline; if it is still loading when a move is due, a safe move goes out.
+
+What the bot prints goes through a pipe the client drains in a thread: the first MAX_BOT_OUTPUT bytes
+per match are copied to the client's stderr, the rest is dropped, so a bot printing without end can
+neither flood the terminal nor block the client. Answers are read from their pipe without blocking,
+within the move's deadline, and a length header past MAX_ANSWER_BYTES (a bot writing into the pipe
+itself) ends the bot's process. The process leads its own process group, and stopping it stops the
+whole group: children the bot started do not outlive the match.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import select
+import signal
+import struct
 import subprocess
 import sys
+import threading
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -27,10 +40,86 @@ from rummy.moves import MalformedMove
 
 WORKER = Path(__file__).with_name("user_bot_worker.py")
 STOP_WAIT_S = 0.5
+MAX_BOT_OUTPUT = 16 * 1024  # bytes of a bot's prints shown per match
+MAX_ANSWER_BYTES = 1 << 20  # an answer is a move and at most a fault report with its traceback
 
 
 class BotProcessError(RuntimeError):
     """The bot file could not be loaded (syntax error, exception at import, no calculate_move)."""
+
+
+class BrokenPipeProtocol(Exception):
+    """The answer pipe carries something no worker sends (a bot wrote into it)."""
+
+
+class AnswerReader:
+    """Messages framed as multiprocessing.Connection frames them (a 4-byte big-endian length, then the
+    bytes), read without ever blocking past a timeout, and never longer than `max_bytes`."""
+
+    def __init__(self, fd: int, max_bytes: int = MAX_ANSWER_BYTES) -> None:
+        self.fd = fd
+        self.max_bytes = max_bytes
+        self._buffer = bytearray()
+        os.set_blocking(fd, False)
+
+    def read(self, timeout_s: float | None) -> bytes | None:
+        """One whole message, or None when none completed within `timeout_s` (None: wait for one).
+        EOFError when the pipe is closed; BrokenPipeProtocol for a frame no worker sends."""
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            message = self._take()
+            if message is not None:
+                return message
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                return None
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise EOFError
+            self._buffer += chunk
+
+    def _take(self) -> bytes | None:
+        if len(self._buffer) < 4:
+            return None
+        (size,) = struct.unpack("!i", self._buffer[:4])
+        if not 0 <= size <= self.max_bytes:
+            raise BrokenPipeProtocol(f"an answer of {size} bytes announced (at most {self.max_bytes} are taken)")
+        if len(self._buffer) < 4 + size:
+            return None
+        message = bytes(self._buffer[4 : 4 + size])
+        del self._buffer[: 4 + size]
+        return message
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+def forward_output(source: io.BufferedReader, limit: int = MAX_BOT_OUTPUT) -> None:
+    """Copy the first `limit` bytes of a bot's output to our stderr, drain and drop the rest."""
+    shown = 0
+    target = getattr(sys.stderr, "buffer", None)
+    with source:
+        while chunk := source.read1(1 << 16):
+            if shown >= limit:
+                continue
+            part = chunk[: limit - shown]
+            shown += len(chunk)
+            with contextlib.suppress(
+                Exception
+            ):  # our stderr closed or odd: the bot's prints are not ours to lose a move for
+                if target is not None:
+                    target.write(part)
+                    target.flush()
+                else:
+                    sys.stderr.write(part.decode(errors="replace"))
+                if shown > limit:
+                    note = f"\n[the bot printed more than {limit // 1024} KB; the rest of its output is dropped]\n"
+                    sys.stderr.write(note)
 
 
 class UserBotProcess:
@@ -46,12 +135,19 @@ class UserBotProcess:
             args,
             pass_fds=(read_requests, write_answers),
             stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,  # the worker sends its stdout there too
             cwd=str(path.parent),
+            start_new_session=True,  # its own process group: stopped whole, children included
         )
         os.close(read_requests)
         os.close(write_answers)
+        assert self._process.stderr is not None
+        self._output = threading.Thread(
+            target=forward_output, args=(self._process.stderr,), name="bot-output", daemon=True
+        )
+        self._output.start()
         self._requests = Connection(write_requests, readable=False)
-        self._answers = Connection(read_answers, writable=False)
+        self._answers = AnswerReader(read_answers)
         self._loaded = False
         self._load_error: str | None = None
         self._seq = 0
@@ -73,16 +169,19 @@ class UserBotProcess:
         return {}
 
     def close(self) -> None:
-        for connection in (self._requests, self._answers):
-            connection.close()
+        self._requests.close()
+        self._answers.close()
         process = self._process
         if process.poll() is None:
-            process.terminate()  # a bot busy in a long C call does not see a closed pipe
-            try:
+            self._signal_group(signal.SIGTERM)  # a bot busy in a long C call does not see a closed pipe
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(STOP_WAIT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        self._signal_group(signal.SIGKILL)  # whatever is left of the group: the bot's own children too
+        process.wait()
+
+    def _signal_group(self, signal_number: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal_number)
 
     def __enter__(self) -> UserBotProcess:
         return self
@@ -146,15 +245,21 @@ class UserBotProcess:
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                if not self._answers.poll(left):
+                raw = self._answers.read(left)
+                if raw is None:
                     return None
-                message: dict[str, Any] = json.loads(self._answers.recv_bytes())
-            except (EOFError, OSError):
+                message: dict[str, Any] = json.loads(raw)
+            except (EOFError, OSError, BrokenPipeProtocol, ValueError) as error:
                 self._waiting_for = None
                 self._exited = True
+                if isinstance(error, BrokenPipeProtocol | ValueError):
+                    self._signal_group(signal.SIGKILL)  # it wrote into its answer pipe: nothing it sends can be read
+                    self._process.wait()
                 if not self._loaded and self._load_error is None:
                     self._load_error = f"the bot's process exited while loading ({self._exit_code()})"
                 return None
+            if not isinstance(message, dict):
+                continue
             if "loaded" in message:
                 self._loaded = True
                 if until_seq is None and self._waiting_for is None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -53,9 +54,14 @@ def render_step(replay: Replay, step: Step) -> Panel:
         table.add_column(column)
     if view is not None:
         me, opponent = replay.players[seat_of_view], replay.players[1 - seat_of_view]
-        table.add_row(me, str(view["MyPoints"]), str(view["MyScore"]), describe_hand(view["MyHand"], step.labels))
         table.add_row(
-            opponent, str(view["OppPoints"]), str(view["OppScore"]), describe_hand(view["OppHand"], step.labels)
+            escape(me), str(view["MyPoints"]), str(view["MyScore"]), escape(describe_hand(view["MyHand"], step.labels))
+        )
+        table.add_row(
+            escape(opponent),
+            str(view["OppPoints"]),
+            str(view["OppScore"]),
+            escape(describe_hand(view["OppHand"], step.labels)),
         )
         footer = Text(
             f"deck {view['CardsInDeck']} cards, {view['RemainingMoves']} moves left, status {view['GameStatus']}"

@@ -10,10 +10,12 @@ from pathlib import Path
 from cachetools import LRUCache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from recognizers.features import check_size
 from server.cards.render import draw_card, to_png
 
 log = logging.getLogger("server.cards")
 
+PHOTO_SIDE = 640  # photos are served at most this many pixels a side
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 
 
@@ -61,11 +63,13 @@ class CardImages:
         chosen = files[int(hashlib.sha256(token.encode()).hexdigest(), 16) % len(files)]
         try:
             with Image.open(chosen) as opened:
+                check_size(opened)  # from the header: a decompression bomb is never decoded
+                opened.draft("RGB", (PHOTO_SIDE, PHOTO_SIDE))  # JPEG: decode at a fraction of the size
                 opened.load()
                 # Re-encoding from pixels drops EXIF and any text metadata of the original file.
                 image = ImageOps.exif_transpose(opened).convert("RGB")
         except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as error:
             log.warning("card photo %s cannot be read (%s); serving a drawn card instead", chosen, error)
             return None
-        image.thumbnail((640, 640))
+        image.thumbnail((PHOTO_SIDE, PHOTO_SIDE))
         return image

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import re
 import secrets
@@ -18,9 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummy import DEFAULT_RULES
-from rummy.records import Records
+from rummy.records import Records, token_of
 from server.accounts import Accounts
 from server.house_agents import HOUSE_BOTS
+from server.logins import network_of
 from server.play.ledger import Ledger, PlayedMove
 from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Result
 from server.referee import Referee, Refusal
@@ -39,6 +41,7 @@ DEFAULT_NAME = "human"
 PEOPLE_HASH_ITERATIONS = 10_000
 POLL_MS = 5000
 MAX_RUNNING = 64  # games in play at once; each holds a seat and a task
+MAX_RUNNING_PER_NETWORK = 8  # of those, started from one address's network (server.logins.network_of)
 KEEP_FINISHED_S = 1800.0
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,23}$")
 
@@ -56,6 +59,8 @@ class PlaySession:
     style: GameStyle
     coach: CoachConfig
     base_url: str
+    owner: str = ""  # the secret of the browser that started it (a cookie): only that browser may drive it
+    network: str = ""  # where it was started from, for the per-network cap
     player_key: str = ""
     game_id: int = 0
     seat: int = 0
@@ -108,7 +113,15 @@ class PlayHall:
         return password
 
     async def start(
-        self, *, opponent: str, style_id: int, coach: CoachConfig, base_url: str, name: str | None = None
+        self,
+        *,
+        opponent: str,
+        style_id: int,
+        coach: CoachConfig,
+        base_url: str,
+        name: str | None = None,
+        owner: str = "",
+        address: str = "",
     ) -> PlaySession:
         name = (name or DEFAULT_NAME).strip()
         if not NAME_PATTERN.match(name) or name.startswith("housebot-"):
@@ -125,8 +138,13 @@ class PlayHall:
             raise PlayError(f"no game style {style_id}; choose one of {', '.join(map(str, self.referee.styles))}")
         if sum(1 for session in self.sessions.values() if session.running) >= MAX_RUNNING:
             raise PlayError(f"{MAX_RUNNING} games are in play already; finish one first")
+        network = network_of(address)
+        if sum(1 for s in self.sessions.values() if s.running and s.network == network) >= MAX_RUNNING_PER_NETWORK:
+            raise PlayError(f"{MAX_RUNNING_PER_NETWORK} games from your address are in play already; finish one first")
         password = self._password(name)
-        session = PlaySession(secrets.token_urlsafe(18), name, password, opponent, style, coach, base_url)
+        session = PlaySession(
+            secrets.token_urlsafe(18), name, password, opponent, style, coach, base_url, owner=owner, network=network
+        )
         answer = await self._call(
             self.referee.offer_game,
             OfferGameRequest(
@@ -150,11 +168,19 @@ class PlayHall:
         session.runner = asyncio.get_running_loop().create_task(self._run(session))
         return session
 
-    def get(self, token: str) -> PlaySession:
+    def get(self, token: str, owner: str | None = None) -> PlaySession:
+        """The session `token`; with `owner`, only if that browser started it (KeyError otherwise)."""
         session = self.sessions.get(token)
-        if session is None:
+        if session is None or (owner is not None and not hmac.compare_digest(session.owner, owner)):
             raise KeyError(token)
         return session
+
+    def shows_card(self, owner: str, token: str) -> bool:
+        """True when a game this browser plays shows the card `token` (its hands or laid cards) right now."""
+        for session in self.sessions.values():
+            if owner and hmac.compare_digest(session.owner, owner) and token in card_tokens(session.gamestate):
+                return True
+        return False
 
     async def close(self) -> None:
         for session in self.sessions.values():
@@ -179,8 +205,10 @@ class PlayHall:
 
     async def _run(self, session: PlaySession) -> None:
         """Poll while the opponent thinks; wait for the person's move (or its deadline) on their turn."""
+        stopping = self.referee.matches.shutdown
         try:
-            while session.running:
+            # Once the server stops, polls answer at once without news: looping on would spin forever.
+            while session.running and not stopping.is_set():
                 if session.gamestate.get("IsMover"):
                     left_s = session.gamestate["ResponseDeadline"] / 1000 - self.referee.settings.clock()
                     with contextlib.suppress(TimeoutError):
@@ -333,6 +361,17 @@ class PlayHall:
         moves, rounds = ledger.moves(), ledger.rounds()
         session.played_cache = (session.version, moves, rounds)
         return moves, rounds
+
+
+def card_tokens(gamestate: dict[str, Any]) -> set[str]:
+    """The tokens of every card URL a gamestate shows ([id, url] pairs in its lists)."""
+    tokens = set()
+    for value in gamestate.values():
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, list) and len(item) >= 2 and isinstance(item[1], str):
+                    tokens.add(token_of(item[1]))
+    return tokens
 
 
 def no_limit(style: GameStyle) -> bool:

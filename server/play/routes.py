@@ -8,11 +8,19 @@ POST /play/api/games/{token}/check           {"Action", "Mine", "Theirs", "Confi
 POST /play/api/games/{token}/move            same body; sent through the referee only if it is a move
 GET  /play/api/games/{token}/coach?top=N     the coach's ranked moves on the person's turn
 GET  /play/api/games/{token}/review          after the match: each move beside the best
+
+A game belongs to the browser that started it: starting one sets an HttpOnly, SameSite=Strict cookie
+(PLAY_COOKIE) holding a secret, and every call about a game needs that cookie (without it the game
+does not exist). POSTs must be JSON (`Content-Type: application/json`, so a plain form or text post
+from another site is refused) and, when the browser names an Origin, come from this server's own
+origin. Bodies over MAX_BODY are refused before they are read, and each address's network may have
+only a few games in play at once (server.play.hall).
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from importlib import resources
 from typing import Any
 
@@ -20,6 +28,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from server.http_io import BodyTooLarge, read_body
 from server.play.hall import PlayError, PlayHall, PlaySession
 from server.play.views import options_json, state_json
 from strategies.coaching.coach import VALUED, CoachConfig
@@ -32,6 +41,7 @@ STATIC_FILES = {
 STATIC_PACKAGE = "server.play"
 MAX_WAIT_MS = 10_000
 MAX_BODY = 16_384
+PLAY_COOKIE = "rummy_play"
 
 router = APIRouter(tags=["play"])
 
@@ -72,10 +82,49 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"ErrorMessage": message}, status_code=status)
 
 
+def _refused(error: PlayError | ValueError) -> JSONResponse:
+    return _bad(str(error), error.status if isinstance(error, Forbidden) else 400)
+
+
+class Forbidden(PlayError):
+    """A request from the wrong place or in the wrong form (answered with its own HTTP status)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _own_origins(request: Request) -> set[str]:
+    origins = {f"{request.url.scheme}://{request.headers.get('host', '')}".lower()}
+    public_url = request.app.state.settings.public_url
+    if public_url:
+        scheme, _, rest = public_url.partition("://")
+        origins.add(f"{scheme}://{rest.split('/', 1)[0]}".lower())
+    return origins
+
+
+def _check_post(request: Request) -> None:
+    """JSON only, and from this server's own pages when a browser says where it comes from."""
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise Forbidden("send the body as JSON (Content-Type: application/json)", 415)
+    origin = request.headers.get("origin")
+    if origin is not None and origin.lower() not in _own_origins(request):
+        raise Forbidden(f"requests from {origin[:80]!r} may not play here", 403)
+    if request.headers.get("sec-fetch-site", "same-origin") not in {"same-origin", "none"}:
+        raise Forbidden("requests from other sites may not play here", 403)
+
+
+def _owner(request: Request) -> str:
+    return request.cookies.get(PLAY_COOKIE, "")
+
+
 async def _body(request: Request, model: type[Any]) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise PlayError(f"the request body is over {MAX_BODY} bytes")
+    _check_post(request)
+    try:
+        raw = await read_body(request, MAX_BODY)
+    except BodyTooLarge:
+        raise Forbidden(f"the request body is over {MAX_BODY} bytes", 413) from None
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
@@ -90,8 +139,11 @@ async def _body(request: Request, model: type[Any]) -> Any:
 
 
 def _session(request: Request, token: str) -> PlaySession | None:
+    owner = _owner(request)
+    if not owner:
+        return None
     try:
-        return _hall(request).get(token)
+        return _hall(request).get(token, owner)
     except KeyError:
         return None
 
@@ -133,6 +185,7 @@ async def play_options(request: Request) -> JSONResponse:
 async def new_game(request: Request) -> JSONResponse:
     """Start a game against a house bot; the person's seat is played through the referee."""
     settings = request.app.state.settings
+    owner = _owner(request) or secrets.token_urlsafe(24)
     try:
         body: NewGame = await _body(request, NewGame)
         coach = body.Coach or CoachBody()
@@ -143,10 +196,14 @@ async def new_game(request: Request) -> JSONResponse:
             coach=config,
             base_url=settings.public_url or str(request.base_url).rstrip("/"),
             name=body.Name,
+            owner=owner,
+            address=request.client.host if request.client else "",
         )
     except (PlayError, ValueError) as error:
-        return _bad(str(error))
-    return JSONResponse(state_json(_hall(request), session))
+        return _refused(error)
+    response = JSONResponse(state_json(_hall(request), session))
+    response.set_cookie(PLAY_COOKIE, owner, httponly=True, samesite="strict", path="/")
+    return response
 
 
 @router.get("/play/api/games/{token}")
@@ -169,7 +226,7 @@ async def check_selection(request: Request, token: str) -> JSONResponse:
     try:
         body: Selection = await _body(request, Selection)
     except PlayError as error:
-        return _bad(str(error))
+        return _refused(error)
     verdict = _hall(request).check(session, body.Action, body.Mine, body.Theirs, body.ConfirmPass)
     return JSONResponse(verdict.to_json())
 
@@ -185,7 +242,7 @@ async def make_move(request: Request, token: str) -> JSONResponse:
         body: Selection = await _body(request, Selection)
         verdict, answer = await hall.move(session, body.Action, body.Mine, body.Theirs, body.ConfirmPass)
     except PlayError as error:
-        return _bad(str(error))
+        return _refused(error)
     sent = answer is not None
     return JSONResponse(
         {

@@ -8,6 +8,7 @@ A value is marked exact when the strategy says its search (or table) was exact.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,7 +117,9 @@ def position_of(gamestate: Mapping[str, Any], labels: Mapping[int, str], deck_co
 
 def advise(position: Position, config: CoachConfig = CoachConfig()) -> Advice:
     """Every legal move ranked by `config.strategy`, best first, with the reason for the best in words."""
-    analysis = analyse(position, config.strategy, config.objective, config.time_ms)
+    # Every coach keeps to its time, `exact` too: it may share the machine with matches in play.
+    deadline = time.monotonic() + config.time_ms / 1000
+    analysis = analyse(position, config.strategy, config.objective, config.time_ms, deadline=deadline)
     rules = position.state.rules
     suggestions = []
     values: dict[int, float] = {}

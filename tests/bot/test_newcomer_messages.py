@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bot.cli import app
-from server.housebots import HOUSE_BOTS
+from server.house_agents import HOUSE_BOTS
 
 runner = CliRunner()
 

@@ -130,7 +130,7 @@ def test_bad_requests_are_explained(start_play_server) -> None:
     assert unknown.status_code == 400 and "unknown opponent" in unknown.json()["ErrorMessage"]
     style = client.post("/play/api/games", json={"Opponent": "housebot-practise", "GameStyleId": 99})
     assert style.status_code == 400 and "no game style 99" in style.json()["ErrorMessage"]
-    garbage = client.post("/play/api/games", content=b"{not json")
+    garbage = client.post("/play/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
     assert garbage.status_code == 400 and "not valid JSON" in garbage.json()["ErrorMessage"]
     coach = client.post(
         "/play/api/games", json={"Opponent": "housebot-practise", "GameStyleId": 5, "Coach": {"Strategy": "random"}}

@@ -91,10 +91,9 @@ def test_the_terminal_game_lays_takes_and_gives_by_name(start_play_server) -> No
         used.append("give")
         return "give 1"
 
-    api = PlayApi(server.base)
+    api = PlayApi(server.base, server.client)  # the server's client: the game is this browser's (its cookie)
     game = TerminalGame(api, console, read_line)
     final = game.play("housebot-easy", 5, "heuristic", "tester")
-    api.close()
     assert final["GameStatus"] in ("WON", "LOST", "DRAWN")
     assert {"take", "give", "lay"} <= set(used)
     output = console.file.getvalue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rummy import Match, render_gamestate
-from server.housebots import HOUSE_BOTS, house_agent
+from server.house_agents import HOUSE_BOTS, house_agent
 
 
 def _gamestates(count: int):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import httpx
 import numpy as np
@@ -32,13 +33,17 @@ def caption_band(image: Image.Image) -> np.ndarray:
 
 
 def test_bots_get_no_caption_people_get_one_on_request(start_server, bots) -> None:
-    server = start_server(oracle=True)
+    server = start_server(oracle=True, move_time_ms=4000)
     game_id, state = asyncio.run(_start_one(server, bots))
     labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
     card_id, url = state["MyHand"][0]
     token = url.rsplit("/", 1)[1].removesuffix(".png")
     plain = httpx.get(url)
-    captioned = httpx.get(url + "?caption=1")
+    assert httpx.get(url + "?caption=1").status_code == 403  # the match is in play: no names for its bots
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{server.base}/games/{game_id}").json()["Status"] == "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.2)  # nobody moves: the mover loses on time
+    captioned = httpx.get(url + "?caption=1")  # the viewer's picture of the finished match
     assert plain.status_code == captioned.status_code == 200
     assert plain.content == to_png(draw_card(labels[str(card_id)], token))
     assert captioned.content == to_png(draw_card(labels[str(card_id)], token, caption=True))

@@ -301,13 +301,14 @@ def test_failed_logins_are_throttled_per_bot_and_per_address():
     for _ in range(int(PER_BOT.capacity)):
         assert throttle.wait_s("alice", "10.0.0.1") == 0
         throttle.failed("alice", "10.0.0.1")
-    assert throttle.wait_s("alice", "10.0.0.2") > 0  # the BotId is throttled from any address
+    assert throttle.wait_s("alice", "10.0.0.1") > 0  # the BotId is throttled from the failing address
+    assert throttle.wait_s("alice", "10.0.5.2") == 0  # not from elsewhere: a guesser cannot lock alice out
     assert throttle.wait_s("bob", "10.0.0.1") == 0  # another bot from that address is not, yet
     for index in range(int(PER_ADDRESS.capacity)):
         throttle.failed(f"guess-{index}", "10.0.0.9")
     assert throttle.wait_s("carol", "10.0.0.9") > 0  # the address is throttled for every BotId
     now[0] += 1 / PER_BOT.refill_per_s
-    assert throttle.wait_s("alice", "10.0.0.2") == 0  # the bucket refills
+    assert throttle.wait_s("alice", "10.0.0.1") == 0  # the bucket refills
 
 
 def test_a_login_flood_is_refused_fast_and_a_bot_that_logged_in_still_plays(start_server, bots):
