@@ -15,7 +15,7 @@ from pathlib import Path
 from test_file_replay import recorded  # noqa: F401 - the fixture: a real `play` recording
 
 from bot.client.config import Credentials
-from bot.client.deadline import BotOutcome, Budget
+from bot.players.deadline import BotOutcome, Budget
 from bot.client.protocol_client import ArenaClient
 from bot.players.user_bot_process import UserBotProcess
 
@@ -73,7 +73,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOISY_CLIENT = """
 import json, sys, time
 from pathlib import Path
-from bot.client.deadline import Budget
+from bot.players.deadline import Budget
 from bot.players.user_bot_process import UserBotProcess
 
 with UserBotProcess(Path(sys.argv[1])) as bot:

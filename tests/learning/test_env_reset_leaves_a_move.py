@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rummy import RulesConfig
-from strategies.learning.gym_env import RummyVisionEnv
+from strategies.training.gym_env import RummyVisionEnv
 
 TINY = RulesConfig(types_per_round=2, cards_per_type=5, hand_size=3)
 

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from strategies.provenance import source_text, strategy_source
-from strategies.searching import SearchStrategy
+from strategies.search_strategies import SearchStrategy
 from strategies.table import load_table
 from strategies.table.build import build_table
 
