@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from recognizers.commands import TIER_HELP
 from recognizers.registry import names_help
 
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
@@ -30,6 +32,7 @@ def play(
         Path | None, typer.Option(help="Play a user's arena editor file defining calculate_move(gamestate).")
     ] = None,
     recognizer: Annotated[str | None, typer.Option(help="Recognizer for --strategy: " + names_help() + ".")] = None,
+    tier: Annotated[str | None, typer.Option(help=TIER_HELP)] = None,
     nodes: Annotated[
         int | None,
         typer.Option(
@@ -73,6 +76,14 @@ def play(
         raise typer.BadParameter("--recognizer is for --strategy; a bot file reads the gamestate itself")
     if bot is not None and nodes is not None:
         raise typer.BadParameter("--nodes is for --strategy; a bot file manages its own time")
+    if tier is not None:
+        from recognizers.tiers import TIER_ENV, parse_tier
+
+        try:
+            parse_tier(tier)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        os.environ[TIER_ENV] = tier  # the recognizers built for each match read it, as they read the keys
     try:
         credentials = resolve_credentials(bot_id, password)
         url = resolve_base_url(base_url)

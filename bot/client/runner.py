@@ -232,6 +232,9 @@ class Runner:
                 if match.state.get("IsMover"):
                     self._take_turn(match, guard)
                 else:
+                    prefetch = getattr(guard, "prefetch", None)
+                    if prefetch is not None:  # label the cards in view while the opponent thinks
+                        prefetch(match.state)
                     self._saw(match, self.client.poll(player_key, self.options.wait_ms))
         except (ProtocolError, PlayError) as error:
             error_text = str(error)

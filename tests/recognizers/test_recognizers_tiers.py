@@ -93,3 +93,16 @@ def test_standard_tier_sends_calls_in_parallel(fake_azure: FakeAzure, tmp_path: 
     labels = azure.recognize(cards, DEFAULT_CATALOG)
     assert all(label.landmark == "giralda" for label in labels.values())
     assert fake_azure.in_flight_max > 1 and len(fake_azure.calls) == 20
+
+
+def test_recognize_takes_a_tier_and_refuses_an_unknown_one(tmp_path: Path, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from bot.cli.main import app
+
+    monkeypatch.setenv("AZURE_VISION_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setenv("AZURE_VISION_KEY", GOOD_KEY)
+    result = CliRunner().invoke(app, ["recognize", "x.png", "--recognizer", "azure", "--tier", "gold"])
+    assert result.exit_code == 2 and "unknown Azure tier 'gold'" in result.output
+    result = CliRunner().invoke(app, ["play", "--strategy", "greedy", "--tier", "3/fortnight"])
+    assert result.exit_code == 2 and "fortnight" in result.output
