@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bot.cli import match, new_bot, play, play_human, replay, tournament
+from bot.cli import check_recording, match, new_bot, play, play_human, replay, tournament
 from recognizers import commands as recognizer_commands
 from server import commands as server_commands
 from strategies import commands as strategy_commands
@@ -76,6 +76,7 @@ REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     replay.register,
     play_human.register,  # play-human
     new_bot.register,  # new-bot
+    check_recording.register,  # check-recording
 )
 
 for register in REGISTRATIONS:
