@@ -16,9 +16,11 @@ TIER_HELP = (
 
 
 def register(app: typer.Typer) -> None:
+    from recognizers.customvision_commands import register as register_training
     from recognizers.gallery_commands import app as gallery_app
 
     app.command()(recognize)
+    register_training(gallery_app)  # recognizers train-customvision
     app.add_typer(gallery_app, name="recognizers")
 
 

@@ -68,7 +68,7 @@ class CustomVisionTrainer:
         endpoint: str,
         training_key: Secret | str,
         *,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
         poll_s: float = 5.0,
         timeout_s: float = 3600.0,
     ) -> None:
@@ -82,7 +82,7 @@ class CustomVisionTrainer:
         self._client: Any = CustomVisionTrainingClient(  # type: ignore[no-untyped-call]
             self.endpoint, ApiKeyCredentials(in_headers={"Training-key": secret.reveal()})
         )
-        self._sleep = sleep
+        self._sleep = sleep or time.sleep
         self.poll_s = poll_s
         self.timeout_s = timeout_s
 

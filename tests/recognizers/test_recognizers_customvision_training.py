@@ -153,3 +153,20 @@ def test_a_refused_key_is_a_clear_error(fake_training: FakeTraining, tmp_path: P
         trainer.train_and_publish(
             export_by_tag(gallery(tmp_path)), project_name="p", publish_name="v1", prediction_resource_id=RESOURCE
         )
+
+
+def test_cli_trains_and_prints_the_prediction_url(fake_training: FakeTraining, tmp_path: Path, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from bot.cli.main import app
+
+    monkeypatch.setenv("CUSTOM_VISION_TRAINING_KEY", TRAINING_KEY)
+    monkeypatch.setattr("recognizers.customvision_training.time.sleep", lambda s: None)
+    args = ["recognizers", "train-customvision", str(gallery(tmp_path)), "--prediction-resource-id", RESOURCE]
+    result = CliRunner().invoke(app, [*args, "--endpoint", fake_training.base_url, "--publish-name", "v2"])
+    assert result.exit_code == 0, result.output
+    assert f"{fake_training.base_url}/customvision/v3.0/Prediction/p-1/classify/iterations/v2/url" in result.output
+    assert TRAINING_KEY not in result.output
+    monkeypatch.delenv("CUSTOM_VISION_TRAINING_KEY")
+    result = CliRunner().invoke(app, [*args, "--endpoint", fake_training.base_url])
+    assert result.exit_code == 2 and "CUSTOM_VISION_TRAINING_KEY" in result.output

@@ -5,7 +5,7 @@
 # module globals (the label cache, the rate limiter) live for the whole match.
 #
 # Train a classifier with one tag per landmark (tags named like the landmarks, e.g. "trevi fountain";
-# in the Custom Vision portal, type Classification, Multiclass), publish an iteration, and
+# `rummy-vision recognizers train-customvision DIR` or the portal: Classification, Multiclass), publish it, and
 # paste its prediction URL for image URLs (".../classify/iterations/NAME/url") and prediction key
 # below, or set the environment variables locally. Never share a file with your key in it.
 import os
