@@ -34,7 +34,7 @@ def gamestate(deadline_in_s: float = 3.0) -> dict:
 
 def assert_legal(move: dict, state: dict) -> None:
     mine = {card[0] for card in state["MyHand"]}
-    (kind, value), = move.items()
+    ((kind, value),) = move.items()
     if kind == "Lay":
         assert 3 <= len(value) <= 5 and len(set(value)) == len(value) and set(value) <= mine
     elif kind == "Give":
