@@ -36,15 +36,15 @@ def closed_port_url() -> str:
 
 
 def recognizer_env(monkeypatch: pytest.MonkeyPatch, endpoint: str, key: str = GOOD_KEY) -> None:
-    """What the bot process inherits: the endpoint, the key, and a standard tier's rate."""
+    """What the bot process inherits: the endpoint, the key, and a rate that never holds a card back."""
     monkeypatch.setenv("AZURE_VISION_ENDPOINT", endpoint)
     monkeypatch.setenv("AZURE_VISION_KEY", key)
-    monkeypatch.setenv("AZURE_CALLS_PER_PERIOD", "20")
+    monkeypatch.setenv("AZURE_CALLS_PER_PERIOD", "200")  # the limit itself is tested in test_templates_units
     monkeypatch.setenv("AZURE_PERIOD_SECONDS", "1")
     url = f"{endpoint}/customvision/v3.0/Prediction/proj/classify/iterations/it1/url"
     monkeypatch.setenv("CUSTOM_VISION_PREDICTION_URL", url)
     monkeypatch.setenv("CUSTOM_VISION_PREDICTION_KEY", key)
-    monkeypatch.setenv("CUSTOM_VISION_CALLS_PER_PERIOD", "20")
+    monkeypatch.setenv("CUSTOM_VISION_CALLS_PER_PERIOD", "200")
     monkeypatch.setenv("CUSTOM_VISION_PERIOD_SECONDS", "1")
 
 
