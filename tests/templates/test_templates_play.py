@@ -13,7 +13,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_KEY
+from recognizers_fakes import GOOD_KEY
 from typer.testing import CliRunner
 
 from bot.cli.main import app

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import GOOD_KEY
+from recognizers_fakes import GOOD_KEY
 
 from bot.templates.contender import load_template
 from rummy.catalog import DEFAULT_CATALOG
