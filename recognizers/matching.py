@@ -9,10 +9,13 @@ nothing, because a wrong label costs a bot more than an unknown one.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from recognizers.names import OTHER_NAMES
 
 # Abbreviations services and captions use for words the catalog spells out.
 _ABBREVIATIONS = {"st": "saint", "mt": "mount", "ft": "fort", "n": "north", "s": "south"}
@@ -25,7 +28,7 @@ FUZZY_MARGIN = 0.05  # the best fuzzy match must beat the runner-up by this much
 class NameMatch:
     landmark: str  # the catalog entry
     similarity: float  # 1.0 for an exact match after normalising
-    how: str  # "exact", "part", "prefix", "contains" or "fuzzy", for reasons and logs
+    how: str  # "exact", "other name", "part", "prefix", "contains" or "fuzzy", for reasons and logs
 
 
 def normalize(name: str) -> str:
@@ -38,6 +41,18 @@ def normalize(name: str) -> str:
     while words and words[0] in _NOISE_WORDS:
         words = words[1:]
     return " ".join(words)
+
+
+@functools.cache
+def other_names() -> dict[str, tuple[str, ...]]:
+    """Each other name, normalized, with the catalog entries it denotes (one, unless the table is wrong)."""
+    index: dict[str, tuple[str, ...]] = {}
+    for entry, names in OTHER_NAMES.items():
+        for name in names:
+            key = normalize(name)
+            if key and entry not in index.get(key, ()):
+                index[key] = (*index.get(key, ()), entry)
+    return index
 
 
 def _parts(entry: str) -> list[str]:
@@ -58,6 +73,10 @@ def match_name(name: str, catalog: Sequence[str]) -> NameMatch | None:
     exact = [entry for entry, norm in normalized.items() if norm == wanted]
     if len(exact) == 1:
         return NameMatch(exact[0], 1.0, "exact")
+    # "Brandenburger Tor", "Elizabeth Tower", "Victoria Terminus": another name in recognizers/names.py.
+    known_as = [entry for entry in other_names().get(wanted, ()) if entry in normalized]
+    if len(known_as) == 1:
+        return NameMatch(known_as[0], 1.0, "other name")
     # "City Hall" for "city hall, london": the name is the entry's first part; a bare qualifier
     # ("London") is not enough, so only the first part counts, and only when it has two words.
     parts = [entry for entry in catalog if (p := _parts(entry)) and len(p) > 1 and p[0] == wanted and " " in wanted]

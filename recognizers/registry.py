@@ -6,6 +6,8 @@ Options are keyword arguments; those a backend does not take are ignored, so one
 serve any name:
 
 - all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache), `calls_per_minute`,
+  `tier` (free, standard or RATE/PERIOD: a limiter shared by all processes, see recognizers/tiers.py;
+  also from the environment or config file), `limiter_path`, `parallel` (calls at once),
   `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ),
   `private_hosts` (hosts whose pictures go as bytes), `images` (an ImageFetcher)
 - azure: `endpoint`, `key`, `mode` ("analyze" or "domain")
@@ -152,6 +154,7 @@ def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, An
     from recognizers.image_source import DEFAULT_MAX_BYTES, ImageFetcher
     from recognizers.limiter import DEFAULT_CALLS_PER_MINUTE, RateLimiter
     from recognizers.remote import RetrySettings
+    from recognizers.tiers import tier_setting
 
     chosen: dict[str, Any] = {"cache": _cache(options, settings)}
     chosen["images"] = options.get("images") or ImageFetcher(
@@ -166,7 +169,16 @@ def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, An
     elif "retry" not in chosen:
         chosen["retry"] = RetrySettings()
     limiter_args = {key: options[key] for key in ("sleep", "clock") if key in options}
-    chosen["limiter"] = options.get("limiter") or RateLimiter(
-        int(options.get("calls_per_minute", DEFAULT_CALLS_PER_MINUTE)), **limiter_args
-    )
+    tier = tier_setting(options.get("tier"), env=options.get("env"), config=options.get("config"))
+    if options.get("limiter"):
+        chosen["limiter"] = options["limiter"]
+    elif tier is not None:  # one limiter for all matches and processes of this user, with the month's count
+        from recognizers.shared_limiter import SharedRateLimiter
+
+        chosen["limiter"] = SharedRateLimiter(tier, options.get("limiter_path"), **limiter_args)
+        chosen["parallel"] = int(options.get("parallel", min(tier.calls, 8)))
+    else:
+        chosen["limiter"] = RateLimiter(int(options.get("calls_per_minute", DEFAULT_CALLS_PER_MINUTE)), **limiter_args)
+    if "parallel" in options:
+        chosen["parallel"] = int(options["parallel"])
     return chosen

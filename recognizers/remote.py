@@ -18,6 +18,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from recognizers.cache import LabelCache
@@ -90,7 +91,9 @@ class ApiRecognizer:
         clock: Callable[[], float] = time.monotonic,
         secrets: Sequence[str] = (),
         images: ImageFetcher | None = None,
+        parallel: int = 1,
     ) -> None:
+        self.parallel = max(1, parallel)
         self.cache = cache if cache is not None else LabelCache()
         self.images = images if images is not None else ImageFetcher()
         self.limiter = limiter if limiter is not None else RateLimiter(clock=clock, sleep=sleep)
@@ -112,8 +115,12 @@ class ApiRecognizer:
         """Labels for `cards`; with `budget_s`, the whole call (waits included) ends within that many seconds."""
         deadline = None if budget_s is None else self._clock() + max(0.0, budget_s)
         labels: dict[int, CardLabel] = {}
-        for card_id, url in cards:
-            found = self.observe(url, deadline=deadline)
+        if self.parallel > 1 and len(cards) > 1:  # as many calls at once as the rate allows
+            with ThreadPoolExecutor(max_workers=min(self.parallel, len(cards))) as pool:
+                answers = list(pool.map(lambda card: self.observe(card[1], deadline=deadline), cards))
+        else:
+            answers = [self.observe(url, deadline=deadline) for _card_id, url in cards]
+        for (card_id, _url), found in zip(cards, answers):
             if isinstance(found, str):
                 labels[card_id] = CardLabel(None, 0.0, found)
             else:

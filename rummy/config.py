@@ -18,6 +18,17 @@ class RulesConfig:
     min_lay: int = 3
     max_lay: int = 5
     catalog: tuple[str, ...] = field(default=DEFAULT_CATALOG)
+    # The choices the arena's help leaves open (see RULES.md); the defaults are the local referee's.
+    # A Lay of the wrong size, with a repeated id or an id not in the hand: "refuse" (INVALID_MOVE,
+    # nothing changes) or "waste" (accepted as a wasted turn).
+    malformed_lay: str = "refuse"
+    # After a move that empties a hand: no draw and the round ends (False), or the mover draws first (True).
+    draw_after_emptying: bool = False
+    # MyPoints/OppPoints during a round: "sets" (set points; the hand penalty only at the round's end)
+    # or "net" (set points minus the hand penalty at every gamestate).
+    points_shown: str = "sets"
+    # MyScore/OppScore: "rounds" (rounds won) or "points" (the match's points so far, finished rounds).
+    my_score: str = "rounds"
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -45,6 +56,13 @@ class RulesConfig:
             found.append(f"min_lay {self.min_lay} and max_lay {self.max_lay} must satisfy 1 <= min_lay <= max_lay")
         if self.hand_penalty < 0:
             found.append(f"hand_penalty is {self.hand_penalty}, must not be negative")
+        for name, value, allowed in (
+            ("malformed_lay", self.malformed_lay, ("refuse", "waste")),
+            ("points_shown", self.points_shown, ("sets", "net")),
+            ("my_score", self.my_score, ("rounds", "points")),
+        ):
+            if value not in allowed:
+                found.append(f"{name} is {value!r}, must be one of {', '.join(allowed)}")
         for name, table in (("same_kind_points", self.same_kind_points), ("different_points", self.different_points)):
             sizes = [size for size, _points in table]
             if len(set(sizes)) != len(sizes) or any(points <= 0 for _size, points in table):

@@ -109,9 +109,14 @@ class Round:
         opponent = 1 - player
         points, wasted = 0, False
         if isinstance(move, Lay):
-            cards = self._lay_cards(player, move)
+            try:
+                cards = self._lay_cards(player, move)
+            except MalformedMove:
+                if self.rules.malformed_lay != "waste":
+                    raise
+                cards = []  # a malformed Lay taken as a wasted turn
             counts = Counter(card.kind for card in cards)
-            points = self.rules.set_points(tuple(counts.values()))
+            points = self.rules.set_points(tuple(counts.values())) if cards else 0
             if points:
                 for card in cards:
                     self.hands[player].remove(card)
@@ -130,7 +135,7 @@ class Round:
         else:
             raise MalformedMove(f"not a move: {move!r}")
         drawn = None
-        if self.hands[0] and self.hands[1]:
+        if (self.hands[0] and self.hands[1]) or (self.rules.draw_after_emptying and self.deck):
             drawn = self.deck.pop(0)
             self.hands[player].append(drawn)
             self.turns_taken += 1

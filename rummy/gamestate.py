@@ -37,14 +37,20 @@ def render_gamestate(
     """The gamestate `player` sees: card ids and URLs only, never a card's landmark or the deck."""
     shown = match.current
     opponent = 1 - player
+    points = list(shown.points)
+    if match.rules.points_shown == "net" and not shown.over:
+        points = [points[p] - match.rules.hand_penalty * len(shown.hands[p]) for p in (0, 1)]
+    score = list(match.rounds_won)
+    if match.rules.my_score == "points":
+        score = [sum(done.points[p] for done in match.finished_rounds) for p in (0, 1)]
     return {
         "AllCardTypes": list(match.rules.catalog),
         "MyHand": [[card.id, url_prefix + card.url] for card in shown.hands[player]],
         "OppHand": [[card.id, url_prefix + card.url] for card in shown.hands[opponent]],
-        "MyPoints": shown.points[player],
-        "OppPoints": shown.points[opponent],
-        "MyScore": match.rounds_won[player],
-        "OppScore": match.rounds_won[opponent],
+        "MyPoints": points[player],
+        "OppPoints": points[opponent],
+        "MyScore": score[player],
+        "OppScore": score[opponent],
         "RemainingRounds": match.remaining_rounds,
         "RemainingMoves": shown.turns_left,
         "CardsInDeck": len(shown.deck),

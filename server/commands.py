@@ -49,16 +49,35 @@ def serve(
     access_log: bool = typer.Option(
         False, "--access-log/--no-access-log", help="Log every HTTP request (one line each; off by default)."
     ),
+    malformed_lay: str = typer.Option("refuse", help="Open choice: a malformed Lay is refused or wasted (waste)."),
+    draw_after_emptying: bool = typer.Option(
+        False, "--draw-after-emptying", help="Open choice: the mover draws even after emptying a hand."
+    ),
+    points_shown: str = typer.Option("sets", help="Open choice: MyPoints as set points (sets) or net of the -3s."),
+    my_score: str = typer.Option("rounds", help="Open choice: MyScore counts rounds won (rounds) or points."),
 ) -> None:
-    """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs."""
+    """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs.
+
+    The open-choice options play by another reading of the arena's help (see `check-recording`).
+    """
     from rich.console import Console
 
+    from rummy import RulesConfig
     from server.app import create_app
     from server.records_lock import RecordsInUse, RecordsLock
     from server.serving import serve_app
     from server.settings import Settings
 
     err = Console(stderr=True, highlight=False)
+    try:
+        rules = RulesConfig(
+            malformed_lay=malformed_lay,
+            draw_after_emptying=draw_after_emptying,
+            points_shown=points_shown,
+            my_score=my_score,
+        )
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
     if images is not None and not images.is_dir():
         raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
     # Take the port before anything else, so a port in use costs one line and leaves no --db file behind.
@@ -69,7 +88,13 @@ def serve(
         raise typer.Exit(1) from None
     port = listening.getsockname()[1]
     settings = Settings(
-        db_path=_db(db), images_dir=images, oracle=oracle, captions=captions, move_time_ms=move_time_ms, seed=seed
+        db_path=_db(db),
+        images_dir=images,
+        oracle=oracle,
+        captions=captions,
+        move_time_ms=move_time_ms,
+        seed=seed,
+        rules=rules,
     )
     try:
         records_lock = RecordsLock(settings.db_path, port)

@@ -98,7 +98,7 @@ class MatchesInPlay:
             held=(first.key, second.key) if first.stake_held and second.stake_held else None,
         )
         first.stake_held = second.stake_held = False
-        match = Match(seed=seed, rounds=style.rounds)
+        match = Match(seed=seed, rounds=style.rounds, rules=self.settings.rules)
         live = LiveMatch(game_id, style, match, (first, second), self.settings.public_url or base_url)
         first.live, first.index = live, 0
         second.live, second.index = live, 1

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import platformdirs
 
+from rummy import DEFAULT_RULES, RulesConfig
+
 
 def default_db_path() -> Path:
     """Where records live unless --db says otherwise, e.g. ~/.local/share/rummy-vision/records.sqlite3 on Linux."""
@@ -30,3 +32,5 @@ class Settings:
     # a crashed client's offer must not pair the next bot with one that never moves.
     offer_idle_expiry_s: float = 10.0
     max_offers_per_bot: int = 5  # waiting offers one bot may hold at once
+    # The rules' open choices (RulesConfig switches, rummy/RULES.md); the defaults are the decided ones.
+    rules: RulesConfig = DEFAULT_RULES

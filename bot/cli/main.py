@@ -12,7 +12,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bot.cli import analyze, match, measure, play, play_human, recognize, replay, solve, tournament, train
+from bot.cli import (
+    analyze,
+    check_recording,
+    match,
+    measure,
+    new_bot,
+    play,
+    play_human,
+    recognize,
+    replay,
+    solve,
+    tournament,
+    train,
+)
 from server import commands as server_commands
 
 app = typer.Typer(
@@ -76,6 +89,8 @@ REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     replay.register,
     play_human.register,  # play-human
     measure.register,  # measure NAME
+    new_bot.register,  # new-bot
+    check_recording.register,  # check-recording
 )
 
 for register in REGISTRATIONS:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
+from bot.cli.recognize import TIER_HELP
 from recognizers.registry import names_help
 from strategies.registry import SPEC_HELP
 
@@ -40,6 +42,7 @@ def play(
             " label live cards (stub, local with an empty gallery) is refused for a strategy that plays by labels."
         ),
     ] = None,
+    tier: Annotated[str | None, typer.Option(help=TIER_HELP)] = None,
     nodes: Annotated[
         int | None,
         typer.Option(
@@ -83,6 +86,14 @@ def play(
         raise typer.BadParameter("--recognizer is for --strategy; a bot file reads the gamestate itself")
     if bot is not None and nodes is not None:
         raise typer.BadParameter("--nodes is for --strategy; a bot file manages its own time")
+    if tier is not None:
+        from recognizers.tiers import TIER_ENV, parse_tier
+
+        try:
+            parse_tier(tier)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        os.environ[TIER_ENV] = tier  # the recognizers built for each match read it, as they read the keys
     try:
         credentials = resolve_credentials(bot_id, password)
         url = resolve_base_url(base_url)

@@ -9,11 +9,18 @@ import typer
 
 from recognizers.registry import names_help
 
+TIER_HELP = (
+    "Azure tier: free (20 calls a minute, 5,000 a month), standard (20 a second) or a rate like 10/s; one "
+    "limit shared by all your processes (default: RUMMY_VISION_AZURE_TIER, else tier in the config file's [azure])."
+)
+
 
 def register(app: typer.Typer) -> None:
     from bot.cli.gallery import app as gallery_app
+    from recognizers.customvision_commands import register as register_training
 
     app.command()(recognize)
+    register_training(gallery_app)  # recognizers train-customvision
     app.add_typer(gallery_app, name="recognizers")
 
 
@@ -26,6 +33,7 @@ def recognize(
         str | None, typer.Option(help="oracle: the local server's base URL, with or without /prod/.")
     ] = None,
     game_id: Annotated[int | None, typer.Option(help="oracle: the match's GameId.")] = None,
+    tier: Annotated[str | None, typer.Option(help=TIER_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Label card images with catalog landmarks and print each label with its confidence."""
@@ -44,6 +52,8 @@ def recognize(
         options["cache"] = str(cache)
     if config is not None:
         options["config"] = str(config)
+    if tier is not None:
+        options["tier"] = tier
     try:
         chosen = get_recognizer(recognizer, **options)
     except ValueError as error:

@@ -1,6 +1,6 @@
 """The protocol loop: offer a game, wait for it, play it to the end, offer again while games are wanted.
 
-Each turn the bot runs under its budget (bot/client/deadline.py); whatever goes wrong with its answer, a
+Each turn the bot runs under its budget (bot/players/deadline.py); whatever goes wrong with its answer, a
 safe legal move goes out in time instead. Ambiguous outcomes (a lost answer, NOT_YOUR_MOVE, an
 INVALID_MOVE after a retried send, CALL_ALREADY_IN_PROCESS that never cleared) are resolved by
 asking the server for the current gamestate: if the turn moved on, the move went through.
@@ -232,6 +232,9 @@ class Runner:
                 if match.state.get("IsMover"):
                     self._take_turn(match, guard)
                 else:
+                    prefetch = getattr(guard, "prefetch", None)
+                    if prefetch is not None:  # label the cards in view while the opponent thinks
+                        prefetch(match.state)
                     self._saw(match, self.client.poll(player_key, self.options.wait_ms))
         except (ProtocolError, PlayError) as error:
             error_text = str(error)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.players.deadline import BotOutcome, Budget, GuardedBot
+from bot.players.prefetch import PrefetchingBot, is_paid
 from bot.players.user_bot import UserBotFile, start_checked
 from bot.players.user_bot_process import UserBotProcess
 
@@ -106,7 +107,10 @@ class StrategyBot:
 
         options = {} if self.nodes is None else {"nodes": self.nodes}
         agent = ArenaAgent(get_strategy(self.strategy, **options), self.make_recognizer(gamestate))
-        return GuardedBot(agent.calculate_move, on_close=getattr(agent.recognizer, "close", None))
+        on_close = getattr(agent.recognizer, "close", None)
+        if self.recognizer is not None and is_paid(self.recognizer):
+            return PrefetchingBot(agent.calculate_move, agent.recognizer, on_close=on_close)
+        return GuardedBot(agent.calculate_move, on_close=on_close)
 
     def end_match(self, mover: Mover) -> None:
         mover.close()

@@ -15,8 +15,8 @@ from pathlib import Path
 from test_file_replay import recorded  # noqa: F401 - the fixture: a real `play` recording
 
 from bot.client.config import Credentials
-from bot.players.deadline import BotOutcome, Budget
 from bot.client.protocol_client import ArenaClient
+from bot.players.deadline import BotOutcome, Budget
 from bot.players.user_bot_process import UserBotProcess
 
 THROTTLED = {"Result": "INVALID_LOGIN_OR_PASSWORD", "ErrorMessage": "too many failed logins; try again in 2 s"}

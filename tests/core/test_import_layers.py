@@ -37,6 +37,7 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
         "strategies.agent",
         "strategies.suite",
         "strategies.learning",
+        "strategies.provenance",
     ),
     ("strategies.registry",),
     ("strategies.analyze", "strategies.coaching", "strategies.training"),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,11 @@ class FakeAzure:
     """Replays fixture answers per image URL: `script[url]` is a list of fixture names, used in
     order (the last one repeats). Every request is recorded as (path, image url). A picture sent
     as bytes (the SDK's *_in_stream calls) is scripted and recorded as `stream_key(bytes)`, and its
-    bytes are kept in `streams`. `images[name]` is served at `/img/name`, a loopback card picture."""
+    bytes are kept in `streams`. `images[name]` is served at `/img/name`, a loopback card picture.
+
+    `labeller(url)` answers URLs the script does not name: a landmark name (a landmark answer) or None
+    (no landmark); the Custom Vision prediction route uses it too. Every answer waits `delay_s` first
+    (as the real service's latency), and `in_flight_max` records the most calls answered at once."""
 
     base_url: str = ""
     script: dict[str, list[str]] = field(default_factory=dict)
@@ -71,12 +76,21 @@ class FakeAzure:
     streams: list[bytes] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
     image_gets: int = 0
+    labeller: Callable[[str], str | None] | None = None
+    delay_s: float = 0.0
+    in_flight: int = 0
+    in_flight_max: int = 0
 
     def answer(self, path: str, image_url: str, key: str) -> JSONResponse:
         self.calls.append((path, image_url))
         self.keys_seen.append(key)
         if key != GOOD_KEY:
             name = "error_401"
+        elif self.labeller is not None and image_url not in self.script:
+            landmark = self.labeller(image_url)
+            landmarks = [{"name": landmark.title(), "confidence": 0.95}] if landmark else []
+            category = {"name": "building_", "score": 0.9, "detail": {"landmarks": landmarks}}
+            return JSONResponse({"categories": [category]})
         else:
             queue = self.script.get(image_url, ["error_invalid_url"])
             name = queue.pop(0) if len(queue) > 1 else queue[0]
@@ -94,6 +108,15 @@ def fake_azure() -> Iterator[FakeAzure]:
     app = FastAPI()
 
     async def handle(request: Request, path: str) -> JSONResponse:
+        fake.in_flight += 1
+        fake.in_flight_max = max(fake.in_flight_max, fake.in_flight)
+        try:
+            await asyncio.sleep(fake.delay_s)
+            return await answer_request(request, path)
+        finally:
+            fake.in_flight -= 1
+
+    async def answer_request(request: Request, path: str) -> JSONResponse:
         key = request.headers.get("Ocp-Apim-Subscription-Key", "")
         if request.headers.get("content-type", "").startswith("application/octet-stream"):
             data = await request.body()
@@ -124,6 +147,19 @@ def fake_azure() -> Iterator[FakeAzure]:
     @app.post("/vision/v3.2/describe")
     async def describe(request: Request) -> JSONResponse:
         return await handle(request, "describe")
+
+    @app.post("/customvision/v3.0/Prediction/{project}/classify/iterations/{iteration}/url")
+    async def predict(project: str, iteration: str, request: Request) -> JSONResponse:
+        await asyncio.sleep(fake.delay_s)
+        url = str((await request.json()).get("Url", ""))
+        fake.calls.append((f"predict/{project}/{iteration}", url))
+        fake.keys_seen.append(request.headers.get("Prediction-Key", ""))
+        if request.headers.get("Prediction-Key", "") != GOOD_KEY:
+            return JSONResponse({"code": "Unauthorized", "message": "Invalid prediction key"}, status_code=401)
+        landmark = fake.labeller(url) if fake.labeller is not None else None
+        tags = [(landmark or "haystack rock", 0.9 if landmark else 0.2), ("giralda", 0.05)]
+        predictions = [{"probability": p, "tagId": f"t{i}", "tagName": n} for i, (n, p) in enumerate(tags)]
+        return JSONResponse({"id": "p", "project": project, "iteration": iteration, "predictions": predictions})
 
     served = serve(app)
     fake.base_url = served.base_url

@@ -1,0 +1,70 @@
+"""`rummy-vision check-recording FILE...`: replay recorded matches through the local rules, list divergences."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="check-recording")(check_recording_command)
+
+
+def check_recording_command(
+    files: Annotated[list[Path], typer.Argument(help="Replay files written by `play` (JSON Lines).")],
+    malformed_lay: Annotated[
+        str, typer.Option(help="A Lay of the wrong size or naming a card not in the hand: refuse or waste.")
+    ] = "refuse",
+    draw_after_emptying: Annotated[
+        bool, typer.Option("--draw-after-emptying", help="The mover draws even after a move that empties a hand.")
+    ] = False,
+    points_shown: Annotated[
+        str, typer.Option(help="MyPoints during a round: sets (penalty at the end only) or net (sets minus 3 a card).")
+    ] = "sets",
+    my_score: Annotated[str, typer.Option(help="What MyScore counts: rounds (won) or points.")] = "rounds",
+) -> None:
+    """Check recordings of games played online (or locally) against the local rules; exit 1 on any divergence.
+
+    Each move the bot sent is replayed: its result, the hands, points, deck count, turns left, the end of
+    the round, and the match's final score and status. The options switch the rules' open choices, so you
+    can find the ones under which a recording has no divergence, then play locally by them.
+    """
+    from rich.console import Console
+
+    from bot.replay.check_recording import check_recording
+    from bot.replay.recording import ReplayError
+    from rummy import RulesConfig
+
+    out = Console()
+    try:
+        rules = RulesConfig(
+            malformed_lay=malformed_lay,
+            draw_after_emptying=draw_after_emptying,
+            points_shown=points_shown,
+            my_score=my_score,
+        )
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    diverged = False
+    for path in files:
+        try:
+            report = check_recording(path, rules)
+        except (OSError, ReplayError, KeyError, TypeError, ValueError) as error:
+            typer.echo(f"{path}: cannot be checked: {error}", err=True)
+            raise typer.Exit(2) from None
+        notes = f"{report.moves_checked} moves checked"
+        if report.unchecked_points:
+            notes += f"; points of {report.unchecked_points} Lays not checked (cards without labels)"
+        if report.skipped:
+            notes += f"; {report.skipped} answers not recorded"
+        if not report.divergences:
+            out.print(f"{path}: no divergence ({notes})", highlight=False, soft_wrap=True)
+            continue
+        diverged = True
+        out.print(f"{path}: {len(report.divergences)} divergences ({notes})", highlight=False, soft_wrap=True)
+        for divergence in report.divergences:
+            out.print(f"  {divergence.describe()}", highlight=False, soft_wrap=True)
+    if diverged:
+        raise typer.Exit(1)

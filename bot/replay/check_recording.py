@@ -1,0 +1,231 @@
+"""Replay a recorded match (what `play` writes) through the local rules and list every divergence.
+
+For each move the bot sent, the gamestate before it and the server's answer are compared with what
+the local rules (a `RulesConfig`, whose switches cover the choices the arena's help leaves open)
+predict: the move's result (accepted or INVALID_MOVE), the hands (the cards that moved, and one new
+card when the mover draws), the points, the deck count and turns left, whether the round ended,
+and at the match's end the final points, MyScore and the status. Points of a Lay are predicted
+from the labels recorded with the move (a strategy's recognizer); when a laid card has no label
+the points are not checked and the check says so. The opponent's moves are not checked: the bot
+never sees what they were, only their effect.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.replay.recording import read_replay
+from rummy import DEFAULT_RULES, RulesConfig
+
+
+@dataclass(frozen=True)
+class Divergence:
+    line: int  # the line of the move in the recording (1-based)
+    what: str  # "move result", "hands", "points", "deck", "turns", "end of round", "score", "status"
+    expected: str
+    found: str
+
+    def describe(self) -> str:
+        return f"line {self.line}: {self.what}: the local rules expect {self.expected}, the recording has {self.found}"
+
+
+@dataclass
+class CheckReport:
+    path: Path
+    moves_checked: int = 0
+    unchecked_points: int = 0  # Lays whose points could not be predicted (a card without a label)
+    skipped: int = 0  # moves whose answer could not be compared (no gamestate right after them)
+    divergences: list[Divergence] = field(default_factory=list)
+
+
+def _ids(hand: list[Any]) -> list[int]:
+    return [int(card[0]) for card in hand]
+
+
+def _malformed(move: Any, before: dict[str, Any], rules: RulesConfig) -> str | None:
+    """Why the local rules refuse `move` in `before`, or None when it is well formed."""
+    if not isinstance(move, dict) or len(move) != 1:
+        return "not an object with exactly one key"
+    ((kind, value),) = move.items()
+    mine, theirs = _ids(before["MyHand"]), _ids(before["OppHand"])
+    if kind == "Lay":
+        if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+            return "Lay is not a list of ids"
+        if not rules.min_lay <= len(value) <= rules.max_lay:
+            return f"Lay of {len(value)} ids"
+        if len(set(value)) != len(value):
+            return "Lay repeats an id"
+        if not set(value) <= set(mine):
+            return "Lay names a card not in the hand"
+        return None
+    if kind in ("Take", "Give"):
+        if not isinstance(value, int):
+            return f"{kind} is not an id"
+        return None if value in (theirs if kind == "Take" else mine) else f"{kind} of a card not in that hand"
+    return f"unknown move {kind!r}"
+
+
+class _Checker:
+    def __init__(self, path: Path, rules: RulesConfig) -> None:
+        self.rules = rules
+        self.report = CheckReport(path)
+        self.labels: dict[str, str] = {}  # picture URL -> landmark, from the moves' labels
+        self.seen: set[str] = set()
+        self.i_moved_first: bool | None = None
+
+    def diverge(self, line: int, what: str, expected: object, found: object) -> None:
+        self.report.divergences.append(Divergence(line, what, str(expected), str(found)))
+
+    def see(self, state: dict[str, Any]) -> None:
+        for _card_id, url in [*state["MyHand"], *state["OppHand"]]:
+            self.seen.add(url)
+        if state.get("RemainingMoves") == self.rules.max_turns and state.get("GameStatus") == "RUNNING":
+            self.i_moved_first = bool(state.get("IsMover"))
+
+    def check_move(
+        self, line: int, record: dict[str, Any], before: dict[str, Any], after: dict[str, Any] | None
+    ) -> None:
+        rules = self.rules
+        move = record.get("move")
+        urls = {int(card[0]): str(card[1]) for card in [*before["MyHand"], *before["OppHand"]]}
+        for card_id, landmark in (record.get("labels") or {}).items():
+            if int(card_id) in urls and landmark:
+                self.labels[urls[int(card_id)]] = str(landmark)
+        why = _malformed(move, before, rules)
+        wasted_malformed = why is not None and rules.malformed_lay == "waste" and "Lay" in (move or {})
+        expected = "INVALID_MOVE" if why is not None and not wasted_malformed else "SUCCESS"
+        found = record.get("result")
+        if found in ("SUCCESS", "INVALID_MOVE"):
+            self.report.moves_checked += 1
+            if found != expected:
+                self.diverge(line, "move result", f"{expected} ({why or 'a well-formed move'})", found)
+        if not record.get("applied") or after is None or not isinstance(move, dict):
+            if record.get("applied"):
+                self.report.skipped += 1
+            return
+        self.check_answer(line, move, before, after, wasted_malformed)
+
+    def check_answer(
+        self, line: int, move: dict[str, Any], before: dict[str, Any], after: dict[str, Any], malformed: bool
+    ) -> None:
+        rules = self.rules
+        net = rules.points_shown == "net"
+        mine, theirs = _ids(before["MyHand"]), _ids(before["OppHand"])
+        my_sets = before["MyPoints"] + (rules.hand_penalty * len(mine) if net else 0)
+        opp_sets = before["OppPoints"] + (rules.hand_penalty * len(theirs) if net else 0)
+        ((kind, value),) = move.items()
+        points: int | None = 0
+        if kind == "Lay" and not malformed:
+            url_of = {int(card[0]): str(card[1]) for card in before["MyHand"]}
+            kinds = [self.labels.get(url_of[card_id]) for card_id in value]
+            if all(kinds):
+                points = rules.set_points(tuple(Counter(kinds).values()))
+            else:
+                points = None
+                self.report.unchecked_points += 1
+            laid = points != 0 if points is not None else not set(value) & set(_ids(after["MyHand"]))
+            if laid:
+                mine = [card_id for card_id in mine if card_id not in value]
+        elif kind == "Take":
+            theirs.remove(value)
+            mine.append(value)
+        elif kind == "Give":
+            mine.remove(value)
+            theirs.append(value)
+        # The mover draws when both hands still hold cards, or (draw_after_emptying) whenever the deck has one.
+        draws = before["CardsInDeck"] > 0 if rules.draw_after_emptying else bool(mine and theirs)
+        turns_left = before["RemainingMoves"] - int(draws)
+        round_over = not ((mine or draws) and theirs) or turns_left <= 0
+        same_round = after.get("RemainingRounds") == before.get("RemainingRounds") and after["GameStatus"] == "RUNNING"
+        if not round_over:
+            if not same_round:
+                self.diverge(line, "end of round", "the round to go on", "the round ended")
+                return
+            self.check_running(line, after, mine, theirs, draws, turns_left, before)
+            if points is not None:
+                shown = my_sets + points - (rules.hand_penalty * (len(mine) + draws) if net else 0)
+                if after["MyPoints"] != shown:
+                    self.diverge(line, "points", f"MyPoints {shown}", f"MyPoints {after['MyPoints']}")
+            opp_shown = opp_sets - (rules.hand_penalty * len(theirs) if net else 0)
+            if after["OppPoints"] != opp_shown:
+                self.diverge(line, "points", f"OppPoints {opp_shown}", f"OppPoints {after['OppPoints']}")
+            return
+        if same_round:
+            self.diverge(line, "end of round", "the round to end", "the round went on")
+            return
+        if draws:
+            mine = [*mine, -1]  # the drawn card (its id is not known here)
+        if points is None:
+            return
+        finals = (my_sets + points - rules.hand_penalty * len(mine), opp_sets - rules.hand_penalty * len(theirs))
+        if after["GameStatus"] != "RUNNING" and (after["MyPoints"], after["OppPoints"]) != finals:
+            self.diverge(line, "points", f"final points {finals}", f"{(after['MyPoints'], after['OppPoints'])}")
+
+    def check_final(self, line: int, final: dict[str, Any], rounds: int) -> None:
+        """MyScore/OppScore and the status of the match's last gamestate, from its points and the rules."""
+        mine, theirs = final["MyPoints"], final["OppPoints"]
+        score = (final["MyScore"], final["OppScore"])
+        if self.rules.my_score == "points":
+            if rounds == 1 and score != (mine, theirs):
+                self.diverge(line, "score", f"MyScore/OppScore {(mine, theirs)} (the points)", f"{score}")
+            return
+        if sum(score) != rounds:
+            self.diverge(line, "score", f"MyScore + OppScore = {rounds} rounds won", f"{score}")
+        won, lost = score
+        if rounds == 1:  # the last round's points decide it (equal points: the second mover)
+            i_win = mine > theirs if mine != theirs else self.i_moved_first is False
+            won, lost = (1, 0) if i_win else (0, 1)
+        status = "WON" if won > lost else "LOST" if lost > won else "DRAWN"
+        if final["GameStatus"] != status:
+            self.diverge(line, "status", status, final["GameStatus"])
+
+    def check_running(
+        self,
+        line: int,
+        after: dict[str, Any],
+        mine: list[int],
+        theirs: list[int],
+        draws: bool,
+        turns_left: int,
+        before: dict[str, Any],
+    ) -> None:
+        after_mine, after_theirs = _ids(after["MyHand"]), _ids(after["OppHand"])
+        new = [card_id for card_id in after_mine if card_id not in mine]
+        if sorted(after_theirs) != sorted(theirs) or set(mine) - set(after_mine) or len(new) != int(draws):
+            expected = f"MyHand {sorted(mine)}{' + 1 drawn' if draws else ''}, OppHand {sorted(theirs)}"
+            self.diverge(line, "hands", expected, f"MyHand {sorted(after_mine)}, OppHand {sorted(after_theirs)}")
+        deck = before["CardsInDeck"] - int(draws)
+        if after["CardsInDeck"] != deck:
+            self.diverge(line, "deck", f"CardsInDeck {deck}", f"CardsInDeck {after['CardsInDeck']}")
+        if after["RemainingMoves"] != turns_left:
+            self.diverge(line, "turns", f"RemainingMoves {turns_left}", f"RemainingMoves {after['RemainingMoves']}")
+
+
+def check_recording(path: str | Path, rules: RulesConfig = DEFAULT_RULES) -> CheckReport:
+    """Every divergence between the recording at `path` and the local rules `rules`."""
+    path = Path(path)
+    records = read_replay(path)
+    checker = _Checker(path, rules)
+    before: dict[str, Any] | None = None
+    for index, record in enumerate(records):
+        if record["type"] == "gamestate":
+            before = record["gamestate"]
+            checker.see(before)
+        elif record["type"] == "move" and before is not None and before.get("IsMover"):
+            after = None
+            for later in records[index + 1 :]:
+                if later["type"] == "move" and later.get("applied"):
+                    break  # another move of this turn was the one played
+                if later["type"] == "gamestate":
+                    if later.get("call") == "GM-MakeMove" or later["gamestate"]["GameStatus"] != "RUNNING":
+                        after = later["gamestate"]
+                    break
+            if record.get("result") == "INVALID_MOVE" or record.get("applied"):
+                checker.check_move(index + 1, record, before, after)
+    states = [(number, r["gamestate"]) for number, r in enumerate(records, start=1) if r["type"] == "gamestate"]
+    if states and states[-1][1].get("GameStatus") in ("WON", "LOST", "DRAWN"):
+        checker.check_final(states[-1][0], states[-1][1], int(states[0][1].get("RemainingRounds") or 1))
+    return checker.report

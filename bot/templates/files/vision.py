@@ -1,0 +1,210 @@
+# Rummy Vision starter bot: Azure Computer Vision names the landmark on each card; a greedy player.
+#
+# Runs unchanged in the arena's editor (Python standard library + requests) and locally with
+# `rummy-vision play --bot THIS_FILE.py`. The arena calls calculate_move(gamestate) on every turn;
+# module globals (the label cache, the rate limiter) live for the whole match.
+#
+# Settings: paste your endpoint and key below for the arena editor, or set the environment
+# variables locally. Never share a file with your key in it.
+import os
+import time
+import unicodedata
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor, wait
+
+import requests
+
+AZURE_ENDPOINT = os.environ.get("AZURE_VISION_ENDPOINT", "https://YOUR-RESOURCE.cognitiveservices.azure.com")
+AZURE_KEY = os.environ.get("AZURE_VISION_KEY", "PASTE-YOUR-COMPUTER-VISION-KEY-HERE")
+# Free trial keys: 20 calls per 60 s (and 5,000 a month); student/standard keys: 20 calls per 1 s.
+CALLS_PER_PERIOD = int(os.environ.get("AZURE_CALLS_PER_PERIOD", "20"))
+PERIOD_SECONDS = float(os.environ.get("AZURE_PERIOD_SECONDS", "60"))
+SAFETY_SECONDS = 1.0  # answer at least this long before the move's ResponseDeadline
+MAX_THINK_SECONDS = 4.0  # never spend longer than this on one move, whatever the deadline
+PARALLEL_CALLS = 8
+
+# Other names Azure may give a landmark (it answers in English, sometimes the local name).
+ALIASES = {
+    "brandenburger tor": "brandenburg gate",
+    "houses of parliament": "palace of westminster",
+    "westminster palace": "palace of westminster",
+    "elizabeth tower": "big ben",
+    "clock tower westminster": "big ben",
+    "the alamo": "alamo mission in san antonio",
+    "alamo": "alamo mission in san antonio",
+    "alamo mission": "alamo mission in san antonio",
+    "fontana di trevi": "trevi fountain",
+    "iwo jima memorial": "marine corps war memorial",
+    "us marine corps war memorial": "marine corps war memorial",
+    "victoria terminus": "chhatrapati shivaji terminus",
+    "chhatrapati shivaji maharaj terminus": "chhatrapati shivaji terminus",
+    "mount fitz roy": "fitz roy",
+    "monte fitz roy": "fitz roy",
+    "cerro chalten": "fitz roy",
+    "opera garnier": "palais garnier",
+    "palais garnier opera": "palais garnier",
+    "kutubiyya mosque": "koutoubia mosque",
+    "sheikh zayed grand mosque": "sheikh zayed mosque",
+    "slieve liag": "slieve league",
+    "zijin cheng": "forbidden city",
+    "palace museum": "forbidden city",
+    "step pyramid of djoser": "pyramid of djoser",
+    "vikingskipshuset": "viking ship museum",
+    "brivibas piemineklis": "freedom monument",
+    "saint josephs oratory of mount royal": "saint joseph's oratory",
+    "st josephs oratory": "saint joseph's oratory",
+    "london city hall": "city hall, london",
+    "city hall": "city hall, london",
+    "ko phi phi": "phi phi islands",
+    "alcatraz": "alcatraz island",
+    "mount vernon estate": "mount vernon",
+    "jal mahal palace": "jal mahal",
+    "la giralda": "giralda",
+}
+
+LABELS = {}  # picture URL -> landmark (a catalog name) or None when Azure saw no catalog landmark
+FAILED_AT = {}  # picture URL -> time of the last failed call (retried after RETRY_AFTER_SECONDS)
+RETRY_AFTER_SECONDS = 10.0
+_sent = deque()  # times of the calls in the current rate-limit window
+_pool = ThreadPoolExecutor(max_workers=PARALLEL_CALLS)
+_pending = {}  # picture URL -> future of a call still running (it fills LABELS when it lands)
+
+
+def normalize(name):
+    plain = unicodedata.normalize("NFKD", name)
+    plain = "".join(c for c in plain if not unicodedata.combining(c)).lower().replace("'", "")
+    words = "".join(c if c.isalnum() else " " for c in plain).split()
+    words = ["saint" if w == "st" else "mount" if w == "mt" else w for w in words]
+    return " ".join(words)
+
+
+def to_catalog(name, catalog):
+    """The catalog entry an Azure landmark name denotes, or None."""
+    wanted = normalize(name)
+    by_norm = {normalize(entry): entry for entry in catalog}
+    if wanted in by_norm:
+        return by_norm[wanted]
+    alias = ALIASES.get(wanted)
+    if alias is None and wanted.startswith("the "):
+        alias = ALIASES.get(wanted[4:])
+    return alias if alias in catalog else None
+
+
+def key_is_set():
+    return AZURE_KEY and not AZURE_KEY.startswith("PASTE-") and "YOUR-RESOURCE" not in AZURE_ENDPOINT
+
+
+def take_call_slot():
+    """True if a call may go now under CALLS_PER_PERIOD per PERIOD_SECONDS (no waiting: moves are timed)."""
+    now = time.monotonic()
+    while _sent and _sent[0] <= now - PERIOD_SECONDS:
+        _sent.popleft()
+    if len(_sent) >= CALLS_PER_PERIOD:
+        return False
+    _sent.append(now)
+    return True
+
+
+def analyze(url, catalog, timeout):
+    """Ask Azure which landmark the picture at `url` shows; store the answer in LABELS."""
+    try:
+        response = requests.post(
+            AZURE_ENDPOINT.rstrip("/") + "/vision/v3.2/analyze",
+            params={"details": "Landmarks"},
+            headers={"Ocp-Apim-Subscription-Key": AZURE_KEY},
+            json={"url": url},
+            timeout=timeout,
+        )
+        if response.status_code != 200:
+            FAILED_AT[url] = time.monotonic()
+            return
+        best = None
+        for category in response.json().get("categories", []):
+            for landmark in (category.get("detail") or {}).get("landmarks", []):
+                found = to_catalog(landmark.get("name", ""), catalog)
+                if found and (best is None or landmark.get("confidence", 0) > best[1]):
+                    best = (found, landmark.get("confidence", 0))
+        LABELS[url] = best[0] if best else None
+    except (requests.RequestException, ValueError):
+        FAILED_AT[url] = time.monotonic()
+    finally:
+        _pending.pop(url, None)
+
+
+def label_cards(cards, catalog, stop_at):
+    """Label the unseen cards in parallel, as far as the rate limit and the time allow.
+
+    Calls still running at `stop_at` keep going in the background and fill LABELS for later turns.
+    """
+    if not key_is_set():
+        return
+    futures = []
+    for _card_id, url in cards:
+        if url in LABELS or url in _pending:
+            continue
+        if time.monotonic() - FAILED_AT.get(url, -1e9) < RETRY_AFTER_SECONDS:
+            continue
+        if not take_call_slot():
+            break
+        timeout = max(0.5, min(5.0, stop_at - time.monotonic() + 2.0))
+        _pending[url] = _pool.submit(analyze, url, catalog, timeout)
+        futures.append(_pending[url])
+    waiting = list(_pending.values())
+    if waiting:
+        wait(waiting, timeout=max(0.0, stop_at - time.monotonic()))
+
+
+def stop_time(gamestate):
+    """When to stop thinking: SAFETY_SECONDS before the deadline, and at most MAX_THINK_SECONDS."""
+    now = time.monotonic()
+    deadline_ms = gamestate.get("ResponseDeadline")
+    if isinstance(deadline_ms, (int, float)) and deadline_ms > 0:
+        left = deadline_ms / 1000.0 - time.time() - SAFETY_SECONDS
+        return now + max(0.05, min(left, MAX_THINK_SECONDS))
+    return now + MAX_THINK_SECONDS
+
+
+SET_POINTS = {("same", 3): 20, ("same", 4): 30, ("same", 5): 50, ("diff", 3): 25, ("diff", 4): 35}
+
+
+def best_set(hand_by_type):
+    """The highest-scoring set among labelled cards: (points, card ids) or (0, [])."""
+    best = (0, [])
+    for ids in hand_by_type.values():
+        for size in (3, 4, 5):
+            if len(ids) >= size and SET_POINTS[("same", size)] > best[0]:
+                best = (SET_POINTS[("same", size)], ids[:size])
+    kinds = [ids[0] for ids in hand_by_type.values() if ids]
+    for size in (3, 4):
+        if len(kinds) >= size and SET_POINTS[("diff", size)] > best[0]:
+            best = (SET_POINTS[("diff", size)], kinds[:size])
+    return best
+
+
+def calculate_move(gamestate):
+    catalog = gamestate.get("AllCardTypes") or []
+    my_hand = [tuple(card) for card in gamestate["MyHand"]]
+    opp_hand = [tuple(card) for card in gamestate["OppHand"]]
+    label_cards(my_hand + opp_hand, catalog, stop_time(gamestate))
+
+    mine = {}
+    for card_id, url in my_hand:
+        if LABELS.get(url):
+            mine.setdefault(LABELS[url], []).append(card_id)
+    points, ids = best_set(mine)
+    if points:
+        return {"Lay": ids}
+    if opp_hand:
+        # Take the card of the type we hold most; an unknown card counts as a type we hold none of.
+        def want(card):
+            return len(mine.get(LABELS.get(card[1]), [])) if LABELS.get(card[1]) else -1
+
+        return {"Take": max(opp_hand, key=want)[0]}
+
+    # The opponent has no cards (the round is over after this move anyway): give our rarest type,
+    # or an unknown card (unknown cards are still played).
+    def rarity(card):
+        label = LABELS.get(card[1])
+        return len(mine.get(label, [])) if label else 0
+
+    return {"Give": min(my_hand, key=rarity)[0]}
