@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bot.cli import match, play, play_human, replay, tournament
+from bot.cli import match, play, play_human, replay, review, tournament
 from recognizers import commands as recognizer_commands
 from server import commands as server_commands
 from strategies import commands as strategy_commands
@@ -74,6 +74,7 @@ REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     match.register,
     tournament.register,
     replay.register,
+    review.register,
     play_human.register,  # play-human
 )
 

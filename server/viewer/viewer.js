@@ -368,6 +368,7 @@
 
   function startLive(id, mine) {
     game.mode = "live";
+    $("review-link").hidden = true;
     $("live-bar").hidden = false;
     $("step-controls").hidden = true;
     pollLive(id, mine);
@@ -424,6 +425,9 @@
     game.mode = "steps";
     game.data = data;
     header(data);
+    // Every finished match can be reviewed: each decision graded against the engine.
+    $("review-link").href = `/viewer/review/${data.GameId}`;
+    $("review-link").hidden = false;
     if (data.RunId !== null && data.RunId !== undefined) {
       // A round of a match run or a tournament: back leads to its standings and the other rounds.
       $("back").href = `#run/${data.RunId}`;
