@@ -158,6 +158,7 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         replay = replay_record(record)
     except ReplayError as error:
         return JSONResponse({**summary, "ErrorMessage": f"cannot rebuild match {game_id}: {error}"}, status_code=422)
+    _warm_pictures(request, record)
     applied = [move for move in record["Moves"] if move.get("Applied")]
     rounds = [
         {key: round_[key] for key in ("RoundIndex", "Landmarks", "FirstMover", "Points", "Winner")}
@@ -179,6 +180,18 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
             "Steps": steps,
         }
     )
+
+
+def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
+    """Draw the match's card pictures (as the page asks for them) ahead, in the order they appear."""
+    from rummy.records import token_of
+
+    cards = [
+        (token_of(card["Url"]), card["Landmark"])
+        for round_ in record["Rounds"]
+        for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
+    ]
+    request.app.state.images.warm(cards)
 
 
 # --- live -------------------------------------------------------------------------------------

@@ -309,7 +309,8 @@
     tile.dataset.cardId = card.Id;
     const image = el("img");
     // People see the landmark's name on the local server's cards; bots get them captionless.
-    image.src = card.Url.startsWith("/cards/") ? `${card.Url}?caption=1` : card.Url;
+    // The small WebP: a few KB each, so a step with 20 cards shows at once.
+    image.src = card.Url.startsWith("/cards/") ? `${card.Url}?caption=1&small=1` : card.Url;
     image.alt = `card ${card.Id}`;
     image.draggable = false;
     tile.append(image);
