@@ -148,9 +148,7 @@ def continue_with(
     what_if = match.current.mover
     names = {what_if: strategy, 1 - what_if: opponent}
     agents = {
-        seat: ArenaAgent(
-            get_strategy(name), get_recognizer("oracle", source=lambda: match.current.landmarks_by_url())
-        )
+        seat: ArenaAgent(get_strategy(name), get_recognizer("oracle", source=lambda: match.current.landmarks_by_url()))
         for seat, name in names.items()
     }
     players = (names[0], names[1])

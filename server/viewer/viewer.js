@@ -207,22 +207,28 @@
     renderRun(body);
   }
 
+  function fillTable(table, data, rowClass, textColumns) {
+    const headRow = el("tr");
+    data.Columns.forEach((name, index) => headRow.append(el("th", index > textColumns ? "num" : null, name)));
+    table.tHead.replaceChildren(headRow);
+    table.tBodies[0].replaceChildren(
+      ...data.Rows.map((cells) => {
+        const row = el("tr", rowClass);
+        cells.forEach((cell, index) => row.append(el("td", index > textColumns ? "num" : null, cell)));
+        return row;
+      }),
+    );
+  }
+
   function renderRun(run) {
     $("run-title").textContent = run.Title;
     document.title = `${run.Title} - Rummy Vision viewer`;
     $("run-kind").className = "badge status-finished";
     $("run-kind").textContent = run.Kind === "tournament" ? "tournament" : "match run";
-    const standings = $("standings");
-    const headRow = el("tr");
-    run.Standings.Columns.forEach((name, index) => headRow.append(el("th", index > 1 ? "num" : null, name)));
-    standings.tHead.replaceChildren(headRow);
-    standings.tBodies[0].replaceChildren(
-      ...run.Standings.Rows.map((cells) => {
-        const row = el("tr", "standing-row");
-        cells.forEach((cell, index) => row.append(el("td", index > 1 ? "num" : null, cell)));
-        return row;
-      }),
-    );
+    fillTable($("standings"), run.Standings, "standing-row", 1);
+    // A tournament's pairs: rounds won each way, the win rate and the mean margin with 95% intervals.
+    $("head-to-head-box").hidden = !run.HeadToHead;
+    if (run.HeadToHead) fillTable($("head-to-head"), run.HeadToHead, "pair-row", 0);
     const rows = $("run-games").tBodies[0];
     rows.replaceChildren(
       ...run.Games.map((entry) => {

@@ -3,6 +3,7 @@ card pictures small, cached and revalidated by ETag."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -125,3 +126,30 @@ def test_card_pictures_are_small_cached_and_revalidated(start_viewer_server, fin
     figures = ", ".join(f"{visit} {seconds * 1000:.0f} ms" for visit, seconds in timings.items())
     print(f"the viewer's step 0 with 20 cards, page load to every picture shown: {figures}")
     Path("/tmp/viewer-card-timings.txt").write_text(figures + "\n")
+
+
+@pytest.mark.parametrize("sized_page", WIDTHS, indirect=True, ids=["desktop", "phone"])
+def test_head_to_head_table_in_the_viewer(start_viewer_server, db_path, sized_page) -> None:
+    from typer.testing import CliRunner
+
+    from bot.cli.main import app
+
+    page = sized_page
+    answer = CliRunner().invoke(
+        app, ["tournament", "greedy", "random", "heuristic", "--rounds", "2", "--db", str(db_path), "--json"]
+    )
+    assert answer.exit_code == 0, answer.output
+    pairs = json.loads(answer.stdout.strip().splitlines()[-1])["head_to_head"]
+    server = start_viewer_server()
+    page.goto(server.base + "/viewer")
+    page.locator("tr.run-row, tr.game-row").first.click()
+    page.wait_for_selector("#head-to-head-box:not([hidden])")
+    rows = page.locator("#head-to-head tr.pair-row")
+    assert rows.count() == len(pairs) == 3
+    for index, pair in enumerate(pairs):
+        cells = rows.nth(index).locator("td")
+        assert cells.nth(0).inner_text() == f"{pair['a']} v {pair['b']}"
+        assert cells.nth(2).inner_text() == str(pair["wins_a"])
+    first_label = page.locator("#run-games td").nth(1).inner_text()
+    assert first_label == "1: greedy v random, deal 1"  # not the deal seed "1:greedy:random:0"
+    _no_horizontal_scroll(page)
