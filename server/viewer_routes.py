@@ -26,6 +26,7 @@ Step format (the page relies on it):
      "Seats": [{"Name", "Hand": [{"Id", "Url", "Landmark"}], "Points", "Score", "IsMover",
                 "GameStatus"}] * 2,
      "CardsInDeck", "RemainingMoves", "RemainingRounds",
+     "Drawn": {"Id", "Url", "Landmark"} -- the card the mover drew after the move; absent when none,
      "Suggestions": [{"Move": {...}, "Value": number, "Label": str?}]  -- only when recorded}
 
 Suggestions are not recorded yet: a future recorder adds a `Suggestions` list (same shape) to a
@@ -327,6 +328,11 @@ def _step_json(
         "RemainingMoves": views[0]["RemainingMoves"],
         "RemainingRounds": views[0]["RemainingRounds"],
     }
+    drawn = step.drawn
+    if drawn is not None and step.mover is not None:
+        urls = {card_id: url for card_id, url in views[step.mover]["MyHand"]}
+        if drawn in urls:
+            result["Drawn"] = {"Id": drawn, "Url": urls[drawn], "Landmark": step.labels.get(drawn)}
     suggestions = recorded.get("Suggestions") if recorded is not None else None
     if isinstance(suggestions, list) and suggestions:
         result["Suggestions"] = suggestions

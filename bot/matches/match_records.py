@@ -97,9 +97,7 @@ def group_server_rounds(
     db: Path, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
 ) -> list[int]:
     """Rounds a server played and recorded itself: group them under a run, storing nothing else."""
-    labels = round_labels(
-        [(result.deal_seed, names if seat == 0 else (names[1], names[0])) for result, seat in played]
-    )
+    labels = round_labels([(result.deal_seed, names if seat == 0 else (names[1], names[0])) for result, seat in played])
     games = [(result.game_id, label) for (result, _seat), label in zip(played, labels) if result.game_id is not None]
     starts = [result.started_at for result, _ in played if result.started_at]
     records = Records(db)

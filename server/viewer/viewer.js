@@ -477,6 +477,12 @@
       const moveRound = rounds[step.Round];
       const moveLandmarks = moveRound ? moveRound.Landmarks : landmarks;
       for (const card of step.MoveCards || []) moveCards.append(cardTile(card, moveLandmarks, true));
+      if (step.Drawn) {
+        // The card the mover took from the deck after the move; it is outlined in the mover's hand.
+        const drew = el("span", "note drawn", `drew #${step.Drawn.Id}` + (step.Drawn.Landmark ? ` ${step.Drawn.Landmark}` : ""));
+        drew.id = "drawn-card";
+        moveText.append(drew);
+      }
     } else if (step.Result === "DEAL") {
       const first = data.Players[rounds[0] ? rounds[0].FirstMover : 0];
       moveText.append(el("span", "move-main", `The deal of round 1: ${first} moves first`));
@@ -492,6 +498,10 @@
 
     const over = step.Seats[0].GameStatus !== "RUNNING";
     step.Seats.forEach((seat, index) => renderSeat(index, seat, landmarks, over ? seat.GameStatus : null));
+    if (step.Drawn) {
+      const tile = document.querySelector(`#seat-${step.Mover} .card[data-card-id="${step.Drawn.Id}"]`);
+      if (tile) tile.classList.add("just-drawn");
+    }
 
     const legend = el("div", "legend");
     landmarks.forEach((name, index) => legend.append(el("span", `chip lm-${index}`, name)));

@@ -72,6 +72,11 @@ def test_review_view_from_the_viewer(start_viewer_server, finished_game, db_path
     page.locator("#decisions a").first.click()
     page.wait_for_selector("#step-controls:not([hidden])")
     assert page.inner_text("#step-counter").startswith("Step 1 /")
+    steps = server.get(f"/viewer/api/games/{finished_game}/steps").json()["Steps"]
+    drawn = steps[1]["Drawn"]
+    assert drawn["Landmark"] in record["Rounds"][0]["Landmarks"]
+    assert page.inner_text("#drawn-card") == f"drew #{drawn['Id']} {drawn['Landmark']}"
+    assert page.locator(f"#seat-{steps[1]['Mover']} .card.just-drawn").get_attribute("data-card-id") == str(drawn["Id"])
     _no_horizontal_scroll(page)
 
 
