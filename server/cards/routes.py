@@ -32,9 +32,11 @@ async def card_image(name: str, request: Request, caption: bool = False, small: 
     landmark = request.app.state.referee.landmark_of_token(token) if name.endswith(".png") else None
     if landmark is None:
         return JSONResponse({"ErrorMessage": f"no card {name}"}, status_code=404)
-    data, media_type = await asyncio.to_thread(
-        request.app.state.images.picture, token, landmark, caption=caption, small=small
-    )
+    images = request.app.state.images
+    found = images.cached(token, caption=caption, small=small)
+    if found is None:
+        found = await asyncio.to_thread(images.picture, token, landmark, caption=caption, small=small)
+    data, media_type = found
     etag = '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
     headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
     if etag in [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]:

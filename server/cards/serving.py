@@ -34,6 +34,12 @@ class CardImages:
     def png(self, token: str, landmark: str, *, caption: bool = False) -> bytes:
         return self.picture(token, landmark, caption=caption)[0]
 
+    def cached(self, token: str, *, caption: bool = False, small: bool = False) -> tuple[bytes, str] | None:
+        """The picture if it is drawn already (no drawing: cheap enough for the event loop)."""
+        with self._lock:
+            data = self._cache.get((token, caption or self.captions, small))
+        return None if data is None else (data, SMALL_TYPE if small else PNG_TYPE)
+
     def picture(self, token: str, landmark: str, *, caption: bool = False, small: bool = False) -> tuple[bytes, str]:
         """The picture's bytes and media type: PNG at full size (what bots get), or with `small` a
         WebP at the pages' display size (a few KB instead of about 100 KB)."""
