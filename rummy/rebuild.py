@@ -34,6 +34,7 @@ class Step:
     views: tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]  # each seat's gamestate after the step
     labels: Mapping[int, str] = field(default_factory=dict)  # card id -> landmark, when known
     note: str = ""
+    drawn: int | None = None  # the id of the card the mover drew after the move, when known
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,9 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
         note = f"+{outcome.points}" if outcome.points else ("wasted turn" if outcome.wasted else "")
         if move.get("ErrorMessage"):
             note = f"{note} ({move['ErrorMessage']})".strip()
+        drawn = None if outcome.drawn is None else outcome.drawn.id
         steps.append(
-            Step(len(steps), round_index, seat, move["Move"], str(move.get("Result", "")), views, labels, note)
+            Step(len(steps), round_index, seat, move["Move"], str(move.get("Result", "")), views, labels, note, drawn)
         )
     statuses = record.get("GameStatus") or [None, None]
     if not match.over and "LOST_BY_TIMEOUT" in statuses:

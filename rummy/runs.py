@@ -6,7 +6,8 @@ file as the referee's tables:
     runs(run_id INTEGER PRIMARY KEY, kind TEXT  -- match | tournament
          title TEXT, created_at REAL, players TEXT  -- JSON list of names
          standings TEXT   -- JSON {"Columns": [str], "Rows": [[str | number]]}, ready to show
-         tournament_id INTEGER)  -- the tournaments table's id, for a tournament
+         tournament_id INTEGER,  -- the tournaments table's id, for a tournament
+         head_to_head TEXT)  -- JSON like standings, one row per pair; NULL when not a tournament
 
     run_games(run_id, game_id, position INTEGER, label TEXT)  -- the run's rounds in the order played
 
@@ -48,6 +49,10 @@ class Standings:
 
 def ensure_schema(db: sqlite3.Connection) -> None:
     db.executescript(SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+    if "head_to_head" not in columns:  # a records file written before head-to-head tables
+        with db:
+            db.execute("ALTER TABLE runs ADD COLUMN head_to_head TEXT")
 
 
 def store_run(
@@ -60,13 +65,23 @@ def store_run(
     standings: Standings,
     games: Sequence[tuple[int, str]],
     tournament_id: int | None = None,
+    head_to_head: Standings | None = None,
 ) -> int:
     """Store a run and its (game_id, label) rounds in one transaction; return its run_id."""
     ensure_schema(db)
     with db:
         cursor = db.execute(
-            "INSERT INTO runs (kind, title, created_at, players, standings, tournament_id) VALUES (?, ?, ?, ?, ?, ?)",
-            (kind, title, created_at, json.dumps(list(players)), json.dumps(standings.to_json()), tournament_id),
+            "INSERT INTO runs (kind, title, created_at, players, standings, tournament_id, head_to_head)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                kind,
+                title,
+                created_at,
+                json.dumps(list(players)),
+                json.dumps(standings.to_json()),
+                tournament_id,
+                None if head_to_head is None else json.dumps(head_to_head.to_json()),
+            ),
         )
         run_id = int(cursor.lastrowid or 0)
         db.executemany(
@@ -80,7 +95,7 @@ def list_runs(db: sqlite3.Connection) -> list[dict[str, Any]]:
     """Every run, newest first, with its round count and the time its first round started."""
     ensure_schema(db)
     rows = db.execute(
-        "SELECT r.run_id, r.kind, r.title, r.created_at, r.players, r.standings,"
+        "SELECT r.run_id, r.kind, r.title, r.created_at, r.players, r.standings, r.head_to_head,"
         " COUNT(g.game_id) AS games, MIN(m.started_at) AS started_at, MAX(m.ended_at) AS ended_at"
         " FROM runs r LEFT JOIN run_games g ON g.run_id = r.run_id LEFT JOIN matches m ON m.game_id = g.game_id"
         " GROUP BY r.run_id ORDER BY r.run_id DESC"
@@ -135,6 +150,7 @@ def _run_json(row: sqlite3.Row) -> dict[str, Any]:
         "CreatedAt": row["created_at"],
         "Players": json.loads(row["players"]),
         "Standings": json.loads(row["standings"]),
+        "HeadToHead": json.loads(row["head_to_head"]) if row["head_to_head"] else None,
         "Games": row["games"],
         "StartedAt": row["started_at"] if row["started_at"] is not None else row["created_at"],
         "EndedAt": row["ended_at"],

@@ -46,6 +46,7 @@ from server.protocol import (
 )
 from server.referee import Referee, Refusal
 from server.settings import Settings
+from server.viewer_review import router as review_router
 from server.viewer_routes import router as viewer_router
 
 log = logging.getLogger(__name__)
@@ -144,6 +145,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(arena)
     app.include_router(viewer_router)
+    app.include_router(review_router)
     app.include_router(play_router)
 
     app.include_router(cards_router)

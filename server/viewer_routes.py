@@ -26,6 +26,7 @@ Step format (the page relies on it):
      "Seats": [{"Name", "Hand": [{"Id", "Url", "Landmark"}], "Points", "Score", "IsMover",
                 "GameStatus"}] * 2,
      "CardsInDeck", "RemainingMoves", "RemainingRounds",
+     "Drawn": {"Id", "Url", "Landmark"} -- the card the mover drew after the move; absent when none,
      "Suggestions": [{"Move": {...}, "Value": number, "Label": str?}]  -- only when recorded}
 
 Suggestions are not recorded yet: a future recorder adds a `Suggestions` list (same shape) to a
@@ -158,6 +159,7 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         replay = replay_record(record)
     except ReplayError as error:
         return JSONResponse({**summary, "ErrorMessage": f"cannot rebuild match {game_id}: {error}"}, status_code=422)
+    _warm_pictures(request, record)
     applied = [move for move in record["Moves"] if move.get("Applied")]
     rounds = [
         {key: round_[key] for key in ("RoundIndex", "Landmarks", "FirstMover", "Points", "Winner")}
@@ -179,6 +181,18 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
             "Steps": steps,
         }
     )
+
+
+def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
+    """Draw the match's card pictures (as the page asks for them) ahead, in the order they appear."""
+    from rummy.records import token_of
+
+    cards = [
+        (token_of(card["Url"]), card["Landmark"])
+        for round_ in record["Rounds"]
+        for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
+    ]
+    request.app.state.images.warm(cards)
 
 
 # --- live -------------------------------------------------------------------------------------
@@ -314,6 +328,11 @@ def _step_json(
         "RemainingMoves": views[0]["RemainingMoves"],
         "RemainingRounds": views[0]["RemainingRounds"],
     }
+    drawn = step.drawn
+    if drawn is not None and step.mover is not None:
+        urls = {card_id: url for card_id, url in views[step.mover]["MyHand"]}
+        if drawn in urls:
+            result["Drawn"] = {"Id": drawn, "Url": urls[drawn], "Landmark": step.labels.get(drawn)}
     suggestions = recorded.get("Suggestions") if recorded is not None else None
     if isinstance(suggestions, list) and suggestions:
         result["Suggestions"] = suggestions

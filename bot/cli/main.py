@@ -22,6 +22,7 @@ from bot.cli import (
     play_human,
     recognize,
     replay,
+    review,
     solve,
     tournament,
     train,
@@ -87,6 +88,7 @@ REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     match.register,
     tournament.register,
     replay.register,
+    review.register,
     play_human.register,  # play-human
     measure.register,  # measure NAME
     new_bot.register,  # new-bot

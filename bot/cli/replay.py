@@ -55,6 +55,9 @@ def replay(
         raise typer.Exit(2) from None
     for problem in recorded.mismatches:
         err.print(f"[yellow]warning:[/yellow] {escape(str(problem))}", soft_wrap=True)
+    hint = viewer_hint(source, db)
+    if hint:
+        err.print(hint, soft_wrap=True, highlight=False)
     if turn is not None:
         console.print(render_step(recorded, recorded.steps[turn]))
         return
@@ -63,6 +66,23 @@ def replay(
             console.print(render_step(recorded, step))
         return
     _interactive(console, recorded)
+
+
+def viewer_hint(source: str, db: Path | None) -> str:
+    """For a replay file whose match is in the records: where the viewer shows it, with every landmark."""
+    if source.isdigit() or not Path(source).is_file():
+        return ""
+    from bot.cli.review import load_record
+
+    try:
+        record = load_record(source, db)
+    except (ValueError, OSError):
+        return ""
+    game_id = record["GameId"]
+    return (
+        f"Match {game_id} is in the records: the viewer shows it at /viewer#game/{game_id} of `rummy-vision serve` "
+        f"(http://127.0.0.1:8080/viewer#game/{game_id} by default); `rummy-vision review {game_id}` grades it."
+    )
 
 
 def compare_outcomes(recorded: Any, what_if: Any, rounds_won: tuple[int, ...], start: int) -> Table:

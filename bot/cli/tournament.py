@@ -16,6 +16,7 @@ from strategies.registry import SPEC_HELP
 
 def register(app: typer.Typer) -> None:
     app.command("tournament")(tournament)
+    app.command("ratings")(ratings)
 
 
 def tournament(
@@ -44,6 +45,7 @@ def tournament(
     from rich.table import Table
 
     from bot.cli.match import _progress
+    from bot.matches.head_to_head import HEAD_TO_HEAD_COLUMNS, head_to_head, head_to_head_table, update_ratings
     from bot.matches.local_match import make_contender
     from bot.matches.match_records import default_db_path
     from bot.matches.tournament import run_tournament
@@ -76,7 +78,9 @@ def tournament(
     sources = {contender.name: contender.source() for contender in contenders}
     path = Path(db) if db is not None else default_db_path()
     tournament_id = store_tournament(path, seed, rounds, played, table)
-    _store_rounds(path, tournament_id, played, table)
+    pairs_played = head_to_head(played)
+    _store_rounds(path, tournament_id, played, table, head_to_head_table(pairs_played))
+    lasting = update_ratings(path)
     if json_output:
         standings = [
             {
@@ -89,7 +93,17 @@ def tournament(
             }
             for standing in table
         ]
-        typer.echo(json.dumps({"tournament_id": tournament_id, "db": str(path), "standings": standings}))
+        typer.echo(
+            json.dumps(
+                {
+                    "tournament_id": tournament_id,
+                    "db": str(path),
+                    "standings": standings,
+                    "head_to_head": [pair.to_json() for pair in pairs_played],
+                    "ratings": [rating.to_json() for rating in lasting],
+                }
+            )
+        )
         return
     view = Table(title=f"Tournament {tournament_id}: {len(played)} rounds on duplicate deals")
     for column in ("rank", "bot", "rating", "95% CI", "won", "win rate"):
@@ -105,16 +119,65 @@ def tournament(
             f"{standing.win_rate:.1%}",
         )
     console.print(view)
+    pair_view = Table(title="Head to head (first named bot's view; 95% intervals)")
+    for column in HEAD_TO_HEAD_COLUMNS:
+        pair_view.add_column(column, justify="left" if column == "pair" else "right")
+    for pair in pairs_played:
+        pair_view.add_row(*pair.row())
+    console.print(pair_view)
+    console.print(ratings_table(lasting))
     from bot.cli.match_output import print_sources
 
     print_sources(console, list(sources), list(sources.values()))
     console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
 
 
+def ratings_table(lasting: list[Any]) -> Any:
+    from rich.table import Table
+
+    view = Table(title="Ratings over every tournament in the records (Bradley-Terry, 95% bootstrap intervals)")
+    for column in ("rank", "bot", "rating", "95% CI", "won", "rounds", "tournaments"):
+        view.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, rating in enumerate(lasting, start=1):
+        view.add_row(
+            str(rank),
+            rating.name,
+            f"{rating.rating:.0f}",
+            f"{rating.low:.0f} - {rating.high:.0f}",
+            str(rating.wins),
+            str(rating.rounds),
+            str(rating.tournaments),
+        )
+    return view
+
+
+def ratings(
+    db: Path | None = typer.Option(None, "--db", help="Records file (default: the server's data file)."),
+    json_output: bool = typer.Option(False, "--json", help="Print the rating list as one JSON object."),
+) -> None:
+    """The rating list over every tournament stored in the records, with 95% intervals; each
+    `tournament` run refits it on all rounds so far. The same name is one player across runs."""
+    from rich.console import Console
+
+    from bot.matches.head_to_head import load_ratings
+    from bot.matches.match_records import default_db_path
+
+    path = Path(db) if db is not None else default_db_path()
+    lasting = load_ratings(path) if path.exists() else []
+    if json_output:
+        typer.echo(json.dumps({"db": str(path), "ratings": [rating.to_json() for rating in lasting]}))
+        return
+    console = Console()
+    if not lasting:
+        console.print(f"No tournament in {path} yet: run `rummy-vision tournament BOT BOT` first.")
+        return
+    console.print(ratings_table(lasting))
+
+
 STANDING_COLUMNS = ("rank", "bot", "rating", "95% CI", "won", "win rate")
 
 
-def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list[Any]) -> None:
+def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list[Any], pairs: Any = None) -> None:
     """Each round as a one-round match, grouped under the tournament with its standings for the viewer."""
     from bot.matches.match_records import RunSpec, store_seated
     from rummy.runs import Standings
@@ -137,6 +200,7 @@ def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list
         names,
         Standings(STANDING_COLUMNS, rows),
         tournament_id=tournament_id,
+        head_to_head=pairs,
     )
     seated = [(game.result, (game.a, game.b) if game.seat_of_a == 0 else (game.b, game.a)) for game in played]
     store_seated(path, seated, run=spec)

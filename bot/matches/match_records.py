@@ -34,6 +34,21 @@ class RunSpec:
     players: tuple[str, ...]
     standings: Standings
     tournament_id: int | None = None
+    head_to_head: Standings | None = None
+
+
+def round_labels(rounds: Sequence[tuple[str, tuple[str, str]]]) -> list[str]:
+    """Readable labels for a run's rounds from (deal seed, names by seat): "greedy v random, deal 2", and
+    "(seats swapped)" for the second round of a duplicate deal."""
+    labels = []
+    seen: set[str] = set()
+    for deal_seed, seated in rounds:
+        _, colon, index = deal_seed.rpartition(":")
+        deal = f"deal {int(index) + 1}" if colon and index.isdigit() else f"deal {deal_seed}"
+        swapped = " (seats swapped)" if deal_seed in seen else ""
+        seen.add(deal_seed)
+        labels.append(f"{seated[0]} v {seated[1]}, {deal}{swapped}")
+    return labels
 
 
 def store_rounds(
@@ -60,7 +75,7 @@ def store_seated(
         for result, seated in played:
             game_ids.append(_store_round(records, result, seated))
         if run is not None:
-            labels = [f"deal {result.deal_seed}" for result, _seated in played]
+            labels = round_labels([(result.deal_seed, seated) for result, seated in played])
             starts = [result.started_at for result, _ in played if result.started_at]
             store_run(
                 records.db,
@@ -71,6 +86,7 @@ def store_seated(
                 standings=run.standings,
                 games=list(zip(game_ids, labels)),
                 tournament_id=run.tournament_id,
+                head_to_head=run.head_to_head,
             )
     finally:
         records.close()
@@ -81,7 +97,8 @@ def group_server_rounds(
     db: Path, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
 ) -> list[int]:
     """Rounds a server played and recorded itself: group them under a run, storing nothing else."""
-    games = [(result.game_id, f"deal {result.deal_seed}") for result, _seat in played if result.game_id is not None]
+    labels = round_labels([(result.deal_seed, names if seat == 0 else (names[1], names[0])) for result, seat in played])
+    games = [(result.game_id, label) for (result, _seat), label in zip(played, labels) if result.game_id is not None]
     starts = [result.started_at for result, _ in played if result.started_at]
     records = Records(db)
     try:

@@ -150,6 +150,7 @@ class GuardedBot:
     def close(self) -> None:
         if callable(self._on_close):
             self._on_close()
+
     def labels(self) -> dict[int, str]:
         """The landmarks the bot's recognizer gave the cards it last looked at (our strategies; a bot file
         keeps its own)."""

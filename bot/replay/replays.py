@@ -8,6 +8,7 @@ received, and the moves it sent; it knows no landmarks, so a what-if needs the m
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +43,18 @@ def replay_file(path: str | Path) -> Replay:
     me = str(header.get("bot_id") or "me")
     players = (me, str(header.get("opponent_id") or "opponent"))
     steps: list[Step] = []
-    labels: dict[int, str] = {}
+    # The recognizer's labels of every card the file saw, so that even the deal shows landmarks.
+    labels: dict[int, str] = {
+        int(card_id): str(name)
+        for line in lines
+        if line.get("type") == "move"
+        for card_id, name in (line.get("labels") or {}).items()
+    }
     pending_move: Mapping[str, Any] | None = None
     pending_result = ""
     previous: Mapping[str, Any] | None = None
     for line in lines:
         if line.get("type") == "move":
-            labels.update({int(card_id): str(name) for card_id, name in (line.get("labels") or {}).items()})
             if line.get("applied", True):
                 pending_move, pending_result = line.get("move"), str(line.get("result", ""))
         elif line.get("type") == "gamestate":
@@ -56,7 +62,7 @@ def replay_file(path: str | Path) -> Replay:
             round_index = int(gamestate.get("MyScore", 0)) + int(gamestate.get("OppScore", 0))
             if pending_move is not None:
                 step = Step(len(steps), round_index, 0, pending_move, pending_result, (gamestate, None), dict(labels))
-                steps.append(_with_note(step, previous))
+                steps.append(replace(_with_note(step, previous), drawn=drawn_card(previous, gamestate, "MyHand")))
             elif previous is None:
                 steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), dict(labels)))
             elif _turn_of(gamestate) != _turn_of(previous):
@@ -71,12 +77,22 @@ def replay_file(path: str | Path) -> Replay:
                         (gamestate, None),
                         dict(labels),
                         note,
+                        drawn_card(previous, gamestate, "OppHand"),
                     )
                 )
             pending_move, previous = None, gamestate
     if not steps:
         raise ReplayError(f"{path}: the file holds no gamestate")
     return Replay(f"{Path(path).name} (game {header.get('game_id')})", players, tuple(steps))
+
+
+def drawn_card(before: Mapping[str, Any] | None, after: Mapping[str, Any], hand: str) -> int | None:
+    """The card that came into `hand` from the deck between two gamestates of the same round, if one did."""
+    if before is None or not _same_deal(before, after):
+        return None
+    seen = set(_ids(before, "MyHand")) | set(_ids(before, "OppHand"))
+    new = [card_id for card_id in _ids(after, hand) if card_id not in seen]
+    return new[0] if len(new) == 1 else None
 
 
 def _turn_of(gamestate: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -159,11 +175,9 @@ def continue_with(
         move = agents[seat].calculate_move(view)
         outcome = match.apply(seat, parse_move(move))
         note = f"+{outcome.points}" if outcome.points else ("wasted turn" if outcome.wasted else "")
-        steps.append(
-            Step(
-                len(steps) + step_number, round_index, seat, move, "SUCCESS", views_of(match, players, 0), labels, note
-            )
-        )
+        drawn = None if outcome.drawn is None else outcome.drawn.id
+        views = views_of(match, players, 0)
+        steps.append(Step(len(steps) + step_number, round_index, seat, move, "SUCCESS", views, labels, note, drawn))
     title = f"{replay.title}, from step {step_number}: seat {what_if} plays {strategy}, seat {1 - what_if} {opponent}"
     return Replay(title, players, tuple(steps), replay.seed, replay.rounds), tuple(match.rounds_won)
 

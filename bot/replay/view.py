@@ -47,6 +47,8 @@ def render_step(replay: Replay, step: Step) -> Panel:
         heading.append(f"{replay.players[step.mover]} played {describe_move(step.move, step.labels)}")
         if step.note:
             heading.append(f"  [{step.note}]", style="green" if step.note.startswith("+") else "yellow")
+        if step.drawn is not None:
+            heading.append(f"  drew {step.labels.get(step.drawn, f'#{step.drawn}')}", style="cyan")
         if step.result and step.result != "SUCCESS":
             heading.append(f"  {step.result}", style="red")
     table = Table(show_header=True, box=None, pad_edge=False)

@@ -26,6 +26,7 @@ def gothic(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random
         cx = (x0 + x1) / 2
         draw.pieslice((cx - 30, top - 60, cx + 30, top), 180, 360, fill=pal.accent)
 
+
 def colonnade(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random, variant: str = "gate") -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, pal.water if variant == "fountain" else pal.ground, 0.8)
@@ -56,6 +57,7 @@ def colonnade(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Ran
                 (x0 + 20 + i * 40, base - 12, x0 + 60 + i * 40, base + 12), 180, 360, fill=(250, 250, 255), width=3
             )
 
+
 def dome(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random, variant: str = "mosque") -> None:
     x0, y0, x1, y1 = box
     level = {"water": 0.68, "hill": 0.6}.get(variant, 0.8)
@@ -85,6 +87,7 @@ def dome(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random, 
         x = cx - width / 2 + (i + 0.5) * width / 5
         draw.arc((x - 8, base - 38, x + 8, base - 10), 180, 360, fill=(90, 90, 110), width=3)
 
+
 def mission(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, pal.ground, 0.82)
@@ -96,6 +99,7 @@ def mission(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Rando
     draw.rectangle((cx - 25, base - 65, cx + 25, base), fill=(70, 50, 40))
     for side in (-1, 1):
         draw.rectangle((cx + side * 60 - 6, y0 + 110, cx + side * 60 + 6, base - 10), fill=(190, 175, 145))
+
 
 def wooden_row(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
@@ -112,6 +116,7 @@ def wooden_row(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Ra
         for j in range(3):
             draw.rectangle((left + 12, top + 10 + j * 30, left + width - 12, top + 25 + j * 30), fill=(60, 60, 70))
 
+
 def egg(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, pal.water, 0.82)
@@ -120,6 +125,7 @@ def egg(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -
     for i in range(8):
         y = y0 + 60 + i * 20
         draw.line((cx - 65, y, cx + 80, y - 8), fill=(70, 90, 110), width=2)
+
 
 def bridge(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
@@ -140,6 +146,7 @@ def bridge(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random
         draw.line((x, deck - 10, x, deck - 35), fill=(30, 30, 30), width=2)
         draw.ellipse((x - 4, deck - 42, x + 4, deck - 34), fill=(250, 220, 120))
     draw.rectangle((x1 - 40, y0 + 10, x1 - 20, deck - 10), fill=(200, 180, 120))
+
 
 def sails(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random, wings: bool = False) -> None:
     x0, y0, x1, y1 = box
@@ -165,6 +172,7 @@ def sails(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random,
             fill=(248, 248, 245),
             outline=(120, 120, 120),
         )
+
 
 def ship(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box

@@ -24,6 +24,7 @@ def waterfall(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Ran
         x = x0 + 10 + i * 50
         draw.polygon([(x, y0 + 40), (x + 12, y0), (x + 24, y0 + 40)], fill=(30, 90, 50))
 
+
 def mountains(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random, sea: bool = False) -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, pal.water if sea else pal.ground, 0.78)
@@ -38,6 +39,7 @@ def mountains(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Ran
         [(x0 + 105, y0 + 30), (x0 + 125, y0 + 5), (x0 + 145, y0 + 25), (x0 + 125, y0 + 40)], fill=(250, 250, 255)
     )
 
+
 def sea_stack(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, pal.water, 0.7)
@@ -48,6 +50,7 @@ def sea_stack(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Ran
         fill=(70, 60, 55),
     )
     draw.pieslice((cx - 40, y0 + 30, cx + 30, y0 + 70), 180, 360, fill=(60, 120, 60))
+
 
 def islands(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random, variant: str = "islands") -> None:
     x0, y0, x1, y1 = box

@@ -13,6 +13,9 @@ from server.cards.families import drawing_for
 from server.cards.variation import BORDER_FILL, photograph
 
 WIDTH, HEIGHT = 256, 320
+# The pages show a card 104 px wide; twice that stays sharp on a high-density phone screen.
+SMALL_SIZE = (208, 260)
+SMALL_QUALITY = 80
 
 
 def draw_scene(landmark: str, rng: random.Random) -> Image.Image:
@@ -46,4 +49,13 @@ def to_png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     # Pillow writes no tEXt/iTXt/eXIf chunks unless asked (pnginfo/exif), so nothing names the landmark.
     image.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+def to_small_webp(image: Image.Image) -> bytes:
+    """The picture at the pages' display size as WebP: a few KB, for people's pages, never for bots."""
+    small = image.convert("RGB")
+    small.thumbnail(SMALL_SIZE, Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    small.save(out, format="WEBP", quality=SMALL_QUALITY)
     return out.getvalue()

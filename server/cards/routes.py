@@ -10,6 +10,7 @@ so a bot in a local match cannot read its cards' names off the pictures.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -28,9 +29,14 @@ def _may_see_caption(request: Request, token: str) -> bool:
     return hall is not None and bool(owner) and bool(hall.shows_card(owner, token))
 
 
+# A token always shows the same picture, so browsers may keep it for a day and then revalidate by ETag.
+CACHE_CONTROL = "public, max-age=86400"
+
+
 @router.get("/cards/{name}", response_class=Response)
-async def card_image(name: str, request: Request, caption: bool = False) -> Response:
-    """The picture of one card, as PNG; with `caption=1`, the landmark's name under the scene (for people)."""
+async def card_image(name: str, request: Request, caption: bool = False, small: bool = False) -> Response:
+    """The picture of one card, as PNG; with `caption=1`, the landmark's name under the scene (for people);
+    with `small=1`, a WebP at the pages' display size (for the viewer and /play)."""
     token = name.removesuffix(".png")
     landmark = request.app.state.referee.landmark_of_token(token) if name.endswith(".png") else None
     if landmark is None:
@@ -40,5 +46,13 @@ async def card_image(name: str, request: Request, caption: bool = False) -> Resp
             {"ErrorMessage": "captions are for people: a finished match's cards, or your own /play game's"},
             status_code=403,
         )
-    data = await asyncio.to_thread(request.app.state.images.png, token, landmark, caption=caption)
-    return Response(data, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
+    images = request.app.state.images
+    found = images.cached(token, caption=caption, small=small)
+    if found is None:
+        found = await asyncio.to_thread(images.picture, token, landmark, caption=caption, small=small)
+    data, media_type = found
+    etag = '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
+    headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
+    if etag in [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=media_type, headers=headers)

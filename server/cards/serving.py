@@ -11,11 +11,12 @@ from cachetools import LRUCache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from recognizers.features import check_size
-from server.cards.render import draw_card, to_png
+from server.cards.render import draw_card, to_png, to_small_webp
 
 log = logging.getLogger("server.cards")
 
 PHOTO_SIDE = 640  # photos are served at most this many pixels a side
+PNG_TYPE, SMALL_TYPE = "image/png", "image/webp"
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 
 
@@ -29,23 +30,47 @@ class CardImages:
     def __init__(self, photos_dir: Path | None = None, cache_size: int = 2048, *, captions: bool = False) -> None:
         self.photos_dir = photos_dir
         self.captions = captions
-        self._cache: LRUCache[tuple[str, bool], bytes] = LRUCache(maxsize=cache_size)
+        self._cache: LRUCache[tuple[str, bool, bool], bytes] = LRUCache(maxsize=cache_size)
         self._lock = threading.Lock()
 
     def png(self, token: str, landmark: str, *, caption: bool = False) -> bytes:
-        key = (token, caption or self.captions)
+        return self.picture(token, landmark, caption=caption)[0]
+
+    def cached(self, token: str, *, caption: bool = False, small: bool = False) -> tuple[bytes, str] | None:
+        """The picture if it is drawn already (no drawing: cheap enough for the event loop)."""
+        with self._lock:
+            data = self._cache.get((token, caption or self.captions, small))
+        return None if data is None else (data, SMALL_TYPE if small else PNG_TYPE)
+
+    def picture(self, token: str, landmark: str, *, caption: bool = False, small: bool = False) -> tuple[bytes, str]:
+        """The picture's bytes and media type: PNG at full size (what bots get), or with `small` a
+        WebP at the pages' display size (a few KB instead of about 100 KB)."""
+        key = (token, caption or self.captions, small)
         with self._lock:
             cached = self._cache.get(key)
         if cached is not None:
-            return cached
-        data = self._render(token, landmark, key[1])
+            return cached, SMALL_TYPE if small else PNG_TYPE
+        data = self._render(token, landmark, key[1], small)
         with self._lock:
             self._cache[key] = data
-        return data
+        return data, SMALL_TYPE if small else PNG_TYPE
 
-    def _render(self, token: str, landmark: str, caption: bool) -> bytes:
+    def warm(self, cards: list[tuple[str, str]], *, caption: bool = True, small: bool = True) -> threading.Thread:
+        """Render (token, landmark) pictures ahead in a background thread, in the given order, so that a
+        page stepping through a match finds them cached."""
+
+        def render_all() -> None:
+            for token, landmark in cards:
+                self.picture(token, landmark, caption=caption, small=small)
+
+        worker = threading.Thread(target=render_all, name="card-warm-up", daemon=True)
+        worker.start()
+        return worker
+
+    def _render(self, token: str, landmark: str, caption: bool, small: bool = False) -> bytes:
         photo = self._photo(token, landmark)
-        return to_png(photo if photo is not None else draw_card(landmark, token, caption=caption))
+        image = photo if photo is not None else draw_card(landmark, token, caption=caption)
+        return to_small_webp(image) if small else to_png(image)
 
     def photo_files(self, landmark: str) -> list[Path]:
         if self.photos_dir is None:

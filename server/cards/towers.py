@@ -27,6 +27,7 @@ def clock_tower(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.R
         if y < base - 8:
             draw.rectangle((cx - w / 4, y, cx + w / 4, y + w * 0.45), fill=(50, 50, 70))
 
+
 def column(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, pal.ground)
@@ -40,8 +41,10 @@ def column(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random
     for dx in (-22, 0, 22):
         draw.regular_polygon((cx + dx, y0 + 12, 7), 5, fill=(230, 190, 40))
 
+
 def minaret(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     clock_tower(draw, box, pal, rng, clock=False)
+
 
 def step_pyramid(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
@@ -54,6 +57,7 @@ def step_pyramid(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.
         draw.rectangle(
             (cx - w / 2, base - (i + 1) * height, cx + w / 2, base - i * height), fill=pal.main, outline=(90, 70, 40)
         )
+
 
 def pagoda(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
@@ -69,6 +73,7 @@ def pagoda(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random
         x = x0 + 40 + i * (x1 - x0 - 80) / 5
         draw.rectangle((x - 3, base - 55, x + 3, base), fill=(120, 20, 20))
 
+
 def skyscraper(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
     base = ground(draw, box, (90, 90, 95), 0.9)
@@ -82,6 +87,7 @@ def skyscraper(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Ra
             draw.line((cx - 50, y, cx + 50, y), fill=(120, 130, 160), width=2)
     for side in (-1, 1):
         draw.rectangle((cx + side * 95 - 18, y0 + 170, cx + side * 95 + 18, base), fill=(150, 150, 160))
+
 
 def flag_raising(draw: ImageDraw.ImageDraw, box: Box, pal: Palette, rng: random.Random) -> None:
     x0, y0, x1, y1 = box

@@ -207,22 +207,28 @@
     renderRun(body);
   }
 
+  function fillTable(table, data, rowClass, textColumns) {
+    const headRow = el("tr");
+    data.Columns.forEach((name, index) => headRow.append(el("th", index > textColumns ? "num" : null, name)));
+    table.tHead.replaceChildren(headRow);
+    table.tBodies[0].replaceChildren(
+      ...data.Rows.map((cells) => {
+        const row = el("tr", rowClass);
+        cells.forEach((cell, index) => row.append(el("td", index > textColumns ? "num" : null, cell)));
+        return row;
+      }),
+    );
+  }
+
   function renderRun(run) {
     $("run-title").textContent = run.Title;
     document.title = `${run.Title} - Rummy Vision viewer`;
     $("run-kind").className = "badge status-finished";
     $("run-kind").textContent = run.Kind === "tournament" ? "tournament" : "match run";
-    const standings = $("standings");
-    const headRow = el("tr");
-    run.Standings.Columns.forEach((name, index) => headRow.append(el("th", index > 1 ? "num" : null, name)));
-    standings.tHead.replaceChildren(headRow);
-    standings.tBodies[0].replaceChildren(
-      ...run.Standings.Rows.map((cells) => {
-        const row = el("tr", "standing-row");
-        cells.forEach((cell, index) => row.append(el("td", index > 1 ? "num" : null, cell)));
-        return row;
-      }),
-    );
+    fillTable($("standings"), run.Standings, "standing-row", 1);
+    // A tournament's pairs: rounds won each way, the win rate and the mean margin with 95% intervals.
+    $("head-to-head-box").hidden = !run.HeadToHead;
+    if (run.HeadToHead) fillTable($("head-to-head"), run.HeadToHead, "pair-row", 0);
     const rows = $("run-games").tBodies[0];
     rows.replaceChildren(
       ...run.Games.map((entry) => {
@@ -309,7 +315,8 @@
     tile.dataset.cardId = card.Id;
     const image = el("img");
     // People see the landmark's name on the local server's cards; bots get them captionless.
-    image.src = card.Url.startsWith("/cards/") ? `${card.Url}?caption=1` : card.Url;
+    // The small WebP: a few KB each, so a step with 20 cards shows at once.
+    image.src = card.Url.startsWith("/cards/") ? `${card.Url}?caption=1&small=1` : card.Url;
     image.alt = `card ${card.Id}`;
     image.draggable = false;
     tile.append(image);
@@ -368,6 +375,7 @@
 
   function startLive(id, mine) {
     game.mode = "live";
+    $("review-link").hidden = true;
     $("live-bar").hidden = false;
     $("step-controls").hidden = true;
     pollLive(id, mine);
@@ -424,6 +432,9 @@
     game.mode = "steps";
     game.data = data;
     header(data);
+    // Every finished match can be reviewed: each decision graded against the engine.
+    $("review-link").href = `/viewer/review/${data.GameId}`;
+    $("review-link").hidden = false;
     if (data.RunId !== null && data.RunId !== undefined) {
       // A round of a match run or a tournament: back leads to its standings and the other rounds.
       $("back").href = `#run/${data.RunId}`;
@@ -466,6 +477,12 @@
       const moveRound = rounds[step.Round];
       const moveLandmarks = moveRound ? moveRound.Landmarks : landmarks;
       for (const card of step.MoveCards || []) moveCards.append(cardTile(card, moveLandmarks, true));
+      if (step.Drawn) {
+        // The card the mover took from the deck after the move; it is outlined in the mover's hand.
+        const drew = el("span", "note drawn", `drew #${step.Drawn.Id}` + (step.Drawn.Landmark ? ` ${step.Drawn.Landmark}` : ""));
+        drew.id = "drawn-card";
+        moveText.append(drew);
+      }
     } else if (step.Result === "DEAL") {
       const first = data.Players[rounds[0] ? rounds[0].FirstMover : 0];
       moveText.append(el("span", "move-main", `The deal of round 1: ${first} moves first`));
@@ -481,6 +498,10 @@
 
     const over = step.Seats[0].GameStatus !== "RUNNING";
     step.Seats.forEach((seat, index) => renderSeat(index, seat, landmarks, over ? seat.GameStatus : null));
+    if (step.Drawn) {
+      const tile = document.querySelector(`#seat-${step.Mover} .card[data-card-id="${step.Drawn.Id}"]`);
+      if (tile) tile.classList.add("just-drawn");
+    }
 
     const legend = el("div", "legend");
     landmarks.forEach((name, index) => legend.append(el("span", `chip lm-${index}`, name)));

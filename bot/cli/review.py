@@ -1,0 +1,164 @@
+"""`rummy-vision review GAME|FILE`: grade every decision of a recorded match against the engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("review")(review)
+
+
+def review(
+    source: str = typer.Argument(
+        ..., metavar="GAME|FILE", help="A GameId in the records, `latest`, or a replay file written by `play`."
+    ),
+    objective: str = typer.Option("win", "--objective", help="win (probability of winning the round) or margin."),
+    json_output: bool = typer.Option(False, "--json", help="Print the review as one JSON object."),
+    html: Path | None = typer.Option(None, "--html", help="Also write the review as a self-contained HTML page."),
+    db: Path | None = typer.Option(None, "--db", help="Records file (default: the server's data file)."),
+    nodes: int | None = typer.Option(
+        None, "--nodes", min=1, help="Search nodes per decision where no exact value is at hand (default 20000)."
+    ),
+) -> None:
+    """Grade every decision of both players of a finished match: its loss against the engine's best move,
+    the biggest mistakes with the better move, each player's totals, and a chart of the win probability
+    (in the HTML page). Says which values are exact and which are estimates.
+    """
+    from rich.console import Console
+
+    from strategies.coaching.game_review import ReviewError, review_record
+    from strategies.coaching.grading import SEARCH_NODES, EngineGrader
+
+    console = Console(stderr=True, highlight=False)
+    if objective not in ("win", "margin"):
+        raise typer.BadParameter("--objective must be win or margin")
+    try:
+        record = load_record(source, db)
+        grader = EngineGrader(objective, search_nodes=nodes or SEARCH_NODES)
+        from rich.progress import Progress
+
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task(f"grading match {record['GameId']}", total=None)
+            result = review_record(
+                record, grader, progress=lambda done, total: bar.update(task, completed=done, total=total)
+            )
+    except (ReviewError, ValueError, OSError) as error:
+        console.print(f"[red]error:[/red] {error}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    data = result.to_json()
+    if html is not None:
+        from strategies.coaching.review_page import review_html
+
+        html.write_text(review_html(data), encoding="utf-8")
+        console.print(f"wrote {html}")
+    if json_output:
+        typer.echo(json.dumps(data, indent=1))
+        return
+    print_review(data)
+
+
+def load_record(source: str, db: Path | None) -> dict[str, Any]:
+    """The match record of a GameId, `latest`, or the game of a replay file, from the records."""
+    from bot.matches.match_records import default_db_path
+    from rummy.records import Records
+    from strategies.coaching.game_review import ReviewError
+
+    path = Path(db) if db is not None else default_db_path()
+    game_id: int | None = None
+    if source == "latest":
+        pass
+    elif source.isdigit() and not Path(source).exists():
+        game_id = int(source)
+    else:
+        game_id = _file_game_id(Path(source))
+    if not path.exists():
+        raise ReviewError(f"no records file at {path} (give --db, or play a match first)")
+    records = Records(path)
+    try:
+        if game_id is None:
+            finished = [game for game in records.list_matches() if game["Status"] != "RUNNING"]
+            if not finished:
+                raise ReviewError(f"no finished match in {path}")
+            game_id = int(finished[0]["GameId"])
+        record = records.match_record(game_id)
+    finally:
+        records.close()
+    if record is None:
+        where = f" (the game of {source})" if not source.isdigit() and source != "latest" else ""
+        raise ReviewError(
+            f"no match {game_id}{where} in {path}; a review rebuilds the match from the referee's records "
+            "(seed and deck), so give the --db the match was recorded in"
+        )
+    return record
+
+
+def _file_game_id(path: Path) -> int:
+    from bot.replay.recording import ReplayError as RecordingError
+    from bot.replay.recording import read_replay
+    from strategies.coaching.game_review import ReviewError
+
+    try:
+        lines = read_replay(path)
+    except (RecordingError, OSError) as error:
+        raise ReviewError(f"{path}: not a GameId, `latest` or a readable replay file: {error}") from None
+    header = next((line for line in lines if line.get("type") == "header"), {})
+    game_id = header.get("game_id")
+    if not isinstance(game_id, int):
+        raise ReviewError(f"{path}: the replay file names no game id")
+    return game_id
+
+
+def print_review(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    objective = data["Objective"]
+    unit = "win probability" if objective == "win" else "points of margin"
+
+    def loss(value: float) -> str:
+        return f"{value * 100:.1f} %" if objective == "win" else f"{value:.1f}"
+
+    def kind(decision: dict[str, Any]) -> str:
+        return (
+            f"exact ({decision['Source']})"
+            if decision["Exact"]
+            else f"[yellow]estimate[/yellow] ({decision['Source']})"
+        )
+
+    console.print(f"[bold]Review of {data['Title']}[/bold] ({objective} objective, loss in {unit})")
+    console.print(f"Values: {data['Grader']}.", highlight=False)
+    for note in data["Notes"]:
+        console.print(note if data["AllExact"] else f"[yellow]{note}[/yellow]", highlight=False)
+    totals = Table(title="Totals")
+    for column in ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
+        totals.add_column(column)
+    for row in data["Totals"]:
+        totals.add_row(
+            row["Player"],
+            str(row["Decisions"]),
+            str(row["BestMoves"]),
+            loss(row["TotalLoss"]),
+            loss(row["MeanLoss"]),
+            str(row["ExactDecisions"]),
+        )
+    console.print(totals)
+    for title, decisions in (("Biggest mistakes", data["Worst"]), ("Every decision", data["Decisions"])):
+        table = Table(title=title)
+        for column in ("step", "player", "played", "better move", "loss", "value"):
+            table.add_column(column)
+        for decision in decisions:
+            table.add_row(
+                str(decision["Step"]),
+                decision["Player"],
+                decision["Played"],
+                decision["Best"],
+                loss(decision["loss"]),
+                kind(decision),
+            )
+        console.print(table)

@@ -1,0 +1,69 @@
+"""The viewer's review of a finished match: every decision of both players graded against the engine.
+
+    GET /viewer/api/games/{id}/review?objective=win|margin   the review as JSON (strategies.coaching.game_review)
+    GET /viewer/review/{id}?objective=win|margin              the same as a self-contained page
+
+Grading a match takes a few seconds of CPU (a worker thread does it, not the event loop); each review
+is kept in memory (a small LRU) once made, since a finished match never changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from cachetools import LRUCache
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+router = APIRouter(tags=["viewer"])
+
+OBJECTIVES = ("win", "margin")
+_reviews: LRUCache[tuple[str, int, str], dict[str, Any]] = LRUCache(maxsize=64)
+_lock = asyncio.Lock()
+
+
+async def _review(request: Request, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
+    from strategies.coaching.game_review import ReviewError, review_record
+    from strategies.coaching.grading import EngineGrader
+
+    if objective not in OBJECTIVES:
+        return JSONResponse({"ErrorMessage": f"objective must be one of {', '.join(OBJECTIVES)}"}, status_code=400)
+    records = request.app.state.records
+    summary = records.match_summary(game_id)
+    if summary is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    if summary["Status"] == "RUNNING":
+        return JSONResponse(
+            {"ErrorMessage": f"match {game_id} is still running: review it when it ends"}, status_code=409
+        )
+    key = (str(records.path), game_id, objective)
+    async with _lock:  # one grading at a time: it is CPU-bound
+        if key not in _reviews:
+            record = records.match_record(game_id)
+            try:
+                review = await asyncio.to_thread(review_record, record, EngineGrader(objective))
+            except ReviewError as error:
+                return JSONResponse({"ErrorMessage": str(error)}, status_code=422)
+            _reviews[key] = review.to_json()
+        return _reviews[key]
+
+
+@router.get("/viewer/api/games/{game_id}/review")
+async def review_json(game_id: int, request: Request, objective: str = "win") -> Response:
+    """Every decision of a finished match with its loss, exact or estimated, the totals and the chart's points."""
+    review = await _review(request, game_id, objective)
+    return review if isinstance(review, Response) else JSONResponse(review)
+
+
+@router.get("/viewer/review/{game_id}", include_in_schema=False)
+async def review_page(game_id: int, request: Request, objective: str = "win") -> Response:
+    from strategies.coaching.review_page import review_html
+
+    review = await _review(request, game_id, objective)
+    if isinstance(review, Response):
+        return review
+    other = "margin" if objective == "win" else "win"
+    page = review_html(review, viewer_link=f"/viewer#game/{game_id}")
+    switch = f'<p><a id="objective" href="/viewer/review/{game_id}?objective={other}">Grade by {other} instead</a></p>'
+    return HTMLResponse(page.replace("</h1>", "</h1>" + switch, 1))

@@ -1,0 +1,272 @@
+"""The review of a recorded match: every decision of either player graded against the engine.
+
+The match is rebuilt from its record (seed and moves, as `rummy.rebuild` does); before each applied move
+the mover's position is what a careful player knows (both hands with their landmarks, the deck's
+make-up, the points), and a `Grader` values every legal move there. A decision's loss is the best
+move's value less the played move's (never below 0), on the objective's scale. The review says for each
+decision whether its values are exact and where they come from, and in its notes when any are estimates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rummy import DEFAULT_RULES, MalformedMove, Match, parse_move, render_gamestate
+from strategies.agent import describe_count_move
+from strategies.coaching.coach import position_of
+from strategies.coaching.grading import HOW_TO_GET_EXACT, Grader
+from strategies.position import Position, PositionError
+from strategies.search import Objective
+
+WORST = 5
+# A loss below this is the best move (values are rounded in the search's last digits).
+EPSILON = 1e-6
+
+
+class ReviewError(ValueError):
+    """The record cannot be reviewed; the message says why."""
+
+
+@dataclass(frozen=True)
+class GradedDecision:
+    step: int  # the match's applied-move number (the viewer's step)
+    round_index: int
+    turn: int  # the round's turn, 1-based
+    seat: int
+    player: str
+    turns_left: int
+    played: Mapping[str, Any]
+    played_label: str
+    played_value: float
+    best: Mapping[str, Any]
+    best_label: str
+    best_value: float
+    loss: float
+    exact: bool
+    source: str
+    choices: int  # legal moves
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "Step": self.step,
+            "Round": self.round_index,
+            "Turn": self.turn,
+            "Seat": self.seat,
+            "Player": self.player,
+            "TurnsLeft": self.turns_left,
+            "Move": self.played,
+            "Played": self.played_label,
+            "PlayedValue": round(self.played_value, 6),
+            "BestMove": self.best,
+            "Best": self.best_label,
+            "BestValue": round(self.best_value, 6),
+            "loss": round(self.loss, 6),
+            "Exact": self.exact,
+            "Source": self.source,
+            "Choices": self.choices,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    player: str
+    seat: int
+    decisions: int
+    best_moves: int
+    total_loss: float
+    exact: int
+
+    def to_json(self) -> dict[str, Any]:
+        mean = self.total_loss / self.decisions if self.decisions else 0.0
+        return {
+            "Player": self.player,
+            "Seat": self.seat,
+            "Decisions": self.decisions,
+            "BestMoves": self.best_moves,
+            "TotalLoss": round(self.total_loss, 6),
+            "MeanLoss": round(mean, 6),
+            "ExactDecisions": self.exact,
+        }
+
+
+@dataclass(frozen=True)
+class GameReview:
+    game_id: int | None
+    title: str
+    players: tuple[str, str]
+    objective: Objective
+    grader: str  # where the values come from, in words
+    decisions: tuple[GradedDecision, ...]
+    results: tuple[Mapping[str, Any], ...]  # each round's {"Round", "Points", "Winner"}
+
+    @property
+    def all_exact(self) -> bool:
+        return all(decision.exact for decision in self.decisions)
+
+    @property
+    def notes(self) -> list[str]:
+        estimates = sum(1 for decision in self.decisions if not decision.exact)
+        if not estimates:
+            return ["Every value is exact."]
+        return [
+            f"{estimates} of {len(self.decisions)} decisions are graded with estimates, not exact values "
+            f"(marked 'estimate'); their losses may be wrong. To get exact values: {HOW_TO_GET_EXACT}."
+        ]
+
+    @property
+    def worst(self) -> tuple[GradedDecision, ...]:
+        losing = [decision for decision in self.decisions if decision.loss > EPSILON]
+        return tuple(sorted(losing, key=lambda decision: (-decision.loss, decision.step))[:WORST])
+
+    def totals(self) -> tuple[PlayerTotals, PlayerTotals]:
+        def of(seat: int) -> PlayerTotals:
+            mine = [decision for decision in self.decisions if decision.seat == seat]
+            return PlayerTotals(
+                self.players[seat],
+                seat,
+                len(mine),
+                sum(1 for decision in mine if decision.loss <= EPSILON),
+                sum(decision.loss for decision in mine),
+                sum(1 for decision in mine if decision.exact),
+            )
+
+        return of(0), of(1)
+
+    def chart(self) -> list[dict[str, Any]]:
+        """Seat 0's value before each decision (the mover's best value, seen from seat 0), by round."""
+        points = []
+        for decision in self.decisions:
+            value = decision.best_value if decision.seat == 0 else self._other_side(decision.best_value)
+            points.append(
+                {
+                    "Step": decision.step,
+                    "Round": decision.round_index,
+                    "Turn": decision.turn,
+                    "Value": round(value, 6),
+                    "Exact": decision.exact,
+                }
+            )
+        return points
+
+    def _other_side(self, value: float) -> float:
+        return 1 - value if self.objective is Objective.WIN else -value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "GameId": self.game_id,
+            "Title": self.title,
+            "Players": list(self.players),
+            "Objective": self.objective.value,
+            "Grader": self.grader,
+            "AllExact": self.all_exact,
+            "Notes": self.notes,
+            "Totals": [totals.to_json() for totals in self.totals()],
+            "Worst": [decision.to_json() for decision in self.worst],
+            "Chart": self.chart(),
+            "Results": list(self.results),
+            "Decisions": [decision.to_json() for decision in self.decisions],
+        }
+
+
+@dataclass(frozen=True)
+class RecordedDecision:
+    """An applied move of a record with the position its mover faced."""
+
+    step: int
+    round_index: int
+    seat: int
+    player: str
+    position: Position
+    played: Mapping[str, Any]
+
+
+def recorded_decisions(record: Mapping[str, Any]) -> list[RecordedDecision]:
+    """Every applied move of a match record with the mover's position before it."""
+    try:
+        seed, rounds, game_id = str(record["Seed"]), int(record["NumberOfRounds"]), int(record["GameId"])
+        players = (str(record["Players"][0]), str(record["Players"][1]))
+        moves = [move for move in record["Moves"] if move.get("Applied")]
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise ReviewError(f"not a match record: missing or bad field {error}") from None
+    match = Match(seed=seed, rounds=rounds)
+    recorded_kinds = [tuple(round_["Landmarks"]) for round_ in record.get("Rounds", [])]
+    if recorded_kinds and recorded_kinds[0] != match.current.deal.kinds:
+        raise ReviewError(f"match {game_id}: its seed does not deal the recorded cards")
+    found = []
+    for step, move in enumerate(moves, start=1):
+        seat = int(move["Seat"])
+        played = match.current
+        gamestate = render_gamestate(match, seat, game_id=game_id, opponent_id=players[1 - seat])
+        labels = {card.id: card.kind for card in [*played.hands[0], *played.hands[1]]}
+        deck = Counter(card.kind for card in played.deck)
+        try:
+            position = position_of(gamestate, labels, deck)
+        except PositionError as error:
+            raise ReviewError(f"match {game_id}, step {step}: {error}") from None
+        found.append(RecordedDecision(step, match.round_index, seat, players[seat], position, move["Move"]))
+        try:
+            match.apply(seat, parse_move(move["Move"]))
+        except (MalformedMove, ValueError) as error:
+            raise ReviewError(f"match {game_id}, step {step}: the recorded move does not replay: {error}") from None
+    return found
+
+
+def grade_decision(decision: RecordedDecision, grader: Grader) -> GradedDecision:
+    position = decision.position
+    rules = position.state.rules
+    grade = grader.grade(position)
+    played_id = position.move_id(decision.played)
+    best_id = grade.best
+    played_value, best_value = grade.values[played_id], grade.values[best_id]
+    return GradedDecision(
+        step=decision.step,
+        round_index=decision.round_index,
+        turn=DEFAULT_RULES.max_turns - position.state.turns_left + 1,
+        seat=decision.seat,
+        player=decision.player,
+        turns_left=position.state.turns_left,
+        played=decision.played,
+        played_label=describe_count_move(rules.moves[played_id], position.types),
+        played_value=played_value,
+        best=position.card_move(best_id).to_json(),
+        best_label=describe_count_move(rules.moves[best_id], position.types),
+        best_value=best_value,
+        loss=max(0.0, best_value - played_value),
+        exact=grade.exact,
+        source=grade.source.value,
+        choices=len(grade.values),
+    )
+
+
+def review_record(
+    record: Mapping[str, Any],
+    grader: Grader,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameReview:
+    """Grade every decision of a finished match record (`Records.match_record`)."""
+    if record.get("Status") == "RUNNING":
+        raise ReviewError(f"match {record.get('GameId')} is still running; a review needs the finished match")
+    decisions = recorded_decisions(record)
+    graded = []
+    for done, decision in enumerate(decisions):
+        graded.append(grade_decision(decision, grader))
+        if progress is not None:
+            progress(done + 1, len(decisions))
+    results = tuple(
+        {"Round": round_["RoundIndex"], "Points": round_["Points"], "Winner": round_["Winner"]}
+        for round_ in record.get("Rounds", [])
+    )
+    players = (str(record["Players"][0]), str(record["Players"][1]))
+    return GameReview(
+        int(record["GameId"]),
+        f"match {record['GameId']}: {players[0]} v {players[1]}",
+        players,
+        grader.objective,
+        grader.describe(),
+        tuple(graded),
+        results,
+    )

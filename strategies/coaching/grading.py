@@ -1,0 +1,116 @@
+"""Grading a position's moves for a game review: every legal move's value, and where the values come from.
+
+One interface, `Grader.grade(position) -> Grade`, for every source of values. Each grade says whether
+its values are exact and what they come from (`ValueSource`), so a review never shows an estimate as a
+fact. `EngineGrader` is today's grader: the coach's searcher (`strategies.analyze.analyse` with the
+`expectimax` strategy) under a node budget, so the grades are the same on every machine. Its values are
+exact when the kernel solves the position to the end of the round (near the end of a round, or from the
+margin table when it is built) and otherwise estimates of a depth-limited search. A win table, once it
+exists, plugs in as another `Grader` whose grades say `ValueSource.TABLE` and `exact=True`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from rummy import DEFAULT_RULES, RulesConfig
+from strategies.analyze import analyse
+from strategies.position import Position
+from strategies.search import Objective
+from strategies.table.perfect import WIN_EXACT_TURNS
+
+# Turns left up to which the grader gives the kernel a budget large enough to solve exactly: the p95
+# of a 5-turn win solve is 0.6 M states (strategies/kernel/budget.py), within 4 states per node.
+EXACT_TURNS = WIN_EXACT_TURNS
+EXACT_NODES = 250_000
+# The search's budget beyond: a few hundredths of a second a move, so a whole match reviews in seconds.
+SEARCH_NODES = 20_000
+SEARCHER = "expectimax"
+HOW_TO_GET_EXACT = (
+    "build the perfect-play table with `rummy-vision solve` (1.1 GB, a few minutes) for exact margins "
+    "everywhere; exact win probabilities are solved on demand in the last "
+    f"{EXACT_TURNS} turns of a round"
+)
+
+
+class ValueSource(StrEnum):
+    TABLE = "table"  # exact: looked up in a perfect-play table
+    SOLVE = "on-demand solve"  # exact: solved to the end of the round for this position
+    SEARCH = "search"  # estimate: a depth-limited search with heuristic (or table-mapped) leaves
+
+
+@dataclass(frozen=True)
+class Grade:
+    """Every legal move's value on the objective's scale (win: probability of winning the round;
+    margin: expected final point difference), by count-level move id."""
+
+    values: Mapping[int, float]
+    objective: Objective
+    exact: bool
+    source: ValueSource
+    depth: int  # turns searched; the turns left for an exact solve
+
+    @property
+    def best(self) -> int:
+        return max(self.values, key=lambda move: (self.values[move], -move))
+
+
+class Grader(Protocol):
+    objective: Objective
+
+    def grade(self, position: Position) -> Grade: ...
+
+    def describe(self) -> str:
+        """Where this grader's values come from, in words, for the review's header."""
+        ...
+
+
+def table_exists(rules: RulesConfig = DEFAULT_RULES) -> bool:
+    from strategies.table.fileformat import default_table_path
+
+    return default_table_path(rules).exists()
+
+
+class EngineGrader:
+    """The coach's searcher under a node budget; exact where the kernel solves, an estimate elsewhere."""
+
+    def __init__(
+        self,
+        objective: Objective | str = Objective.WIN,
+        *,
+        search_nodes: int = SEARCH_NODES,
+        exact_nodes: int = EXACT_NODES,
+        exact_turns: int = EXACT_TURNS,
+        has_table: bool | None = None,
+    ) -> None:
+        self.objective = Objective(objective)
+        self.search_nodes = search_nodes
+        self.exact_nodes = exact_nodes
+        self.exact_turns = exact_turns
+        self.has_table = table_exists() if has_table is None else has_table
+
+    def nodes_for(self, position: Position) -> int:
+        """The node budget of `position`: large enough near the end of a round for an exact solve."""
+        return self.exact_nodes if position.state.turns_left <= self.exact_turns else self.search_nodes
+
+    def grade(self, position: Position) -> Grade:
+        analysis = analyse(position, SEARCHER, self.objective, nodes=self.nodes_for(position))
+        values = {position.move_id(ranked.move): ranked.value for ranked in analysis.moves if ranked.value is not None}
+        if analysis.exact:
+            source = ValueSource.TABLE if self.objective is Objective.MARGIN and self.has_table else ValueSource.SOLVE
+        else:
+            source = ValueSource.SEARCH
+        return Grade(values, self.objective, analysis.exact, source, analysis.depth)
+
+    def describe(self) -> str:
+        if self.objective is Objective.MARGIN and self.has_table:
+            return "exact margins from the perfect-play table"
+        exact = f"exact in the last {self.exact_turns} turns of a round (solved on demand)"
+        leaves = "table margins mapped to a win probability" if self.has_table else "a heuristic hand-plan estimate"
+        return (
+            f"{exact}; before that, estimates of an {SEARCHER} search ({self.search_nodes} nodes a move, "
+            f"{leaves} at its leaves)"
+        )
