@@ -314,9 +314,10 @@
     const tile = el("figure", small ? "card small" : "card");
     tile.dataset.cardId = card.Id;
     const image = el("img");
-    // People see the landmark's name on the local server's cards; bots get them captionless.
-    // The small WebP: a few KB each, so a step with 20 cards shows at once.
-    image.src = card.Url.startsWith("/cards/") ? `${card.Url}?caption=1&small=1` : card.Url;
+    // People see the landmark's name on the local server's cards once the match may show it (the
+    // server refuses captions of a match still in play); the small WebP keeps a 20-card step quick.
+    const query = card.Landmark ? "?caption=1&small=1" : "?small=1";
+    image.src = card.Url.startsWith("/cards/") ? `${card.Url}${query}` : card.Url;
     image.alt = `card ${card.Id}`;
     image.draggable = false;
     tile.append(image);

@@ -58,6 +58,52 @@ WALK: dict[str, Step] = {
     "rummy-vision play-human --opponent easy --style 6 --objective win --base-url http://127.0.0.1:8080": Step(
         not_run="an interactive game on the referee of `serve`"
     ),
+    "rummy-vision new-bot mybot.py --template strong": Step(("Wrote the strong template to mybot.py", "play --bot")),
+    "rummy-vision play --bot mybot.py --opponent housebot-practise": Step(
+        not_run="needs the referee of `serve` on port 8080"
+    ),
+    "rummy-vision check-recording ~/.local/share/rummy-vision/replays/*.jsonl": Step(
+        not_run="a shell glob over recordings of games played online"
+    ),
+    "rummy-vision check-recording game.jsonl --points-shown net": Step(not_run="needs a recording of an online game"),
+    ".venv/bin/rummy-vision solve --verify 200": Step(not_run="needs the 1.1 GB table and minutes of CPU"),
+    "rummy-vision review latest --html review.html": Step(not_run="a minute of search over every decision of a round"),
+    "rummy-vision ratings": Step(("No tournament",)),
+    "rummy-vision review latest": Step(not_run="a minute of search over every decision of a round"),
+    "rummy-vision review 12 --json": Step(('"GameId": 12', '"Grader"')),
+    "rummy-vision review 12 --objective margin --html r.html": Step(
+        not_run="the same review as above under the other objective"
+    ),
+    "rummy-vision measure server": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure server-processes --matches 50 --login-flood 12": Step(
+        not_run="a measurement: minutes to hours of CPU"
+    ),
+    "rummy-vision measure search": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure strength --rounds 1000 --max-depth 3 --workers 2": Step(
+        not_run="a measurement: minutes to hours of CPU"
+    ),
+    "rummy-vision measure strength --nodes 449000 --opponents greedy,heuristic": Step(
+        not_run="a measurement: minutes to hours of CPU"
+    ),
+    "rummy-vision measure correction --rounds 1000": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure local-recognizer": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure table-build": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure table-lookup": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure table-solve --objective margin --turns 1-12": Step(
+        not_run="a measurement: minutes to hours of CPU"
+    ),
+    "rummy-vision measure calibrate --positions 15 --max-turns 5": Step(
+        not_run="a measurement: minutes to hours of CPU"
+    ),
+    "rummy-vision measure node-rate expectimax-plan expectimax": Step(not_run="a measurement: minutes to hours of CPU"),
+    'rummy-vision measure duel perfect "expectimax-plan:nodes=449000" --rounds 2000': Step(
+        not_run="a measurement: minutes to hours of CPU"
+    ),
+    (
+        "rummy-vision measure strength --player learned --opponents random,greedy,heuristic,expectimax"
+        " --rounds 1000 --max-depth 3"
+    ): Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure regret --per-turn 100 --turns 1-20": Step(not_run="a measurement: minutes to hours of CPU"),
 }
 
 

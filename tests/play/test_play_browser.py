@@ -32,8 +32,10 @@ def _new_page(chromium: Any, width: int, height: int) -> tuple[Any, Any, list[st
     return context, page, errors
 
 
-def _start(page: Any, base: str, opponent: str) -> str:
-    page.goto(base + "/play")
+def _start(page: Any, server: Any, opponent: str) -> str:
+    """Starts a game in the page; the test's own HTTP client then holds the browser's cookie, as the
+    game's API answers only the browser that started it."""
+    page.goto(server.base + "/play")
     page.wait_for_selector(f"#opponent option[value='{opponent}']", state="attached")
     page.select_option("#opponent", opponent)
     page.select_option("#style", "5")
@@ -43,6 +45,8 @@ def _start(page: Any, base: str, opponent: str) -> str:
     page.wait_for_function(MY_TURN_OR_OVER)
     token = page.evaluate("location.hash").split("/")[-1]
     assert token
+    for cookie in page.context.cookies():
+        server.client.cookies.set(cookie["name"], cookie["value"])
     return str(token)
 
 
@@ -86,7 +90,7 @@ def _check_review(page: Any, server: Any, token: str, tmp_path: Path, name: str)
 def test_a_match_against_practise_with_the_mouse(start_play_server, chromium, tmp_path) -> None:
     server = start_play_server(seed=16)
     context, page, errors = _new_page(chromium, 1280, 900)
-    token = _start(page, server.base, "housebot-practise")
+    token = _start(page, server, "housebot-practise")
     page.check("#names-toggle")
     page.check("#coach-toggle")
     page.wait_for_function("() => document.querySelector('#my-hand .card-name').offsetParent !== null")  # names shown
@@ -161,7 +165,7 @@ def test_a_match_against_practise_with_the_mouse(start_play_server, chromium, tm
 def test_a_match_against_a_character_at_phone_width_with_the_keyboard(start_play_server, chromium, tmp_path) -> None:
     server = start_play_server(seed=61)
     context, page, errors = _new_page(chromium, 390, 844)
-    token = _start(page, server.base, "housebot-easy")
+    token = _start(page, server, "housebot-easy")
     page.keyboard.press("n")  # show names
     assert page.evaluate("document.body.classList.contains('show-names')")
     page.keyboard.press("c")  # the coach
@@ -211,7 +215,7 @@ def test_closing_the_tab_loses_on_time_and_keeps_the_record_whole(start_play_ser
     # A short move time stands in for the style's two minutes.
     server = start_play_server(move_time_ms=1500, seed=9)
     context, page, errors = _new_page(chromium, 1280, 900)
-    token = _start(page, server.base, "housebot-practise")
+    token = _start(page, server, "housebot-practise")
     context.close()  # the person leaves mid-match
     deadline = time.monotonic() + 15
     state = server.get(f"/play/api/games/{token}").json()

@@ -12,8 +12,8 @@ import pytest
 from bot.matches.local_match import Contender, play_round
 from bot.matches.match_records import store_rounds
 from rummy import DEFAULT_RULES
-from rummy.records import Records
 from rummy.rebuild import replay_record
+from rummy.records import Records
 from strategies.analyze import analyse
 from strategies.coaching.coach import position_of
 from strategies.coaching.game_review import ReviewError, recorded_decisions, review_record
