@@ -50,7 +50,7 @@ def p_at(values: Values, first: int, count: int, at: int, q: int) -> float:
         return 0.0
     if q >= first + count:
         return 1.0
-    return values[at + q - first] / SCALE
+    return float(values[at + q - first] / SCALE)
 
 
 @jit_inline
@@ -145,8 +145,23 @@ def value_pass(
         move = 0
         while mask:
             if mask & 1:
-                move_p(k, mine, theirs, deck, d, tie, unit, move, first, count, below_g, below_h, below_offsets,
-                       below_values, here)
+                move_p(
+                    k,
+                    mine,
+                    theirs,
+                    deck,
+                    d,
+                    tie,
+                    unit,
+                    move,
+                    first,
+                    count,
+                    below_g,
+                    below_h,
+                    below_offsets,
+                    below_values,
+                    here,
+                )
                 for j in range(count):
                     if here[j] > best[j]:
                         best[j] = here[j]
@@ -179,8 +194,7 @@ def table_move_p(
     move = 0
     while mask:
         if mask & 1:
-            move_p(k, mine, theirs, deck, d, tie, unit, move, q, 1, below_g, below_h, below_offsets, below_values,
-                   one)
+            move_p(k, mine, theirs, deck, d, tie, unit, move, q, 1, below_g, below_h, below_offsets, below_values, one)
             out[move] = one[0]
         mask >>= 1
         move += 1
@@ -188,8 +202,18 @@ def table_move_p(
 
 @jit
 def table_state_p(
-    k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int, tie: int, unit: int, q: int,
-    g: Swing, h: Swing, offsets: Offsets, values: Values,
+    k: NDArray[np.int64],
+    mine: int,
+    theirs: int,
+    deck: int,
+    d: int,
+    tie: int,
+    unit: int,
+    q: int,
+    g: Swing,
+    h: Swing,
+    offsets: Offsets,
+    values: Values,
 ) -> float:
     """P(win) of the state at banked difference unit * q, from its own layer d."""
     first, count, at = slot(g, h, offsets, tie, unit, canonical_index(k, mine, theirs, deck, d))

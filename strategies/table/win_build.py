@@ -84,12 +84,15 @@ def build_win_table(
     top = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
     if top < 1:
         raise ValueError("a win table holds at least layer 1")
-    numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
+    numba.set_num_threads(max(1, min(workers, getattr(numba.config, "NUMBA_NUM_THREADS", 2))))
     header = _start(path, config, top, sizes)
     unit: int = header["unit"]
     done: int = header["done"]
     below = WinLayer(
-        np.zeros(1, dtype=np.int16), np.zeros(1, dtype=np.int16), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.uint16)
+        np.zeros(1, dtype=np.int16),
+        np.zeros(1, dtype=np.int16),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(1, dtype=np.uint16),
     )
     if done >= 1:
         mapped = map_layer(path, header, done)
@@ -111,8 +114,20 @@ def build_win_table(
         for start in range(0, size, chunk):
             stop = min(size, start + chunk)
             value_pass(
-                tables.blob, d, tie, unit, g, h, offsets, below.g, below.h, below.offsets, below.values, values,
-                start, stop,
+                tables.blob,
+                d,
+                tie,
+                unit,
+                g,
+                h,
+                offsets,
+                below.g,
+                below.h,
+                below.offsets,
+                below.values,
+                values,
+                start,
+                stop,
             )
             if on_progress:
                 on_progress(d, stop, size, stop / max(1e-9, time.perf_counter() - began))

@@ -63,7 +63,7 @@ def _swing_layers(config: RulesConfig, *, workers: int, top: int | None):  # typ
     tables = kernel_tables(config)
     sizes = layer_sizes(tables)
     top = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
-    numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
+    numba.set_num_threads(max(1, min(workers, getattr(numba.config, "NUMBA_NUM_THREADS", 2))))
     below_g = np.zeros(1, dtype=np.int16)
     below_h = np.zeros(1, dtype=np.int16)
     yield below_g, below_h

@@ -153,9 +153,7 @@ class WinTable:
         return turns_left - 1 <= self.top
 
 
-def load_win_table(
-    path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True
-) -> WinTable:
+def load_win_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True) -> WinTable:
     """Memory-map a finished win table for `config`; refuse anything else with a TableError."""
     path = Path(path) if path is not None else default_win_table_path(config)
     try:
@@ -181,7 +179,10 @@ def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: boo
     if version[1] < end:
         raise TableError(f"{path} is truncated ({version[1]} bytes, expected {end}); {BUILD_HINT}")
     empty = WinLayer(
-        np.zeros(1, dtype=np.int16), np.zeros(1, dtype=np.int16), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.uint16)
+        np.zeros(1, dtype=np.int16),
+        np.zeros(1, dtype=np.int16),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(1, dtype=np.uint16),
     )
     layers = [empty]
     for d in range(1, top + 1):

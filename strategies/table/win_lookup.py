@@ -62,8 +62,20 @@ def win_probability(state: CountState, table: WinTable) -> float:
     layer = table.layers[d]
     blob = kernel_tables(state.rules.config).blob
     return float(
-        table_state_p(blob, mine, theirs, deck, d, tie, table.unit, banked // table.unit, layer.g, layer.h,
-                      layer.offsets, layer.values)
+        table_state_p(
+            blob,
+            mine,
+            theirs,
+            deck,
+            d,
+            tie,
+            table.unit,
+            banked // table.unit,
+            layer.g,
+            layer.h,
+            layer.offsets,
+            layer.values,
+        )
     )
 
 
@@ -76,8 +88,19 @@ def win_move_values(state: CountState, table: WinTable) -> dict[int, float]:
     layer = table.layers[d - 1] if d > 1 else table.layers[0]
     out = np.empty(len(state.rules.moves), dtype=np.float64)
     table_move_p(
-        kernel_tables(state.rules.config).blob, mine, theirs, deck, d, tie, table.unit, banked // table.unit,
-        layer.g, layer.h, layer.offsets, layer.values, out,
+        kernel_tables(state.rules.config).blob,
+        mine,
+        theirs,
+        deck,
+        d,
+        tie,
+        table.unit,
+        banked // table.unit,
+        layer.g,
+        layer.h,
+        layer.offsets,
+        layer.values,
+        out,
     )
     return {move: 2.0 * float(out[move]) - 1.0 for move in range(out.shape[0]) if not np.isnan(out[move])}
 

@@ -10,7 +10,7 @@ import pytest
 from kernel_helpers import MINIATURES, rules_id
 from win_brute import WinBrute
 
-from rummy import CountState, RulesConfig
+from rummy import CountState, RulesConfig, count_rules
 from rummy.countstate import second_mover, unpack
 from strategies.kernel import kernel_tables
 from strategies.kernel.core import state_at
@@ -28,7 +28,9 @@ def _state_at(k, d, i):  # type: ignore[no-untyped-def]
     return state_at(k, d, i)
 
 
-def _positions(rules: RulesConfig, d: int, every: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+def _positions(
+    rules: RulesConfig, d: int, every: int
+) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
     blob = kernel_tables(rules).blob
     n = rules.types_per_round
     size = len(swing_layers(rules, workers=1, top=d)[d][0])
@@ -66,7 +68,9 @@ def test_the_open_window_is_exactly_where_the_brute_force_win_probability_is_str
     assert checked > 100
 
 
-def _state(rules: RulesConfig, mine: tuple[int, ...], theirs: tuple[int, ...], deck: tuple[int, ...], diff: int) -> CountState:
+def _state(
+    rules: RulesConfig, mine: tuple[int, ...], theirs: tuple[int, ...], deck: tuple[int, ...], diff: int
+) -> CountState:
     from strategies.kernel.tables import _pack  # the kernel's packing: 4 bits a type
 
     d = sum(deck)
@@ -74,8 +78,13 @@ def _state(rules: RulesConfig, mine: tuple[int, ...], theirs: tuple[int, ...], d
     mover = 0
     second = second_mover(turns_taken, mover)
     return CountState(
-        __import__("rummy").count_rules(rules), (_pack(mine), _pack(theirs)), _pack(deck), points=(diff, 0),
-        turns_left=d, mover=mover, second=second,
+        count_rules(rules),
+        (_pack(mine), _pack(theirs)),
+        _pack(deck),
+        points=(diff, 0),
+        turns_left=d,
+        mover=mover,
+        second=second,
     )
 
 

@@ -57,7 +57,9 @@ class WinBrute:
     def final(self, margin: int, tie: bool) -> Fraction:
         return Fraction(1 if margin > 0 or (margin == 0 and tie) else 0)
 
-    def move_values(self, mine: Counts, theirs: Counts, deck: Counts, diff: int, tie: bool) -> dict[tuple[Counts, Counts, int], Fraction]:
+    def move_values(
+        self, mine: Counts, theirs: Counts, deck: Counts, diff: int, tie: bool
+    ) -> dict[tuple[Counts, Counts, int], Fraction]:
         return {result: self.after(*result, deck, diff, tie) for result in self.results(mine, theirs)}
 
     def after(self, mine: Counts, theirs: Counts, points: int, deck: Counts, diff: int, tie: bool) -> Fraction:
