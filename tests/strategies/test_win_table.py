@@ -180,3 +180,34 @@ def test_the_count_matches_the_table_it_sizes(tmp_path: Path) -> None:
     header = build_win_table(path, rules, workers=1)
     counted = count_pairs(rules, workers=1)["layers"]
     assert [layer["pairs"] for layer in counted] == [layer["values"] for layer in header["layers"]]
+
+
+def test_perfect_under_the_win_objective_plays_from_the_win_table_with_exact_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from strategies_helpers import random_position
+
+    from strategies.registry import get_strategy
+    from strategies.table.build import build_table
+    from strategies.table.win_format import default_win_table_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    rules = MINIATURES[2]
+    build_table(tmp_path / "margin.rvt", rules, workers=1)
+    build_win_table(default_win_table_path(rules), rules, workers=1)
+    perfect = get_strategy("perfect", objective="win", table=tmp_path / "margin.rvt", rules=rules)
+    brute = WinBrute(rules)
+    rng = random.Random(7)
+    for _ in range(8):
+        state = random_position(rng, rules)
+        result = perfect.analyse(state.copy())
+        assert result.exact
+        mover = state.mover
+        expected = brute.p_win(
+            state.counts(mover),
+            state.counts(1 - mover),
+            state.deck_counts(),
+            state.points[mover] - state.points[1 - mover],
+            mover == state.second,
+        )
+        assert abs((result.value + 1) / 2 - expected) <= stored_error(state.turns_left - 1) + 1e-9
