@@ -38,6 +38,16 @@ def solve(
         ),
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the states --verify samples."),
+    win_top: int | None = typer.Option(
+        None,
+        "--win-top",
+        min=1,
+        help=(
+            "Also build the win table's layers 1..WIN_TOP (exact P(win) for every open banked difference), "
+            "which `perfect:objective=win` then plays from, solving on demand above it. Not built by default: "
+            "the whole win table does not fit this machine's budget (see the README)."
+        ),
+    ),
 ) -> None:
     """Solve the round exactly (margin objective) and write the table `perfect` plays from.
 
@@ -111,6 +121,25 @@ def solve(
     seconds = time.perf_counter() - began
     console.print(f"Done in {seconds:.0f} s: {path} holds layers 1..{header['done']}.")
     print(path)
+    if win_top is not None:
+        from strategies.table.win_build import build_win_table
+        from strategies.table.win_format import default_win_table_path
+
+        win_path = default_win_table_path(DEFAULT_RULES) if out is None else out.with_suffix(".rvw")
+        console.print(f"Win table: {win_path}, layers 1..{win_top}")
+        try:
+            win_header = build_win_table(
+                win_path,
+                DEFAULT_RULES,
+                top=win_top,
+                workers=workers,
+                on_progress=lambda d, done, size, rate: progress_line(console, d, done, size, rate),
+            )
+        except TableError as error:
+            console.print(f"[red]{error}[/red]")
+            raise typer.Exit(2) from None
+        console.print(f"Done: {win_path} holds win layers 1..{win_header['done']}.")
+        print(win_path)
 
 
 def _verify(out: Path | None, samples: int, seed: int) -> None:
@@ -173,3 +202,10 @@ def _verify(out: Path | None, samples: int, seed: int) -> None:
     if not all(check.passed for check in checks):
         print_console.print(f"MISMATCH: {worst.worst}", markup=False, highlight=False)
         raise typer.Exit(1)
+
+
+def progress_line(console: object, d: int, done: int, size: int, rate: float) -> None:
+    from rich.console import Console
+
+    if isinstance(console, Console) and done == size:
+        console.print(f"  win layer {d}: {size:,} states, {rate:,.0f} states/s")

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from rummy import DEFAULT_RULES, CountState, RulesConfig
 from strategies.search import Objective, SearchResult
-from strategies.table.fileformat import MarginTable, load_table
+from strategies.table.fileformat import MarginTable, TableError, load_table
 from strategies.table.lookup import table_move_values
+from strategies.table.win_format import WinTable
 from strategies.table.win_mapping import win_value
 
 # The win objective is solved exactly on demand up to this many turns left (within about a
@@ -16,11 +17,23 @@ from strategies.table.win_mapping import win_value
 WIN_EXACT_TURNS = 5
 
 
+def _win_table(rules: RulesConfig) -> WinTable | None:
+    """The win table (`rummy-vision solve --win-top N`) when one is built for these rules."""
+    from strategies.table.win_format import load_win_table
+
+    try:
+        return load_win_table(None, rules)
+    except TableError:
+        return None
+
+
 class PerfectStrategy:
     """The exact best move under the margin objective, from the table; every move's exact value.
 
-    Under the win objective it solves exactly while few turns are left and otherwise plays the
-    table's best margin move, showing calibrated win probabilities (marked not exact).
+    Under the win objective, with a win table built, every move's exact P(win) comes from it (above its
+    top layer, from an on-demand solve over it, within the deadline). Otherwise, and when that solve
+    runs out of time, it solves exactly while few turns are left and beyond plays the margin table's
+    best move, showing calibrated win probabilities (marked not exact).
     """
 
     def __init__(
@@ -37,12 +50,22 @@ class PerfectStrategy:
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
+        self.win_table = _win_table(rules) if self.objective is Objective.WIN else None
         self.time_ms = time_ms
         self.last: SearchResult | None = None
         self.last_values_exact = True
         warm_up()
 
     def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
+        if self.win_table is not None:
+            from strategies.table.win_lookup import exact_win_values
+
+            # From the win table (layers 1..top), solved on demand above it; None when the deadline passes.
+            exact = exact_win_values(state, self.win_table, deadline=deadline)
+            if exact is not None:
+                best = max(exact, key=lambda move: (exact[move], -move))
+                self.last = SearchResult(best, exact[best], state.turns_left, True, exact)
+                return self.last
         if self.objective is Objective.WIN and state.turns_left <= WIN_EXACT_TURNS:
             from strategies.kernel.solve_position import solve_exact
 

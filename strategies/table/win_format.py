@@ -1,0 +1,193 @@
+"""The win table on disk: a checked header, then layers 1..top, memory-mapped at use.
+
+Layout: MAGIC (8 bytes), format version, header length and the header's CRC-32 (three little-endian
+uint32), the header as JSON, zero padding up to DATA_OFFSET; then each finished layer d at the byte
+offset the header names: G and H (int16, one per state in canonical-index order), the offsets of
+every BLOCK-th state's values (int64, then the layer's total), and the values (uint16: P(win) *
+65535), each part starting on an 8-byte boundary, all little-endian. The header names the rules
+and their fingerprint, the layer sizes, each finished layer's offset, value count and CRC-32.
+A file for other rules, of another format, unfinished, truncated or failing a checksum is refused
+with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from rummy import DEFAULT_RULES, RulesConfig
+from strategies.kernel.win_layers import BLOCK
+from strategies.table.fileformat import TableError, rules_fields
+
+MAGIC = b"RVWINTAB"
+FORMAT_VERSION = 1
+DATA_OFFSET = 1 << 16
+PREAMBLE = struct.Struct("<8sIII")
+BUILD_HINT = "build it with `rummy-vision solve`"
+
+
+def win_fingerprint(config: RulesConfig) -> str:
+    text = json.dumps({"objective": "win", "block": BLOCK, "rules": rules_fields(config)}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def default_win_table_path(config: RulesConfig = DEFAULT_RULES) -> Path:
+    import platformdirs
+
+    chosen = os.environ.get("RUMMY_VISION_WIN_TABLE")
+    if chosen and config == DEFAULT_RULES:
+        return Path(chosen)
+    return Path(platformdirs.user_data_dir("rummy-vision")) / "tables" / f"win-{win_fingerprint(config)[:16]}.rvw"
+
+
+def _align(at: int) -> int:
+    return (at + 7) // 8 * 8
+
+
+def layer_parts(at: int, states: int, values: int) -> dict[str, tuple[int, int]]:
+    """Byte offset and element count of a layer's parts, the layer starting at byte `at`."""
+    parts = {}
+    for name, count, width in (
+        ("g", states, 2),
+        ("h", states, 2),
+        ("offsets", (states + BLOCK - 1) // BLOCK + 1, 8),
+        ("values", values, 2),
+    ):
+        parts[name] = (at, count)
+        at = _align(at + count * width)
+    parts["end"] = (at, 0)
+    return parts
+
+
+def encode_header(header: dict[str, Any]) -> bytes:
+    body = json.dumps(header, sort_keys=True).encode()
+    blob = PREAMBLE.pack(MAGIC, FORMAT_VERSION, len(body), zlib.crc32(body)) + body
+    if len(blob) > DATA_OFFSET:
+        raise ValueError("win table header too long")
+    return blob + b"\0" * (DATA_OFFSET - len(blob))
+
+
+def read_win_header(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as file:
+            blob = file.read(DATA_OFFSET)
+    except FileNotFoundError:
+        raise TableError(f"no win table at {path}; {BUILD_HINT}") from None
+    except OSError as error:
+        raise TableError(f"cannot read the win table {path}: {error.strerror}") from None
+    if len(blob) < PREAMBLE.size or blob[:8] != MAGIC:
+        raise TableError(f"{path} is not a win table (wrong magic bytes)")
+    _magic, version, length, crc = PREAMBLE.unpack_from(blob)
+    if version != FORMAT_VERSION:
+        raise TableError(f"{path} has win table format {version}, this version reads {FORMAT_VERSION}; {BUILD_HINT}")
+    body = blob[PREAMBLE.size : PREAMBLE.size + length]
+    if len(body) != length or zlib.crc32(body) != crc:
+        raise TableError(f"{path}: the header is truncated or corrupted; delete it and {BUILD_HINT}")
+    header: dict[str, Any] = json.loads(body)
+    return header
+
+
+def write_win_header(path: Path, header: dict[str, Any]) -> None:
+    with path.open("r+b") as file:
+        file.write(encode_header(header))
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def layer_crc(parts: list[NDArray[Any]]) -> int:
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(np.ascontiguousarray(part).data, crc)
+    return crc
+
+
+class WinLayer:
+    """One layer's arrays (memory-mapped or in memory)."""
+
+    __slots__ = ("g", "h", "offsets", "values")
+
+    def __init__(
+        self, g: NDArray[np.int16], h: NDArray[np.int16], offsets: NDArray[np.int64], values: NDArray[np.uint16]
+    ) -> None:
+        self.g, self.h, self.offsets, self.values = g, h, offsets, values
+
+    def arrays(self) -> list[NDArray[Any]]:
+        return [self.g, self.h, self.offsets, self.values]
+
+
+def map_layer(path: Path, header: dict[str, Any], d: int, mode: str = "r") -> WinLayer:
+    info = header["layers"][d - 1]
+    parts = layer_parts(info["at"], header["sizes"][d], info["values"])
+    arrays = []
+    for name, dtype in (("g", "<i2"), ("h", "<i2"), ("offsets", "<i8"), ("values", "<u2")):
+        at, count = parts[name]
+        if count == 0:
+            arrays.append(np.zeros(0, dtype=dtype))
+        else:
+            arrays.append(np.memmap(path, dtype=dtype, mode=mode, offset=at, shape=(count,)))  # type: ignore[call-overload]
+    return WinLayer(*arrays)
+
+
+@dataclass(frozen=True)
+class WinTable:
+    """Exact P(win) of every open (state, banked difference) by layer; `layers[d]` (layer 0 is empty)."""
+
+    path: Path
+    config: RulesConfig
+    top: int
+    unit: int
+    layers: tuple[WinLayer, ...]
+    header: dict[str, Any]
+
+    def covers(self, turns_left: int) -> bool:
+        return turns_left - 1 <= self.top
+
+
+def load_win_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True) -> WinTable:
+    """Memory-map a finished win table for `config`; refuse anything else with a TableError."""
+    path = Path(path) if path is not None else default_win_table_path(config)
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = (0, 0)
+    return _load(path, version, config, verify)
+
+
+@lru_cache(maxsize=8)
+def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: bool) -> WinTable:
+    header = read_win_header(path)
+    if header.get("fingerprint") != win_fingerprint(config):
+        raise TableError(f"{path} was built for other rules ({header.get('rules')}), not these")
+    if header.get("done", 0) < header.get("top", -1):
+        raise TableError(
+            f"{path} is an unfinished win table build ({header.get('done')} of {header.get('top')} layers); "
+            "resume it with `rummy-vision solve`"
+        )
+    top: int = header["top"]
+    end = header["layers"][top - 1]["end"] if top else DATA_OFFSET
+    if version[1] < end:
+        raise TableError(f"{path} is truncated ({version[1]} bytes, expected {end}); {BUILD_HINT}")
+    empty = WinLayer(
+        np.zeros(1, dtype=np.int16),
+        np.zeros(1, dtype=np.int16),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(1, dtype=np.uint16),
+    )
+    layers = [empty]
+    for d in range(1, top + 1):
+        layer = map_layer(path, header, d)
+        if verify and layer_crc(layer.arrays()) != header["layers"][d - 1]["crc32"]:
+            raise TableError(f"{path}: win table layer {d} fails its checksum (the file is corrupted); {BUILD_HINT}")
+        layers.append(layer)
+    return WinTable(path, config, top, header["unit"], tuple(layers), header)

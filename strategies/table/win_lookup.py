@@ -1,0 +1,171 @@
+"""Exact win probabilities from the win table, and above its top layer from an on-demand solve over it.
+
+    table = load_win_table()                      # memory-mapped, checked; TableError says why not
+    win_probability(state, table)                 # P(win) of the mover under perfect play by both
+    win_move_values(state, table)                 # {move id: 2 P(win) - 1} from the table's layer below
+    exact_win_values(state, table)                # the same at any depth (solved on demand above the table)
+
+Values are on the search's scale (2 P(win) - 1, from the mover's view); exact to the table's
+stored precision (`stored_error`). A position whose tie rule or points the table cannot hold (the
+mover's tie rule disagrees with the turns taken, or banked points off the rules' point grid: never
+in a real round) is solved on demand without the table.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from rummy import CountState
+from strategies.kernel.solve_position import check_state, decided_beyond
+from strategies.kernel.tables import kernel_tables
+from strategies.table.fileformat import TableError
+from strategies.table.win_count import tie_of
+from strategies.table.win_format import WinTable
+
+
+def stored_error(layer: int) -> float:
+    """The worst error of a stored P(win) of layer `layer` (half a 16-bit step per layer built on it)."""
+    return layer / (2 * 65535)
+
+
+def _position(state: CountState) -> tuple[int, int, int, int, int, int]:
+    check_state(state)
+    mover = state.mover
+    banked = state.points[mover] - state.points[1 - mover]
+    tie = int(mover == state.second)
+    return state.hands[mover], state.hands[1 - mover], state.deck, state.turns_left, banked, tie
+
+
+def table_holds(state: CountState, table: WinTable) -> bool:
+    """Whether the table's values apply to this position's tie rule and banked points."""
+    _mine, _theirs, _deck, d, banked, tie = _position(state)
+    return table.config == state.rules.config and tie == tie_of(table.config, d) and banked % table.unit == 0
+
+
+def _check(state: CountState, table: WinTable, layer: int) -> None:
+    if not table_holds(state, table):
+        raise TableError("the win table does not hold this position's rules, tie rule or points grid")
+    if layer > table.top:
+        raise TableError(
+            f"{table.path} holds layers up to {table.top}; this position needs layer {layer}; "
+            "extend it with `rummy-vision solve`"
+        )
+
+
+def win_probability(state: CountState, table: WinTable) -> float:
+    from strategies.kernel.win_layers import table_state_p
+
+    mine, theirs, deck, d, banked, tie = _position(state)
+    _check(state, table, d)
+    layer = table.layers[d]
+    blob = kernel_tables(state.rules.config).blob
+    return float(
+        table_state_p(
+            blob,
+            mine,
+            theirs,
+            deck,
+            d,
+            tie,
+            table.unit,
+            banked // table.unit,
+            layer.g,
+            layer.h,
+            layer.offsets,
+            layer.values,
+        )
+    )
+
+
+def win_move_values(state: CountState, table: WinTable) -> dict[int, float]:
+    """Every legal move's 2 P(win) - 1 from the table's layer below the position."""
+    from strategies.kernel.win_layers import table_move_p
+
+    mine, theirs, deck, d, banked, tie = _position(state)
+    _check(state, table, d - 1)
+    layer = table.layers[d - 1] if d > 1 else table.layers[0]
+    out = np.empty(len(state.rules.moves), dtype=np.float64)
+    table_move_p(
+        kernel_tables(state.rules.config).blob,
+        mine,
+        theirs,
+        deck,
+        d,
+        tie,
+        table.unit,
+        banked // table.unit,
+        layer.g,
+        layer.h,
+        layer.offsets,
+        layer.values,
+        out,
+    )
+    return {move: 2.0 * float(out[move]) - 1.0 for move in range(out.shape[0]) if not np.isnan(out[move])}
+
+
+def exact_win_values(
+    state: CountState,
+    table: WinTable | None,
+    *,
+    deadline: float | None = None,
+    max_states: int | None = None,
+) -> dict[int, float] | None:
+    """Every legal move's exact 2 P(win) - 1: from the table when it reaches the layer below, else solved on
+    demand down to the table's top layer (or to the end of the round without a usable table); None when
+    `deadline` (time.monotonic()) passes or more than `max_states` states would be enumerated."""
+    if table is not None and table_holds(state, table):
+        if table.covers(state.turns_left):
+            return win_move_values(state, table)
+        return _solve_above(state, table, deadline, max_states)
+    from strategies.kernel.solve_position import solve_exact
+
+    solved = solve_exact(state, "win", deadline=deadline, max_states=max_states)
+    return None if solved is None else solved.values
+
+
+def _solve_above(
+    state: CountState, table: WinTable, deadline: float | None, max_states: int | None
+) -> dict[int, float] | None:
+    from strategies.kernel.core import move_count
+    from strategies.kernel.sorted_solve import after_keys, after_values, draw_keys, encode, root_values, state_values
+    from strategies.kernel.win_ondemand import after_values_from_win_table
+
+    mine, theirs, deck, d, banked, tie = _position(state)
+    blob = kernel_tables(state.rules.config).blob
+    off = decided_beyond(state.rules.config)
+    lowest = table.top + 1  # the deepest layer enumerated; its after-states read the table's layer `top`
+    keys = np.array([encode(blob, mine, theirs, deck, d, max(-off, min(off, banked)), tie, off)], dtype=np.int64)
+    layers = []
+    count = 0
+    for turns in range(d, lowest - 1, -1):
+        afters = after_keys(blob, keys, turns, off)
+        layers.append((keys, afters))
+        count += keys.shape[0] + afters.shape[0]
+        if turns > lowest:
+            keys = draw_keys(blob, afters, turns, off)
+        if (max_states is not None and count + keys.shape[0] > max_states) or _late(deadline):
+            return None
+    below_keys = np.zeros(0, dtype=np.int64)
+    below_values = np.zeros(0, dtype=np.float64)
+    for turns in range(lowest, d + 1):
+        keys, afters = layers[d - turns]
+        if turns == lowest:
+            edge = table.layers[turns - 1]
+            after_vals = after_values_from_win_table(
+                blob, afters, turns, off, table.unit, edge.g, edge.h, edge.offsets, edge.values
+            )
+        else:
+            after_vals = after_values(blob, afters, turns, off, below_keys, below_values)
+        if turns < d:
+            below_keys, below_values = keys, state_values(blob, keys, turns, off, afters, after_vals)
+        if _late(deadline):
+            return None
+    out = np.empty(move_count(blob), dtype=np.float64)
+    root_values(blob, mine, theirs, deck, d, max(-off, min(off, banked)), tie, off, afters, after_vals, out)
+    return {move: float(out[move]) for move in range(out.shape[0]) if not np.isnan(out[move])}
+
+
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
