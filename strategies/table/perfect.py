@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rummy import DEFAULT_RULES, CountState, RulesConfig
 from strategies.search import Objective, SearchResult
 from strategies.table.fileformat import MarginTable, TableError, load_table
 from strategies.table.lookup import table_move_values
-from strategies.table.win_format import WinTable
 from strategies.table.win_mapping import win_value
+
+if TYPE_CHECKING:  # the win table's module loads the compiled kernel, which `import strategies` must not
+    from strategies.table.win_format import WinTable
 
 # The win objective is solved exactly on demand up to this many turns left (within about a
 # second at p95 on a 2-core machine, see the README); beyond, the table's margins are mapped to
