@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -26,6 +26,9 @@ measure_app = typer.Typer(
 NAME_HELP = "Run name: the result goes to OUT/NAME.json (default: named for the command and its players)."
 OUT_HELP = "Folder for the result file."
 SAVE_HELP = "Write the result file (--no-save only prints)."
+# Every subcommand takes these two the same way.
+OutOption = Annotated[Path, typer.Option(help=OUT_HELP)]
+SaveOption = Annotated[bool, typer.Option(help=SAVE_HELP)]
 
 
 def register(app: typer.Typer) -> None:
@@ -121,8 +124,8 @@ def search(
     exact_max: int = typer.Option(5, min=1, help="Time the exact solver up to this many turns left."),
     seed: int = typer.Option(7, help="Seed of the position sets."),
     name: str = typer.Option("search", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Searcher figures: node counts per pruning variant, nodes per second, decision times, exact-solver times.
 
@@ -155,8 +158,8 @@ def strength(
     workers: int = typer.Option(2, min=1, help="Worker processes."),
     seed: int = typer.Option(0, help="First deal seed."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Duplicate-deal win rates of one strategy against several, with Wilson 95% intervals."""
     from bot.measure.strength import run_pair
@@ -215,8 +218,8 @@ def duel(
     workers: int = typer.Option(2, min=1, help="Worker processes."),
     seed: int = typer.Option(0, help="First deal seed."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Duplicate-deal duel between two configured players; give searchers `nodes=N` to make it replayable."""
     from bot.measure.duel import duel as play_duel
@@ -253,8 +256,8 @@ def node_rate(
     seed: int = typer.Option(4242, help="Seed of the position set."),
     time_ms: float = typer.Option(1000.0, min=1, help="The time budget to translate into nodes."),
     name: str = typer.Option("node-rate", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Nodes per CPU second of searchers: the node budget that equals a time budget on this machine, idle."""
     from bot.measure.node_rate import node_rate as rate_of
@@ -287,8 +290,8 @@ def calibrate(
     positions: int = typer.Option(40, min=1, help="Positions per number of turns left."),
     max_turns: int = typer.Option(6, min=1, help="Positions from 1 to this many turns left."),
     name: str = typer.Option("calibrate", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Fit the margin-to-win mapping on exact endgame values (needs the perfect-play table)."""
     from bot.measure.calibrate import CHECK_SEED, FIT_SEED
@@ -320,8 +323,8 @@ def regret(
     ),
     weights: str | None = typer.Option(None, help="Weights file of `learned` (default: the shipped weights)."),
     name: str = typer.Option("regret", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """How far strategies' moves are from perfect play, by turns left (regret in points against exact values)."""
     import time
@@ -365,8 +368,8 @@ def correction(
         None, help="First deal seed (default: the report seeds, which no tuning has seen)."
     ),
     name: str = typer.Option("correction", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Label accuracy before and after deck-constraint correction, on noisy labels of simulated rounds."""
     from bot.measure.correction import REPORT_START_SEED, measure
@@ -409,8 +412,8 @@ def local_recognizer(
     matches: int = typer.Option(100, min=1, help="Matches for the calls-saved measurement."),
     sweep: bool = typer.Option(False, help="Only precision/coverage per margin (a tuning aid)."),
     name: str = typer.Option("local-recognizer", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """The `local` recognizer on captionless cards of a referee: accuracy per gallery size, calls saved, time."""
     from bot.measure.local_recognizer import DEFAULT_SEED, measure_local
@@ -435,8 +438,8 @@ def server(
     min_moves: int = typer.Option(600, min=1, help="Moves to time at each level (at least)."),
     client_processes: int = typer.Option(4, min=1, help="Processes the bots are spread over."),
     name: str = typer.Option("server", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Referee throughput and GM-MakeMove latency over loopback HTTP at several loads, against in-process work."""
     from bot.measure.server_load import server_load
@@ -465,8 +468,8 @@ def server_processes(
     min_moves: int = typer.Option(2000, min=1, help="Moves to time (at least)."),
     login_flood: float = typer.Option(0.0, min=0.0, help="Wrong-password logins per second meanwhile."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """GM-MakeMove latency with many matches at once, bots in separate processes, optionally under a login flood."""
     from bot.measure.server_processes import server_processes as measure_processes
@@ -491,8 +494,8 @@ def table_build(
         None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
     ),
     name: str = typer.Option("table-build", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """The perfect-play table's build figures per layer, as the build recorded them in the table's header."""
     from bot.measure.table import build_figures
@@ -517,8 +520,8 @@ def table_lookup(
     ),
     positions: int = typer.Option(20, min=1, help="Look-ups timed, in fifties (20: 1000 positions)."),
     name: str = typer.Option("table-lookup", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Time reading exact values from the perfect-play table: one state's, and every move's."""
     from bot.measure.table import lookup
@@ -549,8 +552,8 @@ def table_solve(
     ),
     limit_s: float = typer.Option(10.0, min=0.0, help="Stop once the median solve takes more CPU seconds than this."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Time the kernel's on-demand exact solver by turns left (wall p50/p95, CPU, states enumerated)."""
     from bot.measure.sampling import parse_turns
@@ -587,8 +590,8 @@ def win_count(
     workers: int = typer.Option(2, min=1, help="Threads of the swing-bound passes."),
     top: int | None = typer.Option(None, min=1, help="Count layers 1..TOP only (default: every layer)."),
     name: str = typer.Option("win_table_count", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Open (state, banked difference) pairs of an exact win table per layer, and its size per storage choice.
 
@@ -616,8 +619,8 @@ def lockout(
     duration_s: float = typer.Option(900.0, min=1.0, help="How long the attack runs, in seconds."),
     rate: float = typer.Option(1.0, min=0.01, help="Wrong-password logins per second."),
     name: str = typer.Option("lockout", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """A real `serve` and `play --forever` under a wrong-password attack on the player's BotId.
 
@@ -653,8 +656,8 @@ def suite(
     count: int = typer.Option(24, min=1, help="Positions in the suite."),
     seed: int = typer.Option(2024, help="Seed of the decisions drawn."),
     name: str = typer.Option("suite", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Build the curated suite: endgames whose best move the exact solver finds by a clear gap, each commented."""
     from bot.measure.suite import build, write_suite
