@@ -24,23 +24,33 @@ directory (`~/.config/rummy-vision/` on Linux):
     private_hosts = ["mybox.lan"]  # besides loopback, private ranges and localhost: send bytes
     max_bytes = 4194304            # the largest picture sent as bytes (the services' limit)
 
-`RUMMY_VISION_PRIVATE_HOSTS` (comma-separated) adds hosts to `private_hosts`.
+`RUMMY_VISION_PRIVATE_HOSTS` (comma-separated) adds hosts to `private_hosts`. A value of the wrong
+kind is refused in one line naming its key (rummy.config_layers).
 """
 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import platformdirs
+from pydantic import BaseModel, ConfigDict, Field
 
 from recognizers.secrets import Secret
+from rummy.config_layers import ConfigLayerError, LayeredSettings, read_layers
 
 CONFIG_ENV = "RUMMY_VISION_CONFIG"
+TIER_ENV = "RUMMY_VISION_AZURE_TIER"
+# Environment variables and the keys of the file they override.
+ENVIRONMENT = {
+    "AZURE_VISION_ENDPOINT": "azure.endpoint",
+    "AZURE_VISION_KEY": "azure.key",
+    "CUSTOM_VISION_PREDICTION_URL": "customvision.prediction_url",
+    "CUSTOM_VISION_PREDICTION_KEY": "customvision.prediction_key",
+    TIER_ENV: "azure.tier",
+}
 
 
 class SettingsError(ValueError):
@@ -64,48 +74,67 @@ def default_config_path() -> Path:
     return Path(platformdirs.user_config_dir("rummy-vision")) / "recognizers.toml"
 
 
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
+
+
+class _Azure(_Section):
+    endpoint: str | None = None
+    key: str | None = Field(default=None, repr=False)
+    tier: str | None = None
+
+
+class _CustomVision(_Section):
+    prediction_url: str | None = None
+    prediction_key: str | None = Field(default=None, repr=False)
+    threshold: float = 0.5
+
+
+class _Cache(_Section):
+    path: str | None = None
+
+
+class _Images(_Section):
+    private_hosts: list[str] = []
+    max_bytes: int | None = Field(default=None, ge=1)
+
+
+class RecognizerFile(LayeredSettings):
+    """The config file's sections, with the environment's overrides merged in."""
+
+    azure: _Azure = _Azure()
+    customvision: _CustomVision = _CustomVision()
+    cache: _Cache = _Cache()
+    images: _Images = _Images()
+
+
+def read_file_and_environment(
+    config: str | Path | None, env: Mapping[str, str], *, required: bool = True
+) -> tuple[RecognizerFile, Path]:
+    """The file's sections overridden by the environment, and the file's path. A file named by
+    `config` that does not exist is a SettingsError when `required`; the default one may be absent."""
+    path = Path(config) if config is not None else Path(env.get(CONFIG_ENV) or default_config_path())
+    if required and config is not None and not path.exists():
+        raise SettingsError(f"config file {path} does not exist")
+    try:
+        return read_layers(RecognizerFile, path, env, ENVIRONMENT), path
+    except ConfigLayerError as error:
+        raise SettingsError(str(error)) from None
+
+
 def load_settings(config: str | Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
     """Settings from `config` (or the default file, if it exists) overridden by the environment."""
     env = os.environ if env is None else env
-    path = Path(config) if config is not None else Path(env.get(CONFIG_ENV) or default_config_path())
-    data: dict[str, Any] = {}
-    if path.exists():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-            raise SettingsError(f"config file {path} is not valid TOML: {error}") from error
-    elif config is not None:
-        raise SettingsError(f"config file {path} does not exist")
-    azure = data.get("azure", {})
-    custom = data.get("customvision", {})
-    cache = data.get("cache", {})
-    images = data.get("images", {})
-
-    def pick(env_name: str, section: Mapping[str, Any], key: str) -> str | None:
-        value = env.get(env_name) or section.get(key)
-        return str(value) if value else None
-
-    azure_key = pick("AZURE_VISION_KEY", azure, "key")
-    custom_key = pick("CUSTOM_VISION_PREDICTION_KEY", custom, "prediction_key")
-    try:
-        threshold = float(custom.get("threshold", 0.5))
-    except (TypeError, ValueError) as error:
-        raise SettingsError(f"[customvision] threshold in {path} must be a number") from error
-    hosts = images.get("private_hosts", [])
-    if not isinstance(hosts, list) or not all(isinstance(host, str) for host in hosts):
-        raise SettingsError(f"[images] private_hosts in {path} must be a list of host names")
-    hosts += [host.strip() for host in env.get("RUMMY_VISION_PRIVATE_HOSTS", "").split(",") if host.strip()]
-    max_bytes = images.get("max_bytes")
-    if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes < 1):
-        raise SettingsError(f"[images] max_bytes in {path} must be a positive whole number")
+    found, path = read_file_and_environment(config, env)
+    extra_hosts = [host.strip() for host in env.get("RUMMY_VISION_PRIVATE_HOSTS", "").split(",") if host.strip()]
     return Settings(
-        azure_endpoint=pick("AZURE_VISION_ENDPOINT", azure, "endpoint"),
-        azure_key=Secret(azure_key) if azure_key else None,
-        customvision_url=pick("CUSTOM_VISION_PREDICTION_URL", custom, "prediction_url"),
-        customvision_key=Secret(custom_key) if custom_key else None,
-        customvision_threshold=threshold,
-        cache_path=str(cache["path"]) if cache.get("path") else None,
-        private_hosts=tuple(hosts),
-        image_max_bytes=max_bytes,
+        azure_endpoint=found.azure.endpoint or None,
+        azure_key=Secret(found.azure.key) if found.azure.key else None,
+        customvision_url=found.customvision.prediction_url or None,
+        customvision_key=Secret(found.customvision.prediction_key) if found.customvision.prediction_key else None,
+        customvision_threshold=found.customvision.threshold,
+        cache_path=found.cache.path or None,
+        private_hosts=(*found.images.private_hosts, *extra_hosts),
+        image_max_bytes=found.images.max_bytes,
         source=str(path) if path.exists() else f"{path}, not found",
     )

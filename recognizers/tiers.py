@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-TIER_ENV = "RUMMY_VISION_AZURE_TIER"
+from recognizers.settings import TIER_ENV, SettingsError, read_file_and_environment
+
+__all__ = ["TIER_ENV", "Tier", "configured_tier", "parse_tier", "tier_setting"]
 _PERIODS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*(?:\.\d+)?)\s*([a-z]*)\s*(?:,\s*(\d+))?\s*$")
 
@@ -72,17 +73,8 @@ def tier_setting(
     if given:
         return parse_tier(given)
     environ = os.environ if env is None else env
-    if environ.get(TIER_ENV):
-        return parse_tier(environ[TIER_ENV])
-    from recognizers.settings import CONFIG_ENV, default_config_path
-
-    path = Path(config or environ.get(CONFIG_ENV) or default_config_path())
-    if path.is_file():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-            raise ValueError(f"config file {path} is not readable TOML: {error}") from None
-        tier = (data.get("azure") or {}).get("tier")
-        if tier is not None:
-            return parse_tier(str(tier))
-    return None
+    try:
+        found, _path = read_file_and_environment(config, environ, required=False)
+    except SettingsError as error:
+        raise ValueError(str(error)) from None
+    return parse_tier(found.azure.tier) if found.azure.tier else None

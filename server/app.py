@@ -31,6 +31,7 @@ from server.http_io import (
     too_large,
     unless_dropped,
 )
+from server.play.routes import PLAY_FILES
 from server.play.routes import router as play_router
 from server.protocol import (
     GAME_TYPE_ID,
@@ -47,6 +48,7 @@ from server.protocol import (
 from server.referee import Referee, Refusal
 from server.settings import Settings
 from server.viewer_review import router as review_router
+from server.viewer_routes import VIEWER_FILES
 from server.viewer_routes import router as viewer_router
 
 log = logging.getLogger(__name__)
@@ -144,6 +146,8 @@ def create_app(settings: Settings) -> FastAPI:
         return await call(request, CancelRequest, referee.cancel)
 
     app.include_router(arena)
+    app.mount("/viewer/static", VIEWER_FILES, name="viewer-files")
+    app.mount("/play/static", PLAY_FILES, name="play-files")
     app.include_router(viewer_router)
     app.include_router(review_router)
     app.include_router(play_router)

@@ -38,13 +38,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
+from server.page_files import PageFiles
 
 # The page's files, with the content types browsers need to run and style them.
 STATIC_FILES = {
@@ -52,33 +52,21 @@ STATIC_FILES = {
     "viewer.js": "text/javascript; charset=utf-8",
     "viewer.css": "text/css; charset=utf-8",
 }
-STATIC_PACKAGE = "server.viewer"
+# Mounted at /viewer/static by server.app.
+VIEWER_FILES = PageFiles("server.viewer", STATIC_FILES, "viewer")
 
 router = APIRouter(tags=["viewer"])
 
 
-def _static(name: str) -> Response:
-    data = resources.files(STATIC_PACKAGE).joinpath(name).read_bytes()
-    # no-cache: the page must pick up a new viewer.js after an upgrade; it is tiny and local.
-    return Response(data, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
-
-
 @router.get("/viewer", include_in_schema=False)
-async def viewer_page() -> Response:
+async def viewer_page(request: Request) -> Response:
     """The viewer's single page (the list of matches, live spectating and the step-through)."""
-    return _static("index.html")
+    return await VIEWER_FILES.page_response(request.scope)
 
 
 @router.get("/viewer/", include_in_schema=False)
 async def viewer_page_slash() -> Response:
     return RedirectResponse("/viewer", status_code=307)
-
-
-@router.get("/viewer/static/{name}", include_in_schema=False)
-async def viewer_static(name: str) -> Response:
-    if name not in STATIC_FILES:
-        return JSONResponse({"ErrorMessage": f"no viewer file {name}"}, status_code=404)
-    return _static(name)
 
 
 @router.get("/viewer/api/entries")

@@ -7,13 +7,14 @@ and load, to `measurements/NAME.json` (`--name` to name the run, `--out` for ano
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
-from bot.measure.record import DEFAULT_FOLDER, Run, start_run, write_result
+from bot.measure.record import DEFAULT_FOLDER, REPOSITORY, start_run, write_result
 
 measure_app = typer.Typer(
     name="measure",
@@ -25,6 +26,9 @@ measure_app = typer.Typer(
 NAME_HELP = "Run name: the result goes to OUT/NAME.json (default: named for the command and its players)."
 OUT_HELP = "Folder for the result file."
 SAVE_HELP = "Write the result file (--no-save only prints)."
+# Every subcommand takes these two the same way.
+OutOption = Annotated[Path, typer.Option(help=OUT_HELP)]
+SaveOption = Annotated[bool, typer.Option(help=SAVE_HELP)]
 
 
 def register(app: typer.Typer) -> None:
@@ -35,33 +39,40 @@ def emit(line: str) -> None:
     typer.echo(line)
 
 
-def _save(
+def _measure(
     ctx: typer.Context,
     name: str,
-    figures: Any,
-    run: Run,
+    work: Callable[[], Any],
     *,
     seeds: Any,
     settings: dict[str, Any],
     out: Path,
     save: bool,
-) -> None:
-    if not save:
-        return
+    refused: tuple[type[Exception], ...] = (),
+) -> Any:
+    """Time `work`, then store the figures it returns; an error of a `refused` kind (a missing or foreign
+    table, an unreadable file) ends the command with its own one line and exit code 2, nothing stored."""
+    run = start_run()
     try:
-        path = write_result(
-            name,
-            figures,
-            run=run,
-            seeds=seeds,
-            settings=settings,
-            folder=out,
-            argv=command_line(ctx),
-        )
+        figures = work()
+    except refused as error:
+        typer.echo(f"{error}", err=True)
+        raise typer.Exit(2) from None
+    if not save:
+        return figures
+    try:
+        path = write_result(name, figures, run=run, seeds=seeds, settings=settings, folder=out, argv=command_line(ctx))
     except (OSError, ValueError) as error:
         typer.echo(f"cannot write the result: {error}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"result written to {path}")
+    return figures
+
+
+def _table_errors() -> tuple[type[Exception], ...]:
+    from strategies.table import TableError
+
+    return (TableError, OSError)
 
 
 def command_line(ctx: typer.Context) -> list[str]:
@@ -113,8 +124,8 @@ def search(
     exact_max: int = typer.Option(5, min=1, help="Time the exact solver up to this many turns left."),
     seed: int = typer.Option(7, help="Seed of the position sets."),
     name: str = typer.Option("search", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Searcher figures: node counts per pruning variant, nodes per second, decision times, exact-solver times.
 
@@ -122,13 +133,15 @@ def search(
     """
     from bot.measure.search import report, search_figures
 
-    run = start_run()
-    figures = search_figures(positions, depth, decisions, exact_max, seed)
-    for line in report(figures):
-        emit(line)
+    def work() -> Any:
+        figures = search_figures(positions, depth, decisions, exact_max, seed)
+        for line in report(figures):
+            emit(line)
+        return figures
+
     settings = {"positions": positions, "depth": depth, "decisions": decisions, "exact_max": exact_max}
     seeds = {"node_counts": seed, "decisions": seed + 1, "exact": f"{seed + 101}..{seed + 100 + exact_max}"}
-    _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
+    _measure(ctx, name, work, seeds=seeds, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
@@ -145,8 +158,8 @@ def strength(
     workers: int = typer.Option(2, min=1, help="Worker processes."),
     seed: int = typer.Option(0, help="First deal seed."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Duplicate-deal win rates of one strategy against several, with Wilson 95% intervals."""
     from bot.measure.strength import run_pair
@@ -159,27 +172,36 @@ def strength(
                 f"unknown strategy {item!r}; choose from {', '.join(strategy_names())}",
                 param_hint="--player/--opponents",
             )
-    run = start_run()
     deals = max(1, (rounds + 1) // 2)
-    results = []
-    for opponent in names:
-        result = run_pair(
-            player, opponent, deals, time_ms=time_ms, max_depth=max_depth, nodes=nodes, workers=workers, first_seed=seed
-        )
-        results.append(asdict(result))
-        emit(
-            f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
-            f"(95% CI {result.low:.3f}-{result.high:.3f}), mean margin {result.mean_margin:+.1f}, "
-            f"{result.seconds:.0f} s"
-        )
+
+    def work() -> Any:
+        results = []
+        for opponent in names:
+            result = run_pair(
+                player,
+                opponent,
+                deals,
+                time_ms=time_ms,
+                max_depth=max_depth,
+                nodes=nodes,
+                workers=workers,
+                first_seed=seed,
+            )
+            results.append(asdict(result))
+            emit(
+                f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
+                f"(95% CI {result.low:.3f}-{result.high:.3f}), mean margin {result.mean_margin:+.1f}, "
+                f"{result.seconds:.0f} s"
+            )
+        return {"pairs": results}
+
     budget = f"-nodes{nodes}" if nodes else f"-{time_ms:g}ms" if time_ms else ""
     settings = {"player": player, "opponents": names, "rounds": rounds, "nodes": nodes, "time_ms": time_ms}
     settings |= {"max_depth": max_depth, "workers": workers}
-    _save(
+    _measure(
         ctx,
         name or f"strength-{player}{budget}",
-        {"pairs": results},
-        run,
+        work,
         seeds={"deals": f"{seed}..{seed + deals - 1}", "rule": "rummy.deals.make_deal"},
         settings=settings,
         out=out,
@@ -196,27 +218,29 @@ def duel(
     workers: int = typer.Option(2, min=1, help="Worker processes."),
     seed: int = typer.Option(0, help="First deal seed."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Duplicate-deal duel between two configured players; give searchers `nodes=N` to make it replayable."""
     from bot.measure.duel import duel as play_duel
 
     _check_player(player, "PLAYER")
     _check_player(opponent, "OPPONENT")
-    run = start_run()
     deals = max(1, (rounds + 1) // 2)
-    result = play_duel(player, opponent, deals, workers=workers, first_seed=seed, tally=emit)
-    emit(
-        f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
-        f"(Wilson 95% {result.low:.3f}-{result.high:.3f}), mean margin {result.mean_margin:+.2f}, "
-        f"{result.seconds:.0f} s"
-    )
-    _save(
+
+    def work() -> Any:
+        result = play_duel(player, opponent, deals, workers=workers, first_seed=seed, tally=emit)
+        emit(
+            f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
+            f"(Wilson 95% {result.low:.3f}-{result.high:.3f}), mean margin {result.mean_margin:+.2f}, "
+            f"{result.seconds:.0f} s"
+        )
+        return asdict(result)
+
+    _measure(
         ctx,
         name or f"duel-{player}-vs-{opponent}",
-        asdict(result),
-        run,
+        work,
         seeds={"deals": f"{seed}..{seed + deals - 1}", "rule": "rummy.deals.make_deal"},
         settings={"player": player, "opponent": opponent, "rounds": rounds, "workers": workers},
         out=out,
@@ -232,29 +256,32 @@ def node_rate(
     seed: int = typer.Option(4242, help="Seed of the position set."),
     time_ms: float = typer.Option(1000.0, min=1, help="The time budget to translate into nodes."),
     name: str = typer.Option("node-rate", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Nodes per CPU second of searchers: the node budget that equals a time budget on this machine, idle."""
     from bot.measure.node_rate import node_rate as rate_of
 
     for spec in players:
         _check_player(spec, "PLAYERS")
-    run = start_run()
-    rows = []
-    for spec in players:
-        try:
-            rate, decisions = rate_of(spec, positions, seed)
-        except ValueError as error:
-            raise _bad(error, "PLAYERS") from None
-        budget = round(rate * time_ms / 1000, -3)
-        rows.append({"player": spec, "nodes_per_cpu_second": rate, "decisions": decisions, "nodes_budget": budget})
-        emit(
-            f"{spec}: {rate:,.0f} nodes per CPU second over {decisions} searched decisions; "
-            f"{time_ms:.0f} ms is about nodes={budget:.0f}"
-        )
+
+    def work() -> Any:
+        rows = []
+        for spec in players:
+            try:
+                rate, decisions = rate_of(spec, positions, seed)
+            except ValueError as error:
+                raise _bad(error, "PLAYERS") from None
+            budget = round(rate * time_ms / 1000, -3)
+            rows.append({"player": spec, "nodes_per_cpu_second": rate, "decisions": decisions, "nodes_budget": budget})
+            emit(
+                f"{spec}: {rate:,.0f} nodes per CPU second over {decisions} searched decisions; "
+                f"{time_ms:.0f} ms is about nodes={budget:.0f}"
+            )
+        return {"players": rows}
+
     settings = {"positions": positions, "time_ms": time_ms}
-    _save(ctx, name, {"players": rows}, run, seeds={"positions": seed}, settings=settings, out=out, save=save)
+    _measure(ctx, name, work, seeds={"positions": seed}, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
@@ -263,23 +290,25 @@ def calibrate(
     positions: int = typer.Option(40, min=1, help="Positions per number of turns left."),
     max_turns: int = typer.Option(6, min=1, help="Positions from 1 to this many turns left."),
     name: str = typer.Option("calibrate", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Fit the margin-to-win mapping on exact endgame values (needs the perfect-play table)."""
     from bot.measure.calibrate import CHECK_SEED, FIT_SEED
     from bot.measure.calibrate import calibrate as fit
-    from strategies.table import TableError
 
-    run = start_run()
-    try:
-        figures = fit(positions, max_turns, emit)
-    except TableError as error:
-        typer.echo(f"{error}", err=True)
-        raise typer.Exit(2) from None
     seeds = {"fit": f"{FIT_SEED}+turns", "held_out": f"{CHECK_SEED}+turns"}
     settings = {"positions": positions, "max_turns": max_turns}
-    _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
+    _measure(
+        ctx,
+        name,
+        lambda: fit(positions, max_turns, emit),
+        seeds=seeds,
+        settings=settings,
+        out=out,
+        save=save,
+        refused=_table_errors(),
+    )
 
 
 @measure_app.command()
@@ -294,8 +323,8 @@ def regret(
     ),
     weights: str | None = typer.Option(None, help="Weights file of `learned` (default: the shipped weights)."),
     name: str = typer.Option("regret", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """How far strategies' moves are from perfect play, by turns left (regret in points against exact values)."""
     import time
@@ -309,30 +338,24 @@ def regret(
         wanted = parse_turns(turns)
     except ValueError as error:
         raise _bad(error, "--turns") from None
-    run = start_run()
-    began = time.perf_counter()
-    positions = solved_positions(wanted, per_turn, seed=seed, rules=DEFAULT_RULES)
-    emit(f"solved {len(positions)} positions in {time.perf_counter() - began:.0f} s")
-    try:
-        rows = compare_rows(positions, compare, weights)
-    except ValueError as error:
-        raise _bad(error, "--compare") from None
-    for row in rows:
-        emit(
-            f"{row.strategy:10s} turns left {row.turns_left}: {row.positions} positions, mean regret "
-            f"{row.mean_regret:.2f} points, optimal {row.optimal_share:.1%}"
-        )
+
+    def work() -> Any:
+        began = time.perf_counter()
+        positions = solved_positions(wanted, per_turn, seed=seed, rules=DEFAULT_RULES)
+        emit(f"solved {len(positions)} positions in {time.perf_counter() - began:.0f} s")
+        try:
+            rows = compare_rows(positions, compare, weights)
+        except ValueError as error:
+            raise _bad(error, "--compare") from None
+        for row in rows:
+            emit(
+                f"{row.strategy:10s} turns left {row.turns_left}: {row.positions} positions, mean regret "
+                f"{row.mean_regret:.2f} points, optimal {row.optimal_share:.1%}"
+            )
+        return {"rows": [asdict(row) for row in rows]}
+
     settings = {"turns": list(wanted), "per_turn": per_turn, "compare": compare, "weights": weights}
-    _save(
-        ctx,
-        name,
-        {"rows": [asdict(row) for row in rows]},
-        run,
-        seeds={"positions": seed},
-        settings=settings,
-        out=out,
-        save=save,
-    )
+    _measure(ctx, name, work, seeds={"positions": seed}, settings=settings, out=out, save=save)
 
 
 @measure_app.command()
@@ -345,8 +368,8 @@ def correction(
         None, help="First deal seed (default: the report seeds, which no tuning has seen)."
     ),
     name: str = typer.Option("correction", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Label accuracy before and after deck-constraint correction, on noisy labels of simulated rounds."""
     from bot.measure.correction import REPORT_START_SEED, measure
@@ -359,23 +382,26 @@ def correction(
             f"unknown model(s) {', '.join(unknown)}; choose from {', '.join(NOISE_MODELS)}", param_hint="--model"
         )
     first = REPORT_START_SEED if start_seed is None else start_seed
-    run = start_run()
-    emit(f"noisy:{rate:g} over {rounds} rounds (deal seeds {first}..{first + rounds - 1})")
-    emit(f"{'noise model':<12} {'view':<22} {'cards':>7} {'before':>8} {'after':>8} {'rounds >= 99%':>14}")
-    rows = []
-    for each in models:
-        for first_view, view in ((False, "whole round (40)"), (True, "first gamestate (20)")):
-            result = measure(rounds, rate, each, first_view=first_view, start_seed=first)
-            rows.append(
-                {"model": each, "view": view, "cards": result.cards, "before": result.raw}
-                | {"after": result.corrected, "rounds_99": result.round_share}
-            )
-            emit(
-                f"{each:<12} {view:<22} {result.cards:>7} {result.raw:>8.2%} {result.corrected:>8.2%}"
-                f" {result.round_share:>14.1%}"
-            )
+
+    def work() -> Any:
+        emit(f"noisy:{rate:g} over {rounds} rounds (deal seeds {first}..{first + rounds - 1})")
+        emit(f"{'noise model':<12} {'view':<22} {'cards':>7} {'before':>8} {'after':>8} {'rounds >= 99%':>14}")
+        rows = []
+        for each in models:
+            for first_view, view in ((False, "whole round (40)"), (True, "first gamestate (20)")):
+                result = measure(rounds, rate, each, first_view=first_view, start_seed=first)
+                rows.append(
+                    {"model": each, "view": view, "cards": result.cards, "before": result.raw}
+                    | {"after": result.corrected, "rounds_99": result.round_share}
+                )
+                emit(
+                    f"{each:<12} {view:<22} {result.cards:>7} {result.raw:>8.2%} {result.corrected:>8.2%}"
+                    f" {result.round_share:>14.1%}"
+                )
+        return {"rows": rows}
+
     seeds = {"deals": f"{first}..{first + rounds - 1}"}
-    _save(ctx, name, {"rows": rows}, run, seeds=seeds, settings={"rounds": rounds, "rate": rate}, out=out, save=save)
+    _measure(ctx, name, work, seeds=seeds, settings={"rounds": rounds, "rate": rate}, out=out, save=save)
 
 
 @measure_app.command("local-recognizer")
@@ -386,17 +412,23 @@ def local_recognizer(
     matches: int = typer.Option(100, min=1, help="Matches for the calls-saved measurement."),
     sweep: bool = typer.Option(False, help="Only precision/coverage per margin (a tuning aid)."),
     name: str = typer.Option("local-recognizer", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """The `local` recognizer on captionless cards of a referee: accuracy per gallery size, calls saved, time."""
     from bot.measure.local_recognizer import DEFAULT_SEED, measure_local
 
     chosen = DEFAULT_SEED if seed is None else seed
-    run = start_run()
-    figures = measure_local(chosen, test_matches, matches, sweep=sweep, emit=emit)
     settings = {"test_matches": test_matches, "matches": matches, "sweep": sweep}
-    _save(ctx, name, figures, run, seeds={"referee": chosen}, settings=settings, out=out, save=save)
+    _measure(
+        ctx,
+        name,
+        lambda: measure_local(chosen, test_matches, matches, sweep=sweep, emit=emit),
+        seeds={"referee": chosen},
+        settings=settings,
+        out=out,
+        save=save,
+    )
 
 
 @measure_app.command()
@@ -406,8 +438,8 @@ def server(
     min_moves: int = typer.Option(600, min=1, help="Moves to time at each level (at least)."),
     client_processes: int = typer.Option(4, min=1, help="Processes the bots are spread over."),
     name: str = typer.Option("server", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Referee throughput and GM-MakeMove latency over loopback HTTP at several loads, against in-process work."""
     from bot.measure.server_load import server_load
@@ -416,11 +448,15 @@ def server(
         wanted = [int(level) for level in levels.split(",")]
     except ValueError:
         raise typer.BadParameter(f"a comma-separated list of numbers, got {levels!r}", param_hint="--levels") from None
-    run = start_run()
-    figures = server_load(wanted, min_moves, client_processes, emit)
     settings = {"levels": wanted, "min_moves": min_moves, "client_processes": client_processes}
-    _save(
-        ctx, name, figures, run, seeds={"random_moves": "wave * 1000 + client"}, settings=settings, out=out, save=save
+    _measure(
+        ctx,
+        name,
+        lambda: server_load(wanted, min_moves, client_processes, emit),
+        seeds={"random_moves": "wave * 1000 + client"},
+        settings=settings,
+        out=out,
+        save=save,
     )
 
 
@@ -432,21 +468,18 @@ def server_processes(
     min_moves: int = typer.Option(2000, min=1, help="Moves to time (at least)."),
     login_flood: float = typer.Option(0.0, min=0.0, help="Wrong-password logins per second meanwhile."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """GM-MakeMove latency with many matches at once, bots in separate processes, optionally under a login flood."""
     from bot.measure.server_processes import server_processes as measure_processes
 
-    run = start_run()
-    figures = measure_processes(matches, clients, min_moves, login_flood, emit)
     settings = {"matches": matches, "clients": clients, "min_moves": min_moves, "login_flood": login_flood}
     flood = f"-flood{login_flood:g}" if login_flood else ""
-    _save(
+    _measure(
         ctx,
         name or f"server-processes-{matches}{flood}",
-        figures,
-        run,
+        lambda: measure_processes(matches, clients, min_moves, login_flood, emit),
         seeds={"random_moves": "wave * clients + client"},
         settings=settings,
         out=out,
@@ -461,20 +494,22 @@ def table_build(
         None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
     ),
     name: str = typer.Option("table-build", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """The perfect-play table's build figures per layer, as the build recorded them in the table's header."""
     from bot.measure.table import build_figures
-    from strategies.table import TableError
 
-    run = start_run()
-    try:
-        figures = build_figures(table, emit)
-    except (TableError, OSError) as error:
-        typer.echo(f"{error}", err=True)
-        raise typer.Exit(2) from None
-    _save(ctx, name, figures, run, seeds="none: a built table", settings={"table": str(table)}, out=out, save=save)
+    _measure(
+        ctx,
+        name,
+        lambda: build_figures(table, emit),
+        seeds="none: a built table",
+        settings={"table": str(table)},
+        out=out,
+        save=save,
+        refused=_table_errors(),
+    )
 
 
 @measure_app.command("table-lookup")
@@ -485,21 +520,23 @@ def table_lookup(
     ),
     positions: int = typer.Option(20, min=1, help="Look-ups timed, in fifties (20: 1000 positions)."),
     name: str = typer.Option("table-lookup", help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Time reading exact values from the perfect-play table: one state's, and every move's."""
     from bot.measure.table import lookup
-    from strategies.table import TableError
 
-    run = start_run()
-    try:
-        figures = lookup(table, positions * 50, emit)
-    except (TableError, OSError) as error:
-        typer.echo(f"{error}", err=True)
-        raise typer.Exit(2) from None
     settings = {"table": str(table), "positions": positions * 50}
-    _save(ctx, name, figures, run, seeds={"positions": 77}, settings=settings, out=out, save=save)
+    _measure(
+        ctx,
+        name,
+        lambda: lookup(table, positions * 50, emit),
+        seeds={"positions": 77},
+        settings=settings,
+        out=out,
+        save=save,
+        refused=_table_errors(),
+    )
 
 
 @measure_app.command("table-solve")
@@ -515,13 +552,12 @@ def table_solve(
     ),
     limit_s: float = typer.Option(10.0, min=0.0, help="Stop once the median solve takes more CPU seconds than this."),
     name: str | None = typer.Option(None, help=NAME_HELP),
-    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
-    save: bool = typer.Option(True, help=SAVE_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
 ) -> None:
     """Time the kernel's on-demand exact solver by turns left (wall p50/p95, CPU, states enumerated)."""
     from bot.measure.sampling import parse_turns
     from bot.measure.table import solve_times
-    from strategies.table import TableError
 
     if objective not in ("margin", "win"):
         raise typer.BadParameter(f"margin or win, got {objective!r}", param_hint="--objective")
@@ -531,24 +567,111 @@ def table_solve(
         wanted = list(parse_turns(turns))
     except ValueError as error:
         raise _bad(error, "--turns") from None
-    run = start_run()
-    try:
-        figures = solve_times(
-            objective, wanted, positions, limit_s, method=method, table_top=table_top, seed=seed, emit=emit
-        )
-    except TableError as error:
-        typer.echo(f"{error}", err=True)
-        raise typer.Exit(2) from None
     top = f"-top{table_top}" if table_top else ""
     settings = {"objective": objective, "turns": wanted, "positions": positions, "method": method}
     settings |= {"table_top": table_top, "limit_s": limit_s}
-    _save(
+    _measure(
         ctx,
         name or f"table-solve-{objective}-{method}{top}",
-        figures,
-        run,
+        lambda: solve_times(
+            objective, wanted, positions, limit_s, method=method, table_top=table_top, seed=seed, emit=emit
+        ),
         seeds={"positions": f"{seed}+turns left"},
         settings=settings,
         out=out,
         save=save,
+        refused=_table_errors(),
     )
+
+
+@measure_app.command("win-count")
+def win_count(
+    ctx: typer.Context,
+    workers: int = typer.Option(2, min=1, help="Threads of the swing-bound passes."),
+    top: int | None = typer.Option(None, min=1, help="Count layers 1..TOP only (default: every layer)."),
+    name: str = typer.Option("win_table_count", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """Open (state, banked difference) pairs of an exact win table per layer, and its size per storage choice.
+
+    Over every canonical state of the arena's rules, so an upper bound on what a deal can reach.
+    """
+    from bot.measure.win_count import count_pairs
+    from rummy import DEFAULT_RULES
+
+    def work() -> Any:
+        figures = count_pairs(DEFAULT_RULES, workers=workers, top=top, emit=emit)
+        layers = figures["layers"]
+        emit(
+            f"{sum(layer['pairs'] for layer in layers):,} pairs over "
+            f"{sum(layer['states'] for layer in layers):,} states"
+        )
+        return figures
+
+    settings = {"workers": workers, "top": top, "rules": "the arena's (rummy.DEFAULT_RULES)"}
+    _measure(ctx, name, work, seeds="none: every canonical state is counted", settings=settings, out=out, save=save)
+
+
+@measure_app.command()
+def lockout(
+    ctx: typer.Context,
+    duration_s: float = typer.Option(900.0, min=1.0, help="How long the attack runs, in seconds."),
+    rate: float = typer.Option(1.0, min=0.01, help="Wrong-password logins per second."),
+    name: str = typer.Option("lockout", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """A real `serve` and `play --forever` under a wrong-password attack on the player's BotId.
+
+    Exits 1 (after storing the result) when the victim lost a match on time or its client stopped.
+    """
+    import json
+    import tempfile
+
+    from bot.measure.lockout import measure, survived
+
+    def work() -> Any:
+        with tempfile.TemporaryDirectory(prefix="lockout-") as workdir:
+            figures = measure(duration_s, rate, Path(workdir))
+        emit(json.dumps(figures, indent=2))
+        return figures
+
+    seeds = "none: the server deals at random; the attack and the count do not depend on the deal"
+    figures = _measure(
+        ctx, name, work, seeds=seeds, settings={"duration_s": duration_s, "rate": rate}, out=out, save=save
+    )
+    if not survived(figures):
+        typer.echo("the attack cost the victim a match or stopped its client", err=True)
+        raise typer.Exit(1)
+
+
+@measure_app.command()
+def suite(
+    ctx: typer.Context,
+    positions: Path = typer.Option(
+        REPOSITORY / "fixtures" / "strategies" / "positions.jsonl",
+        help="Where the suite's positions go (one JSON a line).",
+    ),
+    count: int = typer.Option(24, min=1, help="Positions in the suite."),
+    seed: int = typer.Option(2024, help="Seed of the decisions drawn."),
+    name: str = typer.Option("suite", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """Build the curated suite: endgames whose best move the exact solver finds by a clear gap, each commented."""
+    from bot.measure.suite import build, write_suite
+
+    def work() -> Any:
+        built = build(count, seed)
+        try:
+            write_suite(built, positions)
+        except OSError as error:
+            raise _bad(error, "--positions") from None
+        emit(f"wrote {len(built)} positions to {positions}")
+        objectives = [position["Objective"] for position in built]
+        return {"file": str(positions), "positions": len(built)} | {
+            objective: objectives.count(objective) for objective in sorted(set(objectives))
+        }
+
+    _measure(ctx, name, work, seeds={"decisions": seed}, settings={"count": count}, out=out, save=save)

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import logging
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from pydantic import Field
+
+from rummy.config_layers import ConfigLayerError, LayeredSettings, read_layers
 
 ENV_BOT_ID = "RUMMY_VISION_BOT_ID"
 ENV_PASSWORD = "RUMMY_VISION_BOT_PASSWORD"
@@ -46,10 +48,11 @@ class Credentials:
         return f"{self.bot_id} (password {REDACTED})"
 
 
-@dataclass(frozen=True)
-class FileConfig:
+class FileConfig(LayeredSettings):
+    """What the config file holds; the environment's name and password are read by `resolve_credentials`."""
+
     bot_id: str | None = None
-    password: str | None = field(default=None, repr=False)
+    password: str | None = Field(default=None, repr=False)
     base_url: str | None = None
 
 
@@ -61,19 +64,10 @@ def default_config_path() -> Path:
 
 def load_config_file(path: Path) -> FileConfig:
     """Read the TOML config; a missing file is an empty config, a broken one a ConfigError."""
-    if not path.exists():
-        return FileConfig()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"config file {path} is not readable TOML: {error}") from None
-    values: dict[str, str | None] = {}
-    for key in ("bot_id", "password", "base_url"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            raise ConfigError(f"config file {path}: {key} must be a string, got {type(value).__name__}")
-        values[key] = value
-    return FileConfig(**values)
+        return read_layers(FileConfig, path, {}, {})
+    except ConfigLayerError as error:
+        raise ConfigError(str(error)) from None
 
 
 def resolve_credentials(

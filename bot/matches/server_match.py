@@ -1,9 +1,10 @@
 """A match between two contenders played through a referee server, over the arena protocol.
 
 Both contenders get fresh bot accounts in the server's database (so this works with a local server
-whose records file is reachable), then each runs the ordinary bot client in its own thread,
-offering games that name the other as `OpponentId`. The rounds come back from the server's records,
-the decision times from the clients' replay files.
+whose records file is reachable: the protocol has no call that makes an account), then each runs the
+ordinary bot client in its own thread, offering games that name the other as `OpponentId`. The
+rounds come back from the server's records API (`GET /games/{id}`), the decision times from the
+clients' replay files.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from bot.client.config import Credentials
 from bot.client.protocol_client import ArenaClient
 from bot.client.runner import MatchSummary, PlayOptions, Runner
 from bot.matches.local_match import Contender, MoveRecord, RoundResult
 from bot.players.match_bots import file_bot, strategy_bot
 from bot.replay.recording import read_replay
-from rummy.records import Records, connect
+from rummy.records import connect
 from server.accounts import Accounts
 
 ONE_ROUND_STYLE = 1
@@ -83,21 +86,32 @@ def play_over_server(
         raise RuntimeError(f"a player stopped: {errors[0]}") from errors[0]
     names = {accounts[seat][0]: seat for seat in (0, 1)}
     think = {seat: _think_times(replays / str(seat)) for seat in (0, 1)}
-    records = Records(db)
-    try:
-        played = []
+    played = []
+    with httpx.Client(timeout=30) as http:
         for summary in summaries[0]:
             if summary.game_id is None:
                 continue
-            record = records.match_record(summary.game_id)
-            if record is None:
-                raise RuntimeError(f"the server has no record of match {summary.game_id}")
+            record = match_record(http, base_url, summary.game_id)
             played.append(_round_of(record, names, contenders, think))
             if progress:
                 progress(1)
-        return played
-    finally:
-        records.close()
+    return played
+
+
+def match_record(http: httpx.Client, base_url: str, game_id: int) -> dict[str, Any]:
+    """A finished match's full record from the server's records API, beside its protocol base (`.../prod/`)."""
+    url = httpx.URL(base_url).join(f"../games/{game_id}")
+    try:
+        answer = http.get(url)
+        record = answer.json()
+    except (httpx.HTTPError, ValueError) as error:
+        raise RuntimeError(f"cannot read match {game_id} from {url}: {error}") from None
+    if answer.status_code != 200 or not isinstance(record, dict) or "Rounds" not in record:
+        said = record.get("ErrorMessage") if isinstance(record, dict) else None
+        raise RuntimeError(
+            f"the server has no finished record of match {game_id} at {url}: {said or answer.status_code}"
+        )
+    return record
 
 
 def _think_times(directory: Path) -> dict[int, list[tuple[float, str]]]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import secrets
-from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -29,6 +28,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from server.http_io import BodyTooLarge, read_body
+from server.page_files import PageFiles
 from server.play.hall import PlayError, PlayHall, PlaySession
 from server.play.views import options_json, state_json
 from strategies.coaching.coach import VALUED, CoachConfig
@@ -38,7 +38,8 @@ STATIC_FILES = {
     "play.js": "text/javascript; charset=utf-8",
     "play.css": "text/css; charset=utf-8",
 }
-STATIC_PACKAGE = "server.play"
+# Mounted at /play/static by server.app.
+PLAY_FILES = PageFiles("server.play", STATIC_FILES, "play")
 MAX_WAIT_MS = 10_000
 MAX_BODY = 16_384
 PLAY_COOKIE = "rummy_play"
@@ -151,27 +152,15 @@ def _session(request: Request, token: str) -> PlaySession | None:
 NO_GAME = "no such game here (it ended long ago, or the server restarted)"
 
 
-def _static(name: str) -> Response:
-    data = resources.files(STATIC_PACKAGE).joinpath(name).read_bytes()
-    return Response(data, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
-
-
 @router.get("/play", include_in_schema=False)
-async def play_page() -> Response:
+async def play_page(request: Request) -> Response:
     """The page where a person plays the house bots."""
-    return _static("index.html")
+    return await PLAY_FILES.page_response(request.scope)
 
 
 @router.get("/play/", include_in_schema=False)
 async def play_page_slash() -> Response:
     return RedirectResponse("/play", status_code=307)
-
-
-@router.get("/play/static/{name}", include_in_schema=False)
-async def play_static(name: str) -> Response:
-    if name not in STATIC_FILES:
-        return _bad(f"no play file {name}", 404)
-    return _static(name)
 
 
 @router.get("/play/api/options")

@@ -2,7 +2,7 @@
 
 One interface, `Grader.grade(position) -> Grade`, for every source of values. Each grade says whether
 its values are exact and what they come from (`ValueSource`), so a review never shows an estimate as a
-fact. `EngineGrader` is today's grader: the coach's searcher (`strategies.analyze.analyse` with the
+fact. `EngineGrader` grades by search: the coach's searcher (`strategies.analyze.analyse` with the
 `expectimax` strategy) under a node budget, so the grades are the same on every machine. Its values are
 exact when the kernel solves the position to the end of the round (near the end of a round, or from the
 margin table when it is built) and otherwise estimates of a depth-limited search. A win table, once it

@@ -16,7 +16,6 @@ from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel import kernel_tables
 from strategies.kernel.tables import layer_sizes
 from strategies.table.fileformat import TableError, rules_fields
-from strategies.table.win_count import point_unit, tie_of
 from strategies.table.win_format import (
     DATA_OFFSET,
     FORMAT_VERSION,
@@ -29,6 +28,7 @@ from strategies.table.win_format import (
     win_fingerprint,
     write_win_header,
 )
+from strategies.table.win_window import point_unit, tie_of
 
 CHUNK = 1 << 18
 # on_progress(layer, states of the layer done, the layer's size, states/s so far)

@@ -21,8 +21,8 @@ from rummy import CountState
 from strategies.kernel.solve_position import check_state, decided_beyond
 from strategies.kernel.tables import kernel_tables
 from strategies.table.fileformat import TableError
-from strategies.table.win_count import tie_of
 from strategies.table.win_format import WinTable
+from strategies.table.win_window import tie_of
 
 
 def stored_error(layer: int) -> float:

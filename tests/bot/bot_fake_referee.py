@@ -1,4 +1,4 @@
-"""A small protocol referee for the client's tests (the real one is server/, issue 3).
+"""A small protocol referee for the client's tests (the real one is server/).
 
 One registered bot plays `housebot-fake`, a house player that answers at once with a random Give or
 Take, so polls never wait. The referee enforces the deadline strictly (a move arriving after the

@@ -92,6 +92,11 @@ WALK: dict[str, Step] = {
     "rummy-vision measure table-solve --objective margin --turns 1-12": Step(
         not_run="a measurement: minutes to hours of CPU"
     ),
+    "rummy-vision measure win-count": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure lockout --duration-s 900": Step(not_run="a measurement: 15 minutes of serving and playing"),
+    "rummy-vision measure suite --count 24": Step(
+        not_run="rewrites a tracked fixture (tests/bot/test_measure_moved.py)"
+    ),
     "rummy-vision measure calibrate --positions 15 --max-turns 5": Step(
         not_run="a measurement: minutes to hours of CPU"
     ),

@@ -35,7 +35,6 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
         "strategies.characters",
         "strategies.position",
         "strategies.agent",
-        "strategies.suite",
         "strategies.learning",
         "strategies.provenance",
     ),

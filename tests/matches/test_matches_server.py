@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import httpx
+import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.matches.server_match import match_record
 from rummy.records import Records
 from server.embedded import EmbeddedServer
 from server.settings import Settings
@@ -21,8 +24,15 @@ def test_match_over_the_protocol_matches_the_server_records(tmp_path):
     with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
         arguments = ["match", "greedy", "random", "--server", server.prod, "--db", str(db), "--rounds", "3"]
         result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE), "--json"])
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.stdout.strip().splitlines()[-1])
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.stdout.strip().splitlines()[-1])
+        # The client read the rounds through the records API, as anyone may.
+        first = summary["records"]["game_ids"][0]
+        with httpx.Client(timeout=15) as http:
+            record = match_record(http, server.prod, first)
+            assert record["GameId"] == first and record["Status"] == "FINISHED" and record["Moves"]
+            with pytest.raises(RuntimeError, match=f"no finished record of match 999 at {server.base}/games/999"):
+                match_record(http, server.prod, 999)
     assert summary["rounds"] == 3
     records = Records(db)
     try:

@@ -115,7 +115,7 @@ def test_corrected_asks_again_for_cards_left_unknown_and_passes_the_budget() -> 
 def test_the_agent_gives_the_recognizer_part_of_the_time_to_the_deadline() -> None:
     from strategies.agent import LABELLING_SHARE, ArenaAgent
 
-    class Plain:  # no budget_s keyword: called as before
+    class Plain:  # no budget_s keyword: called without one
         name = "plain"
 
         def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:

@@ -1,5 +1,5 @@
 """expectimax with the table: exact leaves make a one-turn search exact (margin); win leaves stay in range;
-the kernel's exact solve answers when it fits; `expectimax-plan` keeps today's searcher."""
+the kernel's exact solve answers when it fits; `expectimax-plan` searches without the table and the kernel."""
 
 import random
 from pathlib import Path
@@ -63,7 +63,7 @@ def test_expectimax_answers_with_the_exact_solve_when_it_fits() -> None:
             assert result.move_values[move] == pytest.approx(value, abs=1e-9)
 
 
-def test_expectimax_plan_is_todays_searcher_and_table_leaves_need_a_table(tmp_path: Path) -> None:
+def test_expectimax_plan_is_the_plain_searcher_and_table_leaves_need_a_table(tmp_path: Path) -> None:
     plan = get_strategy("expectimax-plan", time_ms=50)
     assert type(plan.searcher) is Searcher and not plan.exact_solve
     with pytest.raises(TableError, match="rummy-vision solve"):

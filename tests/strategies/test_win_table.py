@@ -10,6 +10,7 @@ import pytest
 from kernel_helpers import MINIATURES, rules_id
 from win_brute import WinBrute
 
+from bot.measure.win_count import count_pairs
 from rummy import CountState, RulesConfig, count_rules
 from rummy.countstate import second_mover, unpack
 from strategies.kernel import kernel_tables
@@ -18,9 +19,9 @@ from strategies.kernel.jit import jit
 from strategies.kernel.win_swing import window
 from strategies.table.fileformat import TableError
 from strategies.table.win_build import build_win_table
-from strategies.table.win_count import count_pairs, point_unit, swing_layers, tie_of
 from strategies.table.win_format import DATA_OFFSET, load_win_table, read_win_header
 from strategies.table.win_lookup import exact_win_values, stored_error, win_move_values, win_probability
+from strategies.table.win_window import point_unit, swing_layers, tie_of
 
 
 @jit

@@ -1,4 +1,4 @@
-"""Measure the lock-out attack on a bot that plays continuously (issue 28, item 1).
+"""The lock-out attack on a bot that plays continuously: `rummy-vision measure lockout`.
 
 A real `rummy-vision serve` and a real `rummy-vision play --forever` client (greedy, oracle labels,
 style 1 against housebot-practise) run for `--duration-s` seconds while an attacker sends the
@@ -6,26 +6,18 @@ victim's BotId with a wrong password `--rate` times a second: every other attemp
 own address (127.0.0.1), the rest spread over other loopback addresses (127.0.0.2-254). The victim's
 password is hashed with the default PBKDF2 cost, so every unthrottled guess costs a real check.
 
-Counted: the victim's matches by end (lost on time is what the attack caused before), whether the
+Counted: the victim's matches by end (a locked-out bot loses on time), whether the
 client exited before it was stopped, the attacker's answers (refused vs throttled), and the victim's
-throttled retries. The result goes to measurements/lockout.json with the command, commit, machine
-and load.
-
-    python -m bot.measure_lockout [--duration-s 900] [--rate 1] [--out measurements/lockout.json]
+throttled retries.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import platform
-import resource
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -45,15 +37,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def _wait_for(base: str, timeout_s: float = 60.0) -> None:
@@ -109,10 +92,11 @@ def _victim_matches(db_path: Path) -> dict[str, Any]:
         outcomes[str(outcome)] += 1
         if game["EndReason"] == "timeout" and outcome == "LOST":
             lost_on_time += 1
-    return {"Matches": len(games), "Outcomes": dict(outcomes), "LostOnTime": lost_on_time}
+    return {"matches": len(games), "outcomes": dict(outcomes), "lost_on_time": lost_on_time}
 
 
 def measure(duration_s: float, rate: float, workdir: Path) -> dict[str, Any]:
+    """Serve, play and attack for `duration_s` seconds in `workdir`; the attacker's and the victim's counts."""
     db_path = workdir / "records.sqlite3"
     db = connect(db_path)
     try:
@@ -129,8 +113,6 @@ def measure(duration_s: float, rate: float, workdir: Path) -> dict[str, Any]:
     )
     client_log = workdir / "client.log"
     client: subprocess.Popen[bytes] | None = None
-    load_before = os.getloadavg()
-    started = time.monotonic()
     try:
         _wait_for(base)
         env = {**os.environ, "RUMMY_VISION_BOT_ID": VICTIM, "RUMMY_VISION_BOT_PASSWORD": password}
@@ -162,48 +144,22 @@ def measure(duration_s: float, rate: float, workdir: Path) -> dict[str, Any]:
             server.wait(timeout=60)
         except subprocess.TimeoutExpired:
             server.kill()
-    wall_s = time.monotonic() - started
     log_text = client_log.read_text(errors="replace")
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
-        "DurationS": duration_s,
-        "AttackS": round(attack_s, 1),
-        "WallS": round(wall_s, 1),  # with the server's and the client's start and stop
-        "AttackRatePerS": rate,
-        "AttackerAnswers": dict(attacker),
-        "Victim": {
+        "duration_s": duration_s,
+        "attack_s": round(attack_s, 1),
+        "attack_rate_per_s": rate,
+        "attacker_answers": dict(attacker),
+        "victim": {
             **_victim_matches(db_path),
-            "ClientExits": 1 if exited_early else 0,
-            "ClientExitCode": exit_code if exited_early else None,
-            "ThrottledRetries": log_text.count("login throttled"),
+            "client_exits": 1 if exited_early else 0,
+            "client_exit_code": exit_code if exited_early else None,
+            "throttled_retries": log_text.count("login throttled"),
         },
-        "ChildCpuS": round(children.ru_utime + children.ru_stime, 1),
-        "Load": {"Before": [round(x, 2) for x in load_before], "After": [round(x, 2) for x in os.getloadavg()]},
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration-s", type=float, default=900.0, help="how long the attack runs (default 15 min)")
-    parser.add_argument("--rate", type=float, default=1.0, help="wrong-password logins per second")
-    parser.add_argument("--out", type=Path, default=Path("measurements/lockout.json"))
-    parser.add_argument("--commit", default=None, help="the commit measured (default: git rev-parse HEAD here)")
-    args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="lockout-") as workdir:
-        figures = measure(args.duration_s, args.rate, Path(workdir))
-    result = {
-        "Command": "python -m bot.measure_lockout " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "Commit": args.commit or _commit(),
-        "Machine": {"Platform": platform.platform(), "Cpus": os.cpu_count(), "Python": platform.python_version()},
-        "Seeds": "none: the server deals at random; the attack and the count do not depend on the deal",
-        **figures,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
-    victim = figures["Victim"]
-    return 0 if victim["LostOnTime"] == 0 and victim["ClientExits"] == 0 else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def survived(figures: dict[str, Any]) -> bool:
+    """The attack cost the victim nothing: no match lost on time, and the client never stopped."""
+    victim = figures["victim"]
+    return bool(victim["lost_on_time"] == 0 and victim["client_exits"] == 0)

@@ -1,6 +1,6 @@
-"""Build the curated position suite: endgames whose best move the exact solver finds by a clear gap.
+"""The curated position suite: endgames whose best move the exact solver finds by a clear gap.
 
-    python -m strategies.suite --out fixtures/strategies/positions.jsonl
+`rummy-vision measure suite --positions fixtures/strategies/positions.jsonl` writes it.
 
 Each line is an analysis position with "Expected" (the exact solver's best move), "Objective"
 and a "Comment" that says why the move is best (which plan it follows, its value, the runner-up
@@ -9,7 +9,6 @@ and what the greedy baseline would play instead).
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
@@ -87,6 +86,7 @@ def _reason(state: CountState, move_id: int) -> str:
 
 
 def build(count: int, seed: int, margin_every: int = 4) -> list[dict[str, Any]]:
+    """`count` positions from decisions drawn with `seed`; every `margin_every`-th is judged by margin."""
     rng = random.Random(seed)
     greedy = GreedyStrategy()
     suite: list[dict[str, Any]] = []
@@ -135,16 +135,8 @@ def _hand(counts: tuple[int, ...]) -> str:
     return "+".join(f"{count}{chr(65 + t)}" for t, count in enumerate(counts) if count) or "none"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--count", type=int, default=24)
-    parser.add_argument("--seed", type=int, default=2024)
-    args = parser.parse_args()
-    lines = [json.dumps(position) for position in build(args.count, args.seed)]
-    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {len(lines)} positions to {args.out}")
-
-
-if __name__ == "__main__":
-    main()
+def write_suite(positions: list[dict[str, Any]], path: Path) -> None:
+    """One JSON position a line, written whole or not at all."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text("".join(json.dumps(position) + "\n" for position in positions), encoding="utf-8")
+    partial.replace(path)

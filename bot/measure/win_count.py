@@ -1,0 +1,85 @@
+"""What an exact win table must hold, layer by layer, before building it: `rummy-vision measure win-count`.
+
+Only the banked differences D with 0 < P(s, D) < 1 are stored (strategies.table.win_window). This
+counts those (state, D) pairs over every canonical state of each layer (so it is an upper bound on
+the pairs reachable from a deal) and the table size under each storage choice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rummy import DEFAULT_RULES, RulesConfig
+from strategies.table.win_window import iter_swing_layers, point_unit, tie_of
+
+# Bytes a state costs besides its values: G and H (int16 each) and an int64 offset every BLOCK states.
+BLOCK = 8
+STATE_BYTES = 4 + 8 / BLOCK
+STORAGE = {"float32": 4, "uint16 fixed point": 2, "uint8 fixed point": 1}
+
+
+def count_pairs(
+    config: RulesConfig = DEFAULT_RULES,
+    *,
+    workers: int = 2,
+    top: int | None = None,
+    emit: Callable[[str], None] = lambda line: None,
+) -> dict[str, Any]:
+    """Per layer: states, states whose result is still open, (state, D) pairs, the widest window."""
+    from strategies.kernel.win_swing import window_sizes
+
+    unit = point_unit(config)
+    layers = []
+    for d, (g, h) in enumerate(iter_swing_layers(config, workers=workers, top=top)):
+        if d == 0:
+            continue
+        began = time.perf_counter()
+        widths = np.empty(g.shape[0], dtype=np.int64)
+        window_sizes(g, h, tie_of(config, d), unit, widths)
+        pairs = int(widths.sum())
+        layers.append(
+            {
+                "layer": d,
+                "states": int(g.shape[0]),
+                "open_states": int(np.count_nonzero(widths)),
+                "pairs": pairs,
+                "widest": int(widths.max()),
+                "mean_width": round(pairs / max(1, g.shape[0]), 3),
+                "g_range": [int(g.min()), int(g.max())],
+                "h_range": [int(h.min()), int(h.max())],
+                "count_seconds": round(time.perf_counter() - began, 3),
+            }
+        )
+        emit(
+            f"layer {d:2d}: {g.shape[0]:>11,} states, {layers[-1]['open_states']:>11,} open, {pairs:>14,} pairs, "
+            f"widest {layers[-1]['widest']}"
+        )
+    return {"unit": unit, "layers": layers, **sizes_under_storage(layers)}
+
+
+def sizes_under_storage(layers: list[dict[str, Any]]) -> dict[str, Any]:
+    """Bytes of layers 1..L for every L and storage choice, with each choice's rounding error."""
+    states = np.cumsum([layer["states"] for layer in layers])
+    pairs = np.cumsum([layer["pairs"] for layer in layers])
+    storage = {}
+    for name, width in STORAGE.items():
+        storage[name] = {
+            "bytes_per_value": width,
+            "bytes_through_layer": [int(p * width + s * STATE_BYTES) for p, s in zip(pairs, states, strict=True)],
+            "worst_error": worst_error(name, len(layers)),
+        }
+    return {"state_overhead_bytes": STATE_BYTES, "storage": storage}
+
+
+def worst_error(storage: str, layer: int) -> str | float:
+    """The worst error of a stored P(win) in layer `layer` when each layer is built from the stored (rounded)
+    layer below: averages over draws and maxima over moves never widen an error, and each layer adds at most
+    half a step of its own rounding."""
+    if storage == "float32":
+        return "about 2**-24 relative per operation (float32 arithmetic)"
+    steps = (1 << (16 if storage.startswith("uint16") else 8)) - 1
+    return layer / (2 * steps)
