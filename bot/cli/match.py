@@ -44,6 +44,14 @@ def match(
         None, "--server", help="Play over the protocol through this local server's base URL (with or without /prod/)."
     ),
     game_style: int = typer.Option(1, "--game-style", help="With --server: the GameStyleId (a one-round style)."),
+    accounts: Path | None = typer.Option(
+        None,
+        "--accounts",
+        help="With --server: a TOML file naming the two bots A and B play as ([a] and [b], each with bot_id and"
+        " password), made beforehand with `rummy-vision bots add` on that server. Without it, match --server"
+        " makes throwaway accounts through the admin API of your own local referee (and removes them with"
+        " --no-record).",
+    ),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
     db: Path | None = typer.Option(
         None,
@@ -89,8 +97,10 @@ def match(
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
         if db is not None:
             raise typer.BadParameter("the server keeps its own records: --db goes to its `serve`, not to --server")
-        played, admin = _over_server(console, server, contenders, rounds, game_style, names, record)
+        played, admin = _over_server(console, server, contenders, rounds, game_style, names, record, accounts)
     else:
+        if accounts is not None:
+            raise typer.BadParameter("--accounts are the bots' accounts on a --server", param_hint="--accounts")
         plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
         tasks = [
             RoundTask(
@@ -110,7 +120,7 @@ def match(
         if record and played:
             dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
             title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
-            stored = _store(db, played, names, summaries, title, admin=admin)
+            stored = _store(db, played, names, summaries, title, server=server, admin=admin)
     except RuntimeError as error:
         raise typer.BadParameter(str(error)) from None
     finally:
@@ -121,6 +131,8 @@ def match(
         if stored is not None:
             where = "server" if server is not None else "db"
             extra["records"] = {where: str(stored[0]), "game_ids": stored[1]}
+            if server is not None:
+                extra["records"]["grouped"] = admin is not None
         answer = summary_json(summaries, len(played), **extra)
         for player, source in zip(answer["players"], sources):
             player["source"] = source
@@ -134,9 +146,14 @@ def match(
     print_blindness(console, summaries)
     print_faults(console, summaries)
     if stored is not None and stored[1] and server is not None:
+        grouping = (
+            "this run is one entry there, with its standings and rounds"
+            if admin is not None
+            else "one entry per round: grouping them into one run needs the server's admin token"
+        )
         console.print(
             f"The server recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}); open"
-            f" {stored[0]}viewer (this run is one entry there, with its standings and rounds)",
+            f" {stored[0]}viewer ({grouping})",
             soft_wrap=True,
         )
     elif stored is not None and stored[1]:
@@ -174,16 +191,33 @@ def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], 
 
 
 def _over_server(
-    console: Any, server: str, contenders: list[Any], rounds: int, style: int, names: tuple[str, str], record: bool
+    console: Any,
+    server: str,
+    contenders: list[Any],
+    rounds: int,
+    style: int,
+    names: tuple[str, str],
+    record: bool,
+    accounts_file: Path | None,
 ) -> tuple[list[Any], Any]:
-    """The rounds played over the server, and its admin client (the caller groups the rounds and closes it)."""
+    """The rounds played over the server, and its admin client if this user may use it (the caller groups the
+    rounds with it and closes it). Without --accounts the admin client is needed to make the accounts."""
+    from bot.matches.match_accounts import read_accounts
     from bot.matches.server_admin import AdminUnavailable, ServerAdmin
     from bot.matches.server_match import play_over_server
 
+    given = None
+    if accounts_file is not None:
+        try:
+            given = read_accounts(accounts_file)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--accounts") from None
     try:
         admin = ServerAdmin.find(server)
     except AdminUnavailable as error:
-        raise typer.BadParameter(str(error), param_hint="--server") from None
+        if given is None:
+            raise typer.BadParameter(str(error), param_hint="--server") from None
+        admin = None
     with _progress(console, rounds, f"{names[0]} vs {names[1]} on {server}") as advance:
         try:
             played = play_over_server(
@@ -191,29 +225,42 @@ def _over_server(
                 (contenders[0], contenders[1]),
                 rounds,
                 admin=admin,
+                accounts=given,
                 keep_accounts=record,
                 game_style_id=style,
                 progress=advance,
             )
         except RuntimeError as error:
-            admin.close()
+            if admin is not None:
+                admin.close()
             raise typer.BadParameter(str(error)) from None
     return played, admin
 
 
 def _store(
-    db: Path | None, played: list[Any], names: tuple[str, str], summaries: list[Any], title: str, *, admin: Any
+    db: Path | None,
+    played: list[Any],
+    names: tuple[str, str],
+    summaries: list[Any],
+    title: str,
+    *,
+    server: str | None,
+    admin: Any,
 ) -> tuple[Path | str, list[int]]:
-    """Store the rounds under one run; a server recorded its rounds itself, so then only group them there."""
+    """Store the rounds under one run; a server recorded its rounds itself, so then only group them there
+    (when its admin API is ours to use)."""
     from bot.cli.match_output import COLUMNS, summary_rows
     from bot.matches.run_spec import RunSpec
     from rummy.standings import Standings
 
     run = RunSpec("match", title, names, Standings(COLUMNS, tuple(summary_rows(summaries))))
-    if admin is not None:
+    if server is not None:
+        from bot.matches.server_admin import server_root
         from bot.matches.server_match import group_rounds
 
-        return str(admin.root), group_rounds(admin, played, names, run)
+        if admin is None:
+            return server_root(server), [result.game_id for result, _seat in played if result.game_id is not None]
+        return server_root(server), group_rounds(admin, played, names, run)
     from bot.matches.match_records import store_rounds
 
     return store_rounds(db, played, names, run=run)

@@ -19,6 +19,11 @@ from bot.matches.run_spec import RunSpec
 BOTS_ADD_HINT = "create two bot accounts there with `rummy-vision bots add NAME` and pass them with --accounts FILE"
 
 
+def server_root(base_url: str) -> str:
+    """The server's root URL (ending in /), beside its protocol base `.../prod/`."""
+    return str(httpx.URL(base_url).join("../"))
+
+
 class AdminUnavailable(RuntimeError):
     """This client cannot use the server's admin API (not the user's local referee, or no such API)."""
 
@@ -27,7 +32,7 @@ class ServerAdmin:
     """Admin calls to one referee; `find(base_url)` locates its token."""
 
     def __init__(self, base_url: str, token: str, *, timeout_s: float = 30.0) -> None:
-        self.root = httpx.URL(base_url).join("../")  # the server's root, beside its protocol base `.../prod/`
+        self.root = httpx.URL(server_root(base_url))
         self.http = httpx.Client(timeout=timeout_s, headers={"Authorization": f"Bearer {token}"})
 
     @classmethod

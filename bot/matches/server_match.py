@@ -58,19 +58,26 @@ def play_over_server(
     contenders: tuple[Contender, Contender],
     rounds: int,
     *,
-    admin: ServerAdmin,
+    admin: ServerAdmin | None,
+    accounts: Sequence[tuple[str, str]] | None = None,
     keep_accounts: bool = True,
     game_style_id: int = ONE_ROUND_STYLE,
     progress: Callable[[int], None] | None = None,
 ) -> list[tuple[RoundResult, int]]:
     """(round, seat of the first contender) for each of `rounds` one-round matches, in the order played.
-    Without `keep_accounts` the two accounts are removed afterwards (their recorded matches stay)."""
-    accounts = register_players(admin, contenders)
+
+    The contenders play as `accounts` (bot id, password) when given; otherwise as two fresh accounts made
+    through `admin`, which are removed afterwards unless `keep_accounts` (their recorded matches stay)."""
+    if accounts is not None:
+        return _play(base_url, contenders, rounds, list(accounts), game_style_id, progress)
+    if admin is None:
+        raise ValueError("playing over a server needs two accounts or the server's admin API to make them")
+    made = register_players(admin, contenders)
     try:
-        return _play(base_url, contenders, rounds, accounts, game_style_id, progress)
+        return _play(base_url, contenders, rounds, made, game_style_id, progress)
     finally:
         if not keep_accounts:
-            remove_players(admin, accounts)
+            remove_players(admin, made)
 
 
 def group_rounds(

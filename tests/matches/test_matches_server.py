@@ -135,3 +135,35 @@ def test_server_mode_refuses_duplicate_deals(tmp_path):
     arguments = ["match", "greedy", "random", "--server", "http://127.0.0.1:9/prod/", "--duplicate"]
     result = CliRunner().invoke(app, [*arguments, "--db", str(tmp_path)], env={"COLUMNS": "200"})
     assert result.exit_code != 0 and "duplicate deals need --in-process" in result.output
+
+
+def test_match_plays_as_the_accounts_it_is_given_where_it_may_not_make_any(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
+        connection = connect(db)
+        try:
+            passwords = [Accounts(connection).add_bot(name, iterations=1000) for name in ("first", "second")]
+        finally:
+            connection.close()
+        (tmp_path / "records.sqlite3.admin-token").unlink()  # as seen from a machine that is not the server's
+        accounts = tmp_path / "accounts.toml"
+        accounts.write_text(
+            f'[a]\nbot_id = "first"\npassword = "{passwords[0]}"\n[b]\nbot_id = "second"\npassword = "{passwords[1]}"\n'
+        )
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "1", "--accounts", str(accounts)]
+        result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE)], env={"COLUMNS": "300"})
+        assert result.exit_code == 0, result.output
+        assert "grouping them into one run needs the server's admin token" in result.output
+        broken = tmp_path / "broken.toml"
+        broken.write_text(f'[a]\nbot_id = "first"\npassword = "{passwords[0]}"\n')
+        refused = CliRunner().invoke(app, [*arguments[:-1], str(broken)], env={"COLUMNS": "300"})
+    assert refused.exit_code == 2 and "needs a table [b] with bot_id and password" in refused.output
+    assert not any(password in refused.output + result.output for password in passwords)
+    assert _bot_names(db) == ["first", "second"]
+    records = Records(db)
+    try:
+        (played,) = records.list_matches()
+        assert sorted(played["Players"]) == ["first", "second"]
+        assert list_runs(records.db) == []
+    finally:
+        records.close()
