@@ -120,8 +120,10 @@ def _refusal(request: Request) -> JSONResponse | None:
     return None
 
 
-async def _body(request: Request, model: type[BaseModel]) -> Any:
-    """The validated body, or the JSONResponse that refuses it."""
+async def _allowed_body(request: Request, model: type[BaseModel]) -> Any:
+    """The validated body of an allowed caller, or the JSONResponse that refuses the call."""
+    if (refused := _refusal(request)) is not None:
+        return refused
     try:
         return model.model_validate_json(await read_body(request))
     except BodyTooLarge as error:
@@ -146,16 +148,14 @@ async def admin_hint(request: Request) -> JSONResponse:
 @router.post("/bots", status_code=201)
 async def add_bot(request: Request) -> Response:
     """Register a bot and answer its password (shown once: the server keeps a salted hash)."""
-    if (refused := _refusal(request)) is not None:
-        return refused
-    body = await _body(request, NewBot)
+    body = await _allowed_body(request, NewBot)
     if isinstance(body, Response):
         return body
     accounts: Accounts = request.app.state.accounts
     try:
         password = accounts.add_bot(body.Name, user=body.User, iterations=body.Iterations)
     except AccountError as error:
-        return _error(str(error), 409 if "already registered" in str(error) else 400)
+        return _error(str(error), 409 if accounts.get(body.Name.strip()) is not None else 400)
     return SafeJSONResponse({"BotId": body.Name.strip(), "Password": password}, status_code=201)
 
 
@@ -174,9 +174,7 @@ async def remove_bot(request: Request, name: str) -> Response:
 @router.post("/runs", status_code=201)
 async def add_run(request: Request) -> Response:
     """Group recorded matches into a run the viewer shows as one entry, with its standings."""
-    if (refused := _refusal(request)) is not None:
-        return refused
-    body = await _body(request, NewRun)
+    body = await _allowed_body(request, NewRun)
     if isinstance(body, Response):
         return body
     records = request.app.state.records
