@@ -167,3 +167,9 @@ def test_match_plays_as_the_accounts_it_is_given_where_it_may_not_make_any(tmp_p
         assert list_runs(records.db) == []
     finally:
         records.close()
+
+
+def test_server_mode_refuses_a_records_file_of_its_own(tmp_path):
+    arguments = ["match", "greedy", "random", "--server", "http://127.0.0.1:9/prod/", "--db", str(tmp_path / "x")]
+    result = CliRunner().invoke(app, arguments, env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "the server keeps its own records" in result.output
