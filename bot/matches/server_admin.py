@@ -40,9 +40,13 @@ class ServerAdmin:
         """The admin client of the referee at `base_url`, with the token from the file its hint names."""
         url = httpx.URL(base_url).join("../admin")
         try:
-            hint = httpx.get(url, timeout=15).json()
-        except (httpx.HTTPError, ValueError) as error:
+            answer = httpx.get(url, timeout=15)
+        except httpx.HTTPError as error:
             raise AdminUnavailable(f"cannot reach {url} ({error}); is `rummy-vision serve` running there?") from None
+        try:
+            hint = answer.json()
+        except ValueError:
+            hint = None
         token_file = hint.get("TokenFile") if isinstance(hint, dict) else None
         if not isinstance(token_file, str):
             raise AdminUnavailable(f"{url} has no admin API (not a local Rummy Vision referee): {BOTS_ADD_HINT}")

@@ -173,3 +173,12 @@ def test_server_mode_refuses_a_records_file_of_its_own(tmp_path):
     arguments = ["match", "greedy", "random", "--server", "http://127.0.0.1:9/prod/", "--db", str(tmp_path / "x")]
     result = CliRunner().invoke(app, arguments, env={"COLUMNS": "200"})
     assert result.exit_code == 2 and "the server keeps its own records" in result.output
+
+
+def test_match_over_a_server_without_an_admin_api_says_how_to_bring_accounts(tmp_path):
+    # A referee's protocol base that has no /admin beside it, as on the arena.
+    with EmbeddedServer(Settings(db_path=tmp_path / "records.sqlite3")) as server:
+        arguments = ["match", "greedy", "random", "--server", f"{server.base}/viewer/static/prod/", "--rounds", "1"]
+        result = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
+    assert result.exit_code == 2
+    assert "has no admin API" in result.output and "--accounts FILE" in result.output
