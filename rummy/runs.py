@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from rummy.standings import Standings
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -34,17 +35,6 @@ CREATE TABLE IF NOT EXISTS run_games (
 );
 CREATE INDEX IF NOT EXISTS run_games_by_game ON run_games(game_id);
 """
-
-
-@dataclass(frozen=True)
-class Standings:
-    """A table as it is shown: column names and one row per player."""
-
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str | int | float, ...], ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"Columns": list(self.columns), "Rows": [list(row) for row in self.rows]}
 
 
 def ensure_schema(db: sqlite3.Connection) -> None:

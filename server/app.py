@@ -1,4 +1,5 @@
-"""The FastAPI application: the five arena calls under /prod/, card images, records, and the oracle.
+"""The FastAPI application: the five arena calls under /prod/, card images, records, the oracle and the
+local admin API.
 
 `create_app(settings)` builds a self-contained app; other features (the replay viewer) add routes with
 `app.include_router(...)` and reach the referee and the records through `app.state.referee` and
@@ -20,6 +21,8 @@ from pydantic import BaseModel
 
 from rummy.records import Records
 from server.accounts import Accounts
+from server.admin import create_token, remove_token
+from server.admin import router as admin_router
 from server.cards import CardImages
 from server.cards.routes import router as cards_router
 from server.http_io import (
@@ -71,6 +74,7 @@ def create_app(settings: Settings) -> FastAPI:
     accounts = Accounts(records.db)
     referee = Referee(settings, records, accounts)
     images = CardImages(settings.images_dir, captions=settings.captions)
+    admin_token = create_token(settings.db_path)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -83,6 +87,7 @@ def create_app(settings: Settings) -> FastAPI:
                 await play_hall.close()
             await referee.close()
             records.close()
+            remove_token(settings.db_path, admin_token)
 
     # FastAPIOffline serves Swagger UI and ReDoc from its own package instead of a CDN: /docs works offline.
     app = FastAPIOffline(title="Rummy Vision referee", description=DESCRIPTION, version="1.0", lifespan=lifespan)
@@ -91,6 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.records = records
     app.state.accounts = accounts
     app.state.images = images
+    app.state.admin_token = admin_token  # never logged, never in the records
 
     def base_url(request: Request) -> str:
         return settings.public_url or str(request.base_url).rstrip("/")
@@ -153,6 +159,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(play_router)
 
     app.include_router(cards_router)
+    app.include_router(admin_router)
 
     @app.get("/games", tags=["records"])
     async def list_games() -> dict[str, Any]:

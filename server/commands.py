@@ -55,6 +55,12 @@ def serve(
     ),
     points_shown: str = typer.Option("sets", help="Open choice: MyPoints as set points (sets) or net of the -3s."),
     my_score: str = typer.Option("rounds", help="Open choice: MyScore counts rounds won (rounds) or points."),
+    admin_remote: bool = typer.Option(
+        False,
+        "--admin-remote",
+        help="Accept admin calls (/admin: bot accounts, runs) from other machines too, with the token from"
+        " RECORDS.admin-token; by default only this machine's may make them.",
+    ),
 ) -> None:
     """Run the local referee: the arena's REST protocol at http://HOST:PORT/prod/, docs at /docs.
 
@@ -95,6 +101,7 @@ def serve(
         move_time_ms=move_time_ms,
         seed=seed,
         rules=rules,
+        admin_remote=admin_remote,
     )
     try:
         records_lock = RecordsLock(settings.db_path, port)
@@ -102,20 +109,21 @@ def serve(
         listening.close()
         err.print(f"[red]Cannot serve: {error}[/]", soft_wrap=True)
         raise typer.Exit(1) from None
-    base = f"http://{host}:{port}"
-    err.print(
-        f"Rummy Vision referee on {base}/prod/, records in {settings.db_path}"
-        + (", oracle on" if oracle else "")
-        + (", captioned cards" if captions else ""),
-        soft_wrap=True,
-    )
-    err.print(
-        f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs", soft_wrap=True
-    )
     with records_lock:
-        serve_app(
-            create_app(settings), host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log
+        # The app (and so the admin token beside the records) exists before the server says where it listens.
+        app = create_app(settings)
+        base = f"http://{host}:{port}"
+        err.print(
+            f"Rummy Vision referee on {base}/prod/, records in {settings.db_path}"
+            + (", oracle on" if oracle else "")
+            + (", captioned cards" if captions else ""),
+            soft_wrap=True,
         )
+        err.print(
+            f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs",
+            soft_wrap=True,
+        )
+        serve_app(app, host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -34,3 +34,5 @@ class Settings:
     max_offers_per_bot: int = 5  # waiting offers one bot may hold at once
     # The rules' open choices (RulesConfig switches, rummy/RULES.md); the defaults are the decided ones.
     rules: RulesConfig = DEFAULT_RULES
+    # The admin API (server/admin.py) answers loopback callers only, unless this lets other machines in.
+    admin_remote: bool = False

@@ -44,8 +44,20 @@ def match(
         None, "--server", help="Play over the protocol through this local server's base URL (with or without /prod/)."
     ),
     game_style: int = typer.Option(1, "--game-style", help="With --server: the GameStyleId (a one-round style)."),
+    accounts: Path | None = typer.Option(
+        None,
+        "--accounts",
+        help="With --server: a TOML file naming the two bots A and B play as ([a] and [b], each with bot_id and"
+        " password), made beforehand with `rummy-vision bots add` on that server. Without it, match --server"
+        " makes throwaway accounts through the admin API of your own local referee (and removes them with"
+        " --no-record).",
+    ),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
-    db: Path | None = typer.Option(None, "--db", help="SQLite records file (default: the server's data file)."),
+    db: Path | None = typer.Option(
+        None,
+        "--db",
+        help="SQLite records file (default: the server's data file; not with --server).",
+    ),
     record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
@@ -77,13 +89,18 @@ def match(
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
     names = _distinct_names(contenders[0].name, contenders[1].name)
+    admin = None
     if server is not None:
         if in_process:
             raise typer.BadParameter("choose --in-process or --server, not both")
         if duplicate:
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
-        played = _over_server(console, server, contenders, rounds, db, game_style, names)
+        if db is not None:
+            raise typer.BadParameter("the server keeps its own records: --db goes to its `serve`, not to --server")
+        played, admin = _over_server(console, server, contenders, rounds, game_style, names, record, accounts)
     else:
+        if accounts is not None:
+            raise typer.BadParameter("--accounts are the bots' accounts on a --server", param_hint="--accounts")
         plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
         tasks = [
             RoundTask(
@@ -98,15 +115,24 @@ def match(
         played = list(zip(results, [seat for _deal, seat in plan]))
     summaries = summarize(names, played)
     sources = [contender.source() for contender in contenders]
-    stored: tuple[Path, list[int]] | None = None
-    if record and played:
-        dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
-        title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
-        stored = _store(db, played, names, summaries, title, over_server=server is not None)
+    stored: tuple[Path | str, list[int]] | None = None
+    try:
+        if record and played:
+            dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
+            title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
+            stored = _store(db, played, names, summaries, title, server=server, admin=admin)
+    except RuntimeError as error:
+        raise typer.BadParameter(str(error)) from None
+    finally:
+        if admin is not None:
+            admin.close()
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
         if stored is not None:
-            extra["records"] = {"db": str(stored[0]), "game_ids": stored[1]}
+            where = "server" if server is not None else "db"
+            extra["records"] = {where: str(stored[0]), "game_ids": stored[1]}
+            if server is not None:
+                extra["records"]["grouped"] = admin is not None
         answer = summary_json(summaries, len(played), **extra)
         for player, source in zip(answer["players"], sources):
             player["source"] = source
@@ -119,7 +145,18 @@ def match(
     print_sources(console, names, sources)
     print_blindness(console, summaries)
     print_faults(console, summaries)
-    if stored is not None and stored[1]:
+    if stored is not None and stored[1] and server is not None:
+        grouping = (
+            "this run is one entry there, with its standings and rounds"
+            if admin is not None
+            else "one entry per round: grouping them into one run needs the server's admin token"
+        )
+        console.print(
+            f"The server recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}); open"
+            f" {stored[0]}viewer ({grouping})",
+            soft_wrap=True,
+        )
+    elif stored is not None and stored[1]:
         console.print(f"Recorded {len(stored[1])} rounds (GameIds {stored[1][0]}-{stored[1][-1]}) in {stored[0]}")
         from bot.cli.command_name import command_name
 
@@ -154,33 +191,76 @@ def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], 
 
 
 def _over_server(
-    console: Any, server: str, contenders: list[Any], rounds: int, db: Path | None, style: int, names: tuple[str, str]
-) -> list[Any]:
-    from bot.matches.match_records import default_db_path
+    console: Any,
+    server: str,
+    contenders: list[Any],
+    rounds: int,
+    style: int,
+    names: tuple[str, str],
+    record: bool,
+    accounts_file: Path | None,
+) -> tuple[list[Any], Any]:
+    """The rounds played over the server, and its admin client if this user may use it (the caller groups the
+    rounds with it and closes it). Without --accounts the admin client is needed to make the accounts."""
+    from bot.matches.match_accounts import read_accounts
+    from bot.matches.server_admin import AdminUnavailable, ServerAdmin
     from bot.matches.server_match import play_over_server
 
-    path = Path(db) if db is not None else default_db_path()
-    if not path.exists():
-        raise typer.BadParameter(f"no server records file at {path}; pass the server's --db")
+    given = None
+    if accounts_file is not None:
+        try:
+            given = read_accounts(accounts_file)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--accounts") from None
+    try:
+        admin = ServerAdmin.find(server)
+    except AdminUnavailable as error:
+        if given is None:
+            raise typer.BadParameter(str(error), param_hint="--server") from None
+        admin = None
     with _progress(console, rounds, f"{names[0]} vs {names[1]} on {server}") as advance:
         try:
-            return play_over_server(
-                server, (contenders[0], contenders[1]), rounds, db=path, game_style_id=style, progress=advance
+            played = play_over_server(
+                server,
+                (contenders[0], contenders[1]),
+                rounds,
+                admin=admin,
+                accounts=given,
+                keep_accounts=record,
+                game_style_id=style,
+                progress=advance,
             )
         except RuntimeError as error:
+            if admin is not None:
+                admin.close()
             raise typer.BadParameter(str(error)) from None
+    return played, admin
 
 
 def _store(
-    db: Path | None, played: list[Any], names: tuple[str, str], summaries: list[Any], title: str, *, over_server: bool
-) -> tuple[Path, list[int]]:
-    """Store the rounds (the server already recorded its own: then only group them) under one run."""
+    db: Path | None,
+    played: list[Any],
+    names: tuple[str, str],
+    summaries: list[Any],
+    title: str,
+    *,
+    server: str | None,
+    admin: Any,
+) -> tuple[Path | str, list[int]]:
+    """Store the rounds under one run; a server recorded its rounds itself, so then only group them there
+    (when its admin API is ours to use)."""
     from bot.cli.match_output import COLUMNS, summary_rows
-    from bot.matches.match_records import RunSpec, default_db_path, group_server_rounds, store_rounds
-    from rummy.runs import Standings
+    from bot.matches.run_spec import RunSpec
+    from rummy.standings import Standings
 
     run = RunSpec("match", title, names, Standings(COLUMNS, tuple(summary_rows(summaries))))
-    if over_server:
-        path = Path(db) if db is not None else default_db_path()
-        return path, group_server_rounds(path, played, names, run)
+    if server is not None:
+        from bot.matches.server_admin import server_root
+        from bot.matches.server_match import group_rounds
+
+        if admin is None:
+            return server_root(server), [result.game_id for result, _seat in played if result.game_id is not None]
+        return server_root(server), group_rounds(admin, played, names, run)
+    from bot.matches.match_records import store_rounds
+
     return store_rounds(db, played, names, run=run)

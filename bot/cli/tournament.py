@@ -179,8 +179,9 @@ STANDING_COLUMNS = ("rank", "bot", "rating", "95% CI", "won", "win rate")
 
 def _store_rounds(path: Path, tournament_id: int, played: list[Any], table: list[Any], pairs: Any = None) -> None:
     """Each round as a one-round match, grouped under the tournament with its standings for the viewer."""
-    from bot.matches.match_records import RunSpec, store_seated
-    from rummy.runs import Standings
+    from bot.matches.match_records import store_seated
+    from bot.matches.run_spec import RunSpec
+    from rummy.standings import Standings
 
     rows = tuple(
         (

@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.matches.ratings import rate
 from bot.matches.tournament import PairingRound
-from rummy.runs import Standings
+from rummy.standings import Standings
 from rummy.stats import Z95, wilson_interval
 
 RATINGS_SCHEMA = """

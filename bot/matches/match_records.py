@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from bot.matches.local_match import RoundResult
+from bot.matches.run_spec import RunSpec, round_labels
 from rummy import Match, parse_move, render_gamestate
 from rummy.records import Records
-from rummy.runs import Standings, store_run
+from rummy.runs import store_run
 
 IN_PROCESS_STYLE = 0
 
@@ -23,32 +23,6 @@ def default_db_path() -> Path:
     from server.settings import default_db_path as server_default
 
     return Path(server_default())
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What groups the stored rounds in the viewer: a `match` run or a tournament, with its standings."""
-
-    kind: str  # match | tournament
-    title: str
-    players: tuple[str, ...]
-    standings: Standings
-    tournament_id: int | None = None
-    head_to_head: Standings | None = None
-
-
-def round_labels(rounds: Sequence[tuple[str, tuple[str, str]]]) -> list[str]:
-    """Readable labels for a run's rounds from (deal seed, names by seat): "greedy v random, deal 2", and
-    "(seats swapped)" for the second round of a duplicate deal."""
-    labels = []
-    seen: set[str] = set()
-    for deal_seed, seated in rounds:
-        _, colon, index = deal_seed.rpartition(":")
-        deal = f"deal {int(index) + 1}" if colon and index.isdigit() else f"deal {deal_seed}"
-        swapped = " (seats swapped)" if deal_seed in seen else ""
-        seen.add(deal_seed)
-        labels.append(f"{seated[0]} v {seated[1]}, {deal}{swapped}")
-    return labels
 
 
 def store_rounds(
@@ -91,29 +65,6 @@ def store_seated(
     finally:
         records.close()
     return path, game_ids
-
-
-def group_server_rounds(
-    db: Path, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
-) -> list[int]:
-    """Rounds a server played and recorded itself: group them under a run, storing nothing else."""
-    labels = round_labels([(result.deal_seed, names if seat == 0 else (names[1], names[0])) for result, seat in played])
-    games = [(result.game_id, label) for (result, _seat), label in zip(played, labels) if result.game_id is not None]
-    starts = [result.started_at for result, _ in played if result.started_at]
-    records = Records(db)
-    try:
-        store_run(
-            records.db,
-            kind=run.kind,
-            title=run.title,
-            created_at=min(starts, default=time.time()),
-            players=run.players,
-            standings=run.standings,
-            games=games,
-        )
-    finally:
-        records.close()
-    return [game_id for game_id, _label in games]
 
 
 def _store_round(records: Records, result: RoundResult, seated: tuple[str, str]) -> int:

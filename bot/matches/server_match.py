@@ -1,10 +1,10 @@
 """A match between two contenders played through a referee server, over the arena protocol.
 
-Both contenders get fresh bot accounts in the server's database (so this works with a local server
-whose records file is reachable: the protocol has no call that makes an account), then each runs the
-ordinary bot client in its own thread, offering games that name the other as `OpponentId`. The
-rounds come back from the server's records API (`GET /games/{id}`), the decision times from the
-clients' replay files.
+Both contenders get fresh bot accounts through the local referee's admin API (the protocol has no call
+that makes an account), then each runs the ordinary bot client in its own thread, offering games that
+name the other as `OpponentId`. The rounds come back from the server's records API (`GET /games/{id}`),
+the decision times from the clients' replay files, and the run that groups them for the viewer goes
+back through the admin API: this module reaches the server over HTTP only.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,26 +23,34 @@ from bot.client.config import Credentials
 from bot.client.protocol_client import ArenaClient
 from bot.client.runner import MatchSummary, PlayOptions, Runner
 from bot.matches.local_match import Contender, MoveRecord, RoundResult
+from bot.matches.run_spec import RunSpec, round_labels
+from bot.matches.server_admin import ServerAdmin
 from bot.players.match_bots import file_bot, strategy_bot
 from bot.replay.recording import read_replay
-from rummy.records import connect
-from server.accounts import Accounts
 
 ONE_ROUND_STYLE = 1
 
 
-def register_players(db: Path, contenders: Sequence[Contender]) -> list[tuple[str, str]]:
+THROWAWAY_ITERATIONS = 10_000  # accounts that live for one local match need no slow password hash
+
+
+def register_players(admin: ServerAdmin, contenders: Sequence[Contender]) -> list[tuple[str, str]]:
     """Fresh (bot id, password) pairs; the passwords live only in this process."""
-    connection = connect(db)
+    run = secrets.token_hex(3)
+    names = [f"match-{run}-{seat}-{contender.name}"[:60] for seat, contender in enumerate(contenders)]
+    registered: list[tuple[str, str]] = []
     try:
-        accounts = Accounts(connection)
-        run = secrets.token_hex(3)
-        return [
-            (name, accounts.add_bot(name, user=name, iterations=10_000))
-            for name in (f"match-{run}-{seat}-{contender.name}"[:60] for seat, contender in enumerate(contenders))
-        ]
-    finally:
-        connection.close()
+        for name in names:
+            registered.append((name, admin.add_bot(name, user=name, iterations=THROWAWAY_ITERATIONS)))
+    except BaseException:
+        remove_players(admin, registered)
+        raise
+    return registered
+
+
+def remove_players(admin: ServerAdmin, accounts: Sequence[tuple[str, str]]) -> None:
+    for name, _password in accounts:
+        admin.remove_bot(name)
 
 
 def play_over_server(
@@ -49,12 +58,48 @@ def play_over_server(
     contenders: tuple[Contender, Contender],
     rounds: int,
     *,
-    db: Path,
+    admin: ServerAdmin | None,
+    accounts: Sequence[tuple[str, str]] | None = None,
+    keep_accounts: bool = True,
     game_style_id: int = ONE_ROUND_STYLE,
     progress: Callable[[int], None] | None = None,
 ) -> list[tuple[RoundResult, int]]:
-    """(round, seat of the first contender) for each of `rounds` one-round matches, in the order played."""
-    accounts = register_players(db, contenders)
+    """(round, seat of the first contender) for each of `rounds` one-round matches, in the order played.
+
+    The contenders play as `accounts` (bot id, password) when given; otherwise as two fresh accounts made
+    through `admin`, which are removed afterwards unless `keep_accounts` (their recorded matches stay)."""
+    if accounts is not None:
+        return _play(base_url, contenders, rounds, list(accounts), game_style_id, progress)
+    if admin is None:
+        raise ValueError("playing over a server needs two accounts or the server's admin API to make them")
+    made = register_players(admin, contenders)
+    try:
+        return _play(base_url, contenders, rounds, made, game_style_id, progress)
+    finally:
+        if not keep_accounts:
+            remove_players(admin, made)
+
+
+def group_rounds(
+    admin: ServerAdmin, played: Sequence[tuple[RoundResult, int]], names: tuple[str, str], run: RunSpec
+) -> list[int]:
+    """Rounds the server played and recorded itself: group them under a run through its admin API."""
+    labels = round_labels([(result.deal_seed, names if seat == 0 else (names[1], names[0])) for result, seat in played])
+    games = [(result.game_id, label) for (result, _seat), label in zip(played, labels) if result.game_id is not None]
+    starts = [result.started_at for result, _ in played if result.started_at]
+    if games:
+        admin.add_run(run, games, min(starts, default=time.time()))
+    return [game_id for game_id, _label in games]
+
+
+def _play(
+    base_url: str,
+    contenders: tuple[Contender, Contender],
+    rounds: int,
+    accounts: list[tuple[str, str]],
+    game_style_id: int,
+    progress: Callable[[int], None] | None,
+) -> list[tuple[RoundResult, int]]:
     replays = Path(tempfile.mkdtemp(prefix="rummy-vision-match-"))
     summaries: list[list[MatchSummary]] = [[], []]
     errors: list[BaseException] = []

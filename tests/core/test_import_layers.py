@@ -183,3 +183,21 @@ def test_the_checks_see_an_upward_arrow_and_a_package_cycle() -> None:
         ("bot.players", "bot.client"),
     }
     assert cycles(nodes) == [["bot.client", "bot.players"]]
+
+
+# Modules that open or write a referee's records file (its SQLite), or are the referee itself.
+SERVER_STORAGE = ("sqlite3", "rummy.records", "rummy.runs", "server.accounts", "server.admin", "server.app")
+# What `match --server` runs to reach a referee: it may do so over HTTP only.
+OVER_THE_SERVER = ("bot.matches.server_match", "bot.matches.server_admin", "bot.matches.run_spec")
+
+
+def test_match_over_a_server_reaches_it_only_over_its_api() -> None:
+    touched = sorted(
+        (module, target)
+        for module in OVER_THE_SERVER
+        if module in FOUND
+        for target in imports_of(FOUND[module])
+        if any(target == storage or target.startswith(storage + ".") for storage in SERVER_STORAGE)
+    )
+    assert "bot.matches.server_match" in FOUND
+    assert touched == []

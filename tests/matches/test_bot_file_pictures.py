@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.matches.local_match import Contender, play_round
+from bot.matches.server_admin import ServerAdmin
 from bot.matches.server_match import play_over_server
 from server.embedded import EmbeddedServer
 from server.settings import Settings
@@ -16,8 +17,9 @@ MOVE_TIME_MS = 60_000  # the bot fetches and draws its pictures on a busy machin
 def test_a_picture_bot_plays_the_same_moves_in_process_and_over_a_server(tmp_path):
     contenders = (Contender(PICTURE_BOT), Contender("greedy"))
     db = tmp_path / "records.sqlite3"
-    with EmbeddedServer(Settings(db_path=db, oracle=True, seed=5, move_time_ms=MOVE_TIME_MS)) as server:
-        over_server = play_over_server(server.prod, contenders, 2, db=db)
+    settings = Settings(db_path=db, oracle=True, seed=5, move_time_ms=MOVE_TIME_MS)
+    with EmbeddedServer(settings) as server, ServerAdmin.find(server.prod) as admin:
+        over_server = play_over_server(server.prod, contenders, 2, admin=admin)
     assert len(over_server) == 2
     for served, seat_of_bot in over_server:
         seats = contenders if seat_of_bot == 0 else (contenders[1], contenders[0])

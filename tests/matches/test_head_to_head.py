@@ -11,7 +11,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from bot.matches.match_records import round_labels
+from bot.matches.run_spec import round_labels
 from rummy.runs import list_runs, run_detail
 from rummy.stats import wilson_interval
 

@@ -1,0 +1,194 @@
+"""The local referee's admin API: bot accounts and runs, for the user's own tools (`match --server`).
+
+Not part of the arena's protocol (the arena has no such calls). The referee creates a random token at
+start and writes it, readable by its owner only, to `<records>.admin-token` beside its records file;
+every admin call carries it as `Authorization: Bearer TOKEN`. Whoever can read that file could write the
+records file itself, so the token gives nothing more. Calls from other machines are refused even with
+the token unless the server was started with `--admin-remote`. `GET /admin` says, without the token,
+where the token file is, so a client on the same machine can find it.
+
+    POST   /admin/bots         {"Name", "User"?, "Iterations"?} -> 201 {"BotId", "Password"}
+    DELETE /admin/bots/{name}  -> {"Removed": name}
+    POST   /admin/runs         {"Kind", "Title", "CreatedAt", "Players", "Standings", "Games"} -> 201 {"RunId"}
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rummy.runs import store_run
+from rummy.standings import Standings
+from server.accounts import DEFAULT_ITERATIONS, AccountError, Accounts
+from server.http_io import BodyTooLarge, SafeJSONResponse, read_body
+
+TOKEN_SUFFIX = ".admin-token"
+MIN_ITERATIONS = 1_000  # throwaway accounts of a local match may hash cheaply, never trivially
+ShortName = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def token_path(db_path: Path | str) -> Path:
+    return Path(f"{db_path}{TOKEN_SUFFIX}")
+
+
+def create_token(db_path: Path | str) -> str:
+    """A fresh random token, written to the token file beside `db_path` with mode 0600 (replacing an old one)."""
+    path = token_path(db_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(32)
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(handle, 0o600)  # a file left by an earlier referee may have had looser permissions
+        os.write(handle, token.encode())
+    finally:
+        os.close(handle)
+    return token
+
+
+def remove_token(db_path: Path | str, token: str) -> None:
+    """Delete the token file if it still holds this referee's token (never another referee's)."""
+    path = token_path(db_path)
+    try:
+        if hmac.compare_digest(path.read_bytes(), token.encode()):
+            path.unlink()
+    except OSError:
+        pass
+
+
+class NewBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    Name: ShortName
+    User: ShortName | None = None
+    Iterations: int = Field(DEFAULT_ITERATIONS, ge=MIN_ITERATIONS, le=DEFAULT_ITERATIONS)
+
+
+class StandingsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    Columns: list[Annotated[str, Field(max_length=200)]] = Field(max_length=50)
+    Rows: list[list[str | int | float]] = Field(max_length=1000)
+
+
+class RunGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    GameId: int = Field(ge=1, le=2**63 - 1)
+    Label: Annotated[str, Field(max_length=500)]
+
+
+class NewRun(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    Kind: Literal["match", "tournament"]
+    Title: Annotated[str, Field(min_length=1, max_length=500)]
+    CreatedAt: float = Field(ge=0, allow_inf_nan=False)
+    Players: list[ShortName] = Field(min_length=1, max_length=100)
+    Standings: StandingsBody
+    Games: list[RunGame] = Field(min_length=1, max_length=10_000)
+
+
+def _error(message: str, status: int, **headers: str) -> JSONResponse:
+    return SafeJSONResponse({"ErrorMessage": message}, status_code=status, headers=headers or None)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _refusal(request: Request) -> JSONResponse | None:
+    """Why this caller may not use the admin API, or None when it may."""
+    host = request.client.host if request.client else ""
+    if not _is_loopback(host) and not request.app.state.settings.admin_remote:
+        return _error("admin calls are accepted from this machine only (serve --admin-remote allows others)", 403)
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        return _error(
+            f"admin calls need 'Authorization: Bearer TOKEN', TOKEN from the file {TOKEN_SUFFIX} beside the records",
+            401,
+            **{"WWW-Authenticate": "Bearer"},
+        )
+    if not hmac.compare_digest(given.strip().encode(), request.app.state.admin_token.encode()):
+        return _error("wrong admin token", 403)
+    return None
+
+
+async def _allowed_body(request: Request, model: type[BaseModel]) -> Any:
+    """The validated body of an allowed caller, or the JSONResponse that refuses the call."""
+    if (refused := _refusal(request)) is not None:
+        return refused
+    try:
+        return model.model_validate_json(await read_body(request))
+    except BodyTooLarge as error:
+        return _error(str(error), 413)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or 'body'}: {item['msg']}" for item in error.errors()
+        )
+        return _error(problems[:500], 400)
+
+
+router = APIRouter(prefix="/admin", tags=["local admin (not the arena's)"])
+
+
+@router.get("")
+async def admin_hint(request: Request) -> JSONResponse:
+    """Where this referee's admin token is (a file only its owner can read); never the token itself."""
+    settings = request.app.state.settings
+    return JSONResponse({"TokenFile": str(token_path(settings.db_path)), "RemoteAllowed": settings.admin_remote})
+
+
+@router.post("/bots", status_code=201)
+async def add_bot(request: Request) -> Response:
+    """Register a bot and answer its password (shown once: the server keeps a salted hash)."""
+    body = await _allowed_body(request, NewBot)
+    if isinstance(body, Response):
+        return body
+    accounts: Accounts = request.app.state.accounts
+    try:
+        password = accounts.add_bot(body.Name, user=body.User, iterations=body.Iterations)
+    except AccountError as error:
+        return _error(str(error), 409 if accounts.get(body.Name.strip()) is not None else 400)
+    return SafeJSONResponse({"BotId": body.Name.strip(), "Password": password}, status_code=201)
+
+
+@router.delete("/bots/{name}")
+async def remove_bot(request: Request, name: str) -> Response:
+    """Forget a bot: it can no longer log in; its recorded matches stay."""
+    if (refused := _refusal(request)) is not None:
+        return refused
+    try:
+        request.app.state.accounts.remove_bot(name)
+    except AccountError as error:
+        return _error(str(error), 404)
+    return SafeJSONResponse({"Removed": name})
+
+
+@router.post("/runs", status_code=201)
+async def add_run(request: Request) -> Response:
+    """Group recorded matches into a run the viewer shows as one entry, with its standings."""
+    body = await _allowed_body(request, NewRun)
+    if isinstance(body, Response):
+        return body
+    records = request.app.state.records
+    unknown = [game.GameId for game in body.Games if records.match_summary(game.GameId) is None]
+    if unknown:
+        return _error(f"no recorded match with GameId {', '.join(map(str, unknown[:10]))}", 400)
+    standings = Standings(tuple(body.Standings.Columns), tuple(tuple(row) for row in body.Standings.Rows))
+    run_id = store_run(
+        records.db,
+        kind=body.Kind,
+        title=body.Title,
+        created_at=body.CreatedAt,
+        players=body.Players,
+        standings=standings,
+        games=[(game.GameId, game.Label) for game in body.Games],
+    )
+    return SafeJSONResponse({"RunId": run_id}, status_code=201)
