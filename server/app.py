@@ -69,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     accounts = Accounts(records.db)
     referee = Referee(settings, records, accounts)
     images = CardImages(settings.images_dir, captions=settings.captions)
+    referee.matches.on_deal = images.prerender
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -80,6 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
             if play_hall is not None:
                 await play_hall.close()
             await referee.close()
+            images.close()
             records.close()
 
     # FastAPIOffline serves Swagger UI and ReDoc from its own package instead of a CDN: /docs works offline.

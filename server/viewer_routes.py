@@ -184,7 +184,8 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
 
 
 def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
-    """Draw the match's card pictures (as the page asks for them) ahead, in the order they appear."""
+    """Draw the match's card pictures ahead of the rest, in the order they appear: a match dealt by this
+    server has them already; one recorded elsewhere (or before a restart) gets them before the page asks."""
     from rummy.records import token_of
 
     cards = [
@@ -192,7 +193,7 @@ def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
         for round_ in record["Rounds"]
         for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
     ]
-    request.app.state.images.warm(cards)
+    request.app.state.images.prerender(cards, first=True)
 
 
 # --- live -------------------------------------------------------------------------------------

@@ -83,3 +83,34 @@ def test_card_images_cache_keeps_captioned_and_plain_apart() -> None:
     assert images.png("tok", "giralda", caption=True) != plain
     assert images.png("tok", "giralda") == plain
     assert CardImages(captions=True).png("tok", "giralda") == images.png("tok", "giralda", caption=True)
+
+
+def test_prerendered_pictures_are_the_ones_drawn_on_request_and_asked_ones_go_first() -> None:
+    drawn: list[str] = []
+    images = CardImages()
+    images._ahead._draw = lambda token, landmark: drawn.append(token)  # record the order, draw nothing
+    images._ahead.add([("a", "giralda"), ("b", "giralda")])
+    images._ahead.add([("c", "big ben")], first=True)
+    assert images.wait_prerendered(timeout=30)
+    assert drawn[-2:] == ["a", "b"] or drawn == ["a", "c", "b"]  # the worker may have taken "a" already
+    assert drawn.index("c") < drawn.index("b")
+    images.close()
+
+    ahead = CardImages()
+    ahead.prerender([("tok", "giralda")])
+    assert ahead.wait_prerendered(timeout=30)
+    fresh = CardImages()
+    for caption in (False, True):
+        cached = ahead.cached("tok", caption=caption, small=True)
+        assert cached is not None and cached == fresh.picture("tok", "giralda", caption=caption, small=True)
+    assert ahead.drawn_on_request == 0 and fresh.drawn_on_request == 2
+    ahead.close()
+
+
+def test_picture_caches_are_bounded_in_bytes() -> None:
+    size = len(CardImages().picture("t0", "giralda", small=True)[0])
+    images = CardImages(small_cache_bytes=size * 5 // 2)  # room for about two small WebPs
+    for token in ("t1", "t2", "t3", "t4"):
+        images.picture(token, "giralda", small=True)
+    assert images.cached("t4", small=True) is not None
+    assert images.cached("t1", small=True) is None  # the oldest went first

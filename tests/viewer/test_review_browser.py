@@ -1,18 +1,16 @@
 """The viewer's step-through and its review view in Debian's chromium, at desktop and phone widths; the
-card pictures small, cached and revalidated by ETag."""
+card pictures drawn with the deal, small, cached and revalidated by ETag."""
 
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from viewer_testkit import HttpMatch
 
-from rummy.records import Records
+from rummy.records import Records, token_of
 
 pytestmark = pytest.mark.browser
 
@@ -89,53 +87,48 @@ def test_review_api_refuses_bad_requests(start_viewer_server, finished_game) -> 
     assert margin.status_code == 200 and "expected final margin" in margin.text
 
 
-def test_card_pictures_are_small_cached_and_revalidated(start_viewer_server, finished_game, chromium) -> None:
-    server = start_viewer_server()
-    timings: dict[str, float] = {}
-    after_data: dict[str, float] = {}
-    for visit in ("cold", "browser cache", "server cache"):
-        for worker in threading.enumerate():  # the server (in this process) drawing the match's cards ahead
-            if worker.name == "card-warm-up":
-                worker.join(timeout=120)
-        # A fresh browser for the last visit: nothing in its cache, the server has drawn them all by now.
-        if visit != "browser cache":
-            context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        began = time.perf_counter()
-        page.goto(server.base + f"/viewer#game/{finished_game}/step/0")
-        page.wait_for_function(IMAGES_LOADED, arg=".board img")
-        timings[visit] = time.perf_counter() - began
-        cards = page.locator(".board img").count()
-        assert cards == 20
-        transferred = page.evaluate(
-            """() => performance.getEntriesByType('resource')
-                .filter(entry => entry.name.includes('/cards/'))
-                .map(entry => entry.transferSize)"""
-        )
-        # From the step's data arriving to its last picture arriving: how long the board waits for its cards.
-        after_data[visit] = page.evaluate(
-            """() => {
-                const entries = performance.getEntriesByType('resource');
-                const steps = entries.find(entry => entry.name.endsWith('/steps'));
-                const cards = entries.filter(entry => entry.name.includes('/cards/'));
-                return Math.max(...cards.map(entry => entry.responseEnd)) - steps.responseEnd;
-            }"""
-        )
-        if visit == "browser cache":
-            assert all(size == 0 for size in transferred)  # taken from the browser's cache, not fetched
-        else:
-            assert len(transferred) == cards and all(size > 0 for size in transferred)
-        page.close()
-        if visit != "cold":
-            context.close()
-    figures = ", ".join(
-        f"{visit} {seconds * 1000:.0f} ms (cards {after_data[visit]:.0f} ms after the step's data)"
-        for visit, seconds in timings.items()
+def _card_transfers(page: Any) -> list[int]:
+    return page.evaluate(
+        """() => performance.getEntriesByType('resource')
+            .filter(entry => entry.name.includes('/cards/'))
+            .map(entry => entry.transferSize)"""
     )
-    print(f"the viewer's step 0 with 20 cards, page load to every picture shown: {figures}")
-    Path("/tmp/viewer-card-timings.txt").write_text(figures + "\n")
 
-    steps = server.get(f"/viewer/api/games/{finished_game}/steps").json()["Steps"]
+
+def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
+    start_viewer_server, arena_bots, chromium, db_path
+) -> None:
+    server = start_viewer_server()
+    images = server.app.state.images
+    match = HttpMatch(server, arena_bots, style=1, seed=4)
+    match.play()
+    assert images.wait_prerendered(timeout=120)
+    # Before any page asked: every card of the deal is drawn, with and without its caption.
+    records = Records(db_path)
+    record = records.match_record(match.game_id)
+    records.close()
+    assert record is not None
+    dealt = [card for round_ in record["Rounds"] for part in (*round_["Hands"], round_["Deck"]) for card in part]
+    assert len(dealt) == 40
+    for card in dealt:
+        token = token_of(card["Url"])
+        assert images.cached(token, caption=True, small=True) is not None
+        assert images.cached(token, caption=False, small=True) is not None
+    # A browser with an empty cache steps through the match: every picture is fetched, none is drawn then.
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.base + f"/viewer#game/{match.game_id}/step/0")
+    page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    assert page.locator(".board img").count() == 20
+    transferred = _card_transfers(page)
+    assert len(transferred) == 20 and all(size > 0 for size in transferred)  # fetched, not from a cache
+    for _ in range(3):
+        page.click("#next")
+        page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    context.close()
+    assert images.drawn_on_request == 0
+
+    steps = server.get(f"/viewer/api/games/{match.game_id}/steps").json()["Steps"]
     url = steps[0]["Seats"][0]["Hand"][0]["Url"]
     small = server.get(url + "?caption=1&small=1")
     full = server.get(url)
@@ -144,6 +137,21 @@ def test_card_pictures_are_small_cached_and_revalidated(start_viewer_server, fin
     assert "max-age" in small.headers["cache-control"] and small.headers["etag"]
     again = server.client.get(url + "?caption=1&small=1", headers={"If-None-Match": small.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
+
+
+def test_a_match_recorded_elsewhere_is_drawn_when_its_steps_are_asked(
+    start_viewer_server, finished_game, chromium
+) -> None:
+    server = start_viewer_server()
+    images = server.app.state.images
+    assert server.get(f"/viewer/api/games/{finished_game}/steps").status_code == 200
+    assert images.wait_prerendered(timeout=120)
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.base + f"/viewer#game/{finished_game}/step/0")
+    page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    context.close()
+    assert images.drawn_on_request == 0
 
 
 @pytest.mark.parametrize("sized_page", WIDTHS, indirect=True, ids=["desktop", "phone"])
