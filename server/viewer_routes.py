@@ -54,6 +54,8 @@ STATIC_FILES = {
 }
 STATIC_PACKAGE = "server.viewer"
 
+MATCHES_DRAWN_AHEAD = 3  # the list's newest finished matches whose card pictures are drawn when it is asked
+
 router = APIRouter(tags=["viewer"])
 
 
@@ -89,8 +91,14 @@ async def entries_view(request: Request) -> JSONResponse:
     records = request.app.state.records
     runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
     grouped = grouped_game_ids(records.db)
-    games = [{**game, "Entry": "game"} for game in records.list_matches() if game["GameId"] not in grouped]
+    matches = records.list_matches()
+    games = [{**game, "Entry": "game"} for game in matches if game["GameId"] not in grouped]
     entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
+    # The newest finished matches are the likeliest to be opened next: their pictures are drawn meanwhile.
+    for game in [game for game in matches if game["Status"] != "RUNNING"][:MATCHES_DRAWN_AHEAD]:
+        record = records.match_record(game["GameId"])
+        if record is not None:
+            _warm_pictures(request, record, first=False)
     return JSONResponse({"Entries": entries})
 
 
@@ -183,7 +191,7 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
     )
 
 
-def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
+def _warm_pictures(request: Request, record: Mapping[str, Any], *, first: bool = True) -> None:
     """Draw the match's card pictures ahead of the rest, in the order they appear: a match dealt by this
     server has them already; one recorded elsewhere (or before a restart) gets them before the page asks."""
     from rummy.records import token_of
@@ -193,7 +201,7 @@ def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
         for round_ in record["Rounds"]
         for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
     ]
-    request.app.state.images.prerender(cards, first=True)
+    request.app.state.images.prerender(cards, first=first)
 
 
 # --- live -------------------------------------------------------------------------------------

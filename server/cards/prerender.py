@@ -43,6 +43,13 @@ class PrerenderQueue:
         with self._changed:
             return self._changed.wait_for(lambda: not self._waiting and not self._busy, timeout)
 
+    def wait_until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Wait until `done()` (checked after each card drawn); False at the timeout or when stopped."""
+        with self._changed:
+            if self._closed or self._thread is None:
+                return done()
+            return self._changed.wait_for(lambda: done() or self._closed, timeout) and done()
+
     def close(self) -> None:
         with self._changed:
             self._closed = True

@@ -27,6 +27,8 @@ PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 SMALL_CACHE_BYTES = 64 * 1024 * 1024
 FULL_CACHE_BYTES = 128 * 1024 * 1024
 
+WAIT_FOR_WORKER_S = 30.0  # a page's picture the worker has not drawn yet: after this, drawn by the request
+
 Key = tuple[str, bool, bool]  # (token, captioned, small)
 
 
@@ -35,9 +37,9 @@ class CardImages:
 
     The pages' small pictures are drawn ahead by one background worker (`prerender`): the referee hands it
     each deal as it is made, and the viewer a finished match it is about to show, so that a page's request
-    is answered with bytes already made. A picture not drawn yet is drawn on request (`picture`), and
-    `drawn_on_request` counts those, for the tests and `measure viewer-load`. Bots' PNGs are drawn on
-    request.
+    is answered with bytes already made. A page's picture not drawn yet when asked (`picture`) is put
+    first in the worker's line and waited for; `drawn_on_request` counts those, for the tests and
+    `measure viewer-load`. Bots' PNGs are drawn on request.
 
     `captions=True` (`serve --captions`) captions every drawn card; otherwise only a request that
     asks for one (`caption=True`, for people) gets it. Photos from `photos_dir` are never captioned.
@@ -77,6 +79,12 @@ class CardImages:
         if small:
             with self._lock:
                 self.drawn_on_request += 1
+            # The worker draws it next (both variants at once) unless it is stopped: one drawing, not two.
+            self.prerender([(token, landmark)], first=True)
+            if self._ahead.wait_until(lambda: self._get(key) is not None, WAIT_FOR_WORKER_S):
+                data = self._get(key)
+                if data is not None:
+                    return data, SMALL_TYPE
         data = self._render(token, landmark, key[1], small)
         self._put(key, data)
         return data, SMALL_TYPE if small else PNG_TYPE

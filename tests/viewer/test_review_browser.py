@@ -139,19 +139,30 @@ def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
     assert again.status_code == 304 and again.content == b""
 
 
-def test_a_match_recorded_elsewhere_is_drawn_when_its_steps_are_asked(
-    start_viewer_server, finished_game, chromium
+def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_asked(
+    start_viewer_server, finished_game, chromium, db_path
 ) -> None:
-    server = start_viewer_server()
-    images = server.app.state.images
-    assert server.get(f"/viewer/api/games/{finished_game}/steps").status_code == 200
-    assert images.wait_prerendered(timeout=120)
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(server.base + f"/viewer#game/{finished_game}/step/0")
-    page.wait_for_function(IMAGES_LOADED, arg=".board img")
-    context.close()
-    assert images.drawn_on_request == 0
+    records = Records(db_path)
+    record = records.match_record(finished_game)
+    records.close()
+    assert record is not None
+    tokens = [
+        token_of(card["Url"]) for part in (*record["Rounds"][0]["Hands"], record["Rounds"][0]["Deck"]) for card in part
+    ]
+    for asked in ("/viewer/api/entries", f"/viewer/api/games/{finished_game}/steps"):
+        server = start_viewer_server()  # a fresh server: the match was not dealt by it
+        images = server.app.state.images
+        assert images.cached(tokens[0], caption=True, small=True) is None
+        assert server.get(asked).status_code == 200
+        assert images.wait_prerendered(timeout=120)
+        assert all(images.cached(token, caption=True, small=True) is not None for token in tokens), asked
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(server.base + f"/viewer#game/{finished_game}/step/0")
+        page.wait_for_function(IMAGES_LOADED, arg=".board img")
+        context.close()
+        assert images.drawn_on_request == 0
+        server.stop()
 
 
 @pytest.mark.parametrize("sized_page", WIDTHS, indirect=True, ids=["desktop", "phone"])
