@@ -27,10 +27,11 @@ Step format (the page relies on it):
                 "GameStatus"}] * 2,
      "CardsInDeck", "RemainingMoves", "RemainingRounds",
      "Drawn": {"Id", "Url", "Landmark"} -- the card the mover drew after the move; absent when none,
-     "Suggestions": [{"Move": {...}, "Value": number, "Label": str?}]  -- only when recorded}
+     "Suggestions": [{"Move": {...}, "Value": number, "Label": str?, "Exact": bool?}]  -- only when recorded}
 
-Suggestions are not recorded yet: a future recorder adds a `Suggestions` list (same shape) to a
-move of the match record (`Records.match_record()["Moves"][i]`), and it appears on that move's step.
+Suggestions are recorded by `rummy-vision match` for bots whose strategy ranks its moves (a move of
+the match record, `Records.match_record()["Moves"][i]`, has a `Suggestions` list) and appear on that
+move's step; the page calls a value without `"Exact": true` an estimate.
 """
 
 from __future__ import annotations

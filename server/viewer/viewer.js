@@ -531,9 +531,12 @@
     for (const suggestion of suggestions) {
       const row = el("tr", JSON.stringify(suggestion.Move) === played ? "played" : "");
       const value = typeof suggestion.Value === "number" ? suggestion.Value.toFixed(2) : suggestion.Value ?? "";
+      // A value not marked exact by its recorder is not known to be exact: it says estimate.
+      const kind = suggestion.Exact === true ? "exact" : "estimate";
       row.append(
         el("td", null, describeMove(suggestion.Move, step.Player, data.Players[1 - step.Mover])),
         el("td", "num", value),
+        el("td", kind === "exact" ? "value-kind" : "value-kind estimate", kind),
         el("td", null, suggestion.Label || ""),
       );
       table.append(row);

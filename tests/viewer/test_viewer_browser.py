@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -175,3 +176,25 @@ def test_the_list_and_the_live_view_fit_a_phone(start_viewer_server, arena_bots,
     context.close()
     # The live view's captionless pictures were drawn with the deal too.
     assert server.app.state.images.drawn_on_request == 0
+
+
+def test_recorded_suggestions_say_exact_or_estimate(start_viewer_server, finished_game, db_path, page) -> None:
+    from rummy.records import connect
+
+    suggestions = [
+        {"Move": {"Take": 1}, "Value": 12.5, "Label": "take", "Exact": True},
+        {"Move": {"Give": 2}, "Value": -3, "Label": "give (value at most)", "Exact": False},
+        {"Move": {"Give": 3}, "Value": -4, "Label": "recorded without saying"},
+    ]
+    db = connect(db_path)
+    first = db.execute("SELECT MIN(move_seq) FROM moves WHERE game_id=? AND applied=1", (finished_game,)).fetchone()[0]
+    db.execute(
+        "UPDATE moves SET suggestions=? WHERE game_id=? AND move_seq=?", (json.dumps(suggestions), finished_game, first)
+    )
+    db.commit()
+    db.close()
+    server = start_viewer_server()
+    page.goto(server.base + f"/viewer#game/{finished_game}/step/1")
+    page.wait_for_selector("#suggestions:not([hidden])")
+    kinds = page.locator("#suggestions td.value-kind").all_inner_texts()
+    assert kinds == ["exact", "estimate", "estimate"]
