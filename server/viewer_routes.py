@@ -46,6 +46,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
+from rummy.moves import named_card_ids
 
 # The page's files, with the content types browsers need to run and style them.
 STATIC_FILES = {
@@ -119,9 +120,9 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
     # An async route runs on the referee's event loop, so the match cannot change while it is read.
     records = request.app.state.records
-    summary = records.match_summary(game_id)
-    if summary is None:
-        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    summary = match_summary(records, game_id)
+    if isinstance(summary, JSONResponse):
+        return summary
     live = request.app.state.referee.live.get(game_id)
     if summary["Status"] != "RUNNING" or live is None or live.match.over:
         if summary["Status"] == "RUNNING":
@@ -151,18 +152,11 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
     from rummy.rebuild import ReplayError, replay_record
 
     records = request.app.state.records
-    summary = records.match_summary(game_id)
-    if summary is None:
-        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
-    if summary["Status"] == "RUNNING":
-        return JSONResponse(
-            {
-                **summary,
-                "ErrorMessage": f"match {game_id} is still running: its steps would reveal the deck",
-                "Live": f"/viewer/api/games/{game_id}/live",
-            },
-            status_code=409,
-        )
+    summary = finished_match_summary(
+        records, game_id, "its steps would reveal the deck", Live=f"/viewer/api/games/{game_id}/live"
+    )
+    if isinstance(summary, JSONResponse):
+        return summary
     record = records.match_record(game_id)
     try:
         replay = replay_record(record)
@@ -190,6 +184,26 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
             "Steps": steps,
         }
     )
+
+
+def match_summary(records: Any, game_id: int) -> dict[str, Any] | JSONResponse:
+    """The match's summary, or a 404 answer when there is no such match."""
+    summary = records.match_summary(game_id)
+    if summary is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    return dict(summary)
+
+
+def finished_match_summary(
+    records: Any, game_id: int, why_not_running: str, **running: Any
+) -> dict[str, Any] | JSONResponse:
+    """The summary of a match that is over, or a 404 (no such match) or 409 answer (still running: `why_not_running`
+    says why that matters; `running` adds fields to the 409 answer)."""
+    summary = match_summary(records, game_id)
+    if isinstance(summary, JSONResponse) or summary["Status"] != "RUNNING":
+        return summary
+    message = f"match {game_id} is still running: {why_not_running}"
+    return JSONResponse({**summary, "ErrorMessage": message, **running}, status_code=409)
 
 
 def _warm_pictures(request: Request, record: Mapping[str, Any], *, first: bool = True) -> None:
@@ -250,7 +264,7 @@ def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | Non
     played = match.finished_rounds[index] if ended else match.current
     # Only cards both players have seen: the hands and the laid sets of the round the move was played in.
     visible = {card.id: card for card in [*played.hands[0], *played.hands[1], *played.laid]}
-    ids = _move_ids(move)
+    ids = named_card_ids(move)
     cards = [{"Id": card_id, "Url": visible[card_id].url} for card_id in ids if card_id in visible]
     note = ""
     if isinstance(move, Mapping) and "Lay" in move and ids:
@@ -275,14 +289,6 @@ def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | Non
 
 
 # --- steps ------------------------------------------------------------------------------------
-
-
-def _move_ids(move: Any) -> list[int]:
-    if not isinstance(move, Mapping) or len(move) != 1:
-        return []
-    value = next(iter(move.values()))
-    values = value if isinstance(value, list) else [value]
-    return [item for item in values if isinstance(item, int) and not isinstance(item, bool)]
 
 
 def _step_json(
@@ -319,7 +325,7 @@ def _step_json(
         before = {card_id: url for view in previous.views if view is not None for card_id, url in view["MyHand"]}
         move_cards = [
             {"Id": card_id, "Url": before[card_id], "Landmark": previous.labels.get(card_id)}
-            for card_id in _move_ids(step.move)
+            for card_id in named_card_ids(step.move)
             if card_id in before
         ]
     result: dict[str, Any] = {
