@@ -6,30 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_bot_server_integration import play
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.players.match_bots import strategy_bot
 from bot.replay.file_review import review_file
-from rummy.records import Records
 from strategies.coaching.game_review import review_record
 from strategies.coaching.grading import EngineGrader
 
 runner = CliRunner()
 NODES = 2000  # a small search: the two reviews only need to grade alike, not well
-
-
-@pytest.fixture
-def recorded(real_server, tmp_path):
-    base, passwords = real_server()
-    (summary,) = play(base, passwords["tester"], strategy_bot("greedy", "oracle", base_url=base), tmp_path / "replays")
-    records = Records(tmp_path / "records-0.sqlite3")
-    try:
-        record = records.match_record(int(summary.game_id))
-    finally:
-        records.close()
-    return summary.record_path, record
 
 
 def test_a_file_review_grades_each_decision_as_the_records_review(recorded) -> None:
