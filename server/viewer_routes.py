@@ -90,6 +90,7 @@ async def entries_view(request: Request) -> JSONResponse:
     """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each."""
     from rummy.runs import grouped_game_ids, list_runs
 
+    request.app.state.images.watch()  # a person's page: deals are drawn as they are made from now on
     records = request.app.state.records
     runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
     grouped = grouped_game_ids(records.db)
@@ -119,6 +120,7 @@ async def run_view(run_id: int, request: Request) -> JSONResponse:
 async def live_view(game_id: int, request: Request) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
     # An async route runs on the referee's event loop, so the match cannot change while it is read.
+    request.app.state.images.watch()  # a spectator: the next rounds' pictures are drawn as they are dealt
     records = request.app.state.records
     summary = match_summary(records, game_id)
     if isinstance(summary, JSONResponse):

@@ -1,10 +1,10 @@
 """`rummy-vision measure viewer-load`: how long a viewer step of 20 cards takes to show in a cold browser.
 
 A referee runs in this process on a loopback port with a fresh database; two random bots play one match
-over HTTP, so the server deals the cards (and draws their pictures ahead) as in real use. Then, for each
-repetition, a new chromium context (an empty cache: a fresh profile) opens `/viewer#game/N/step/0`,
-its first step (both hands full: 20 cards), and the page notes when every card picture of the board
-has loaded. Figures per repetition:
+over HTTP while a person has the viewer open, so the server deals the cards (and draws their pictures
+ahead) as in real use. Then, for each repetition, a new chromium context (an empty cache: a fresh
+profile) opens `/viewer#game/N/step/0`, its first step (both hands full: 20 cards), and the page
+notes when every card picture of the board has loaded. Figures per repetition:
 
 - `page_ms`: from the navigation's start to the 20th picture shown (the page, its script, the match's
   steps as JSON and the pictures);
@@ -27,6 +27,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from bot.measure.browser import debian_chromium
 from bot.measure.server_load import Tally, _play
@@ -111,6 +113,7 @@ def viewer_load(repeats: int, seed: int, emit: Callable[[str], None] = print) ->
         db.close()
         figures: dict[str, Any] = {}
         with EmbeddedServer(Settings(db_path=db_path)) as dealer:
+            httpx.get(f"{dealer.base}/viewer/api/entries", timeout=60)  # a person has the viewer open
             game_id = _one_match(dealer, bots, seed)
             if not dealer.app.state.images.wait_prerendered(timeout=300):
                 raise RuntimeError("the server had not drawn the deal's pictures after 300 s")

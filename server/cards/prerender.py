@@ -20,6 +20,7 @@ class PrerenderQueue:
         self._draw = draw
         self._waiting: deque[tuple[str, str]] = deque()
         self._busy = False
+        self._current: str | None = None  # the token being drawn
         self._closed = False
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -43,12 +44,13 @@ class PrerenderQueue:
         with self._changed:
             return self._changed.wait_for(lambda: not self._waiting and not self._busy, timeout)
 
-    def wait_until(self, done: Callable[[], bool], timeout: float) -> bool:
-        """Wait until `done()` (checked after each card drawn); False at the timeout or when stopped."""
+    def wait_for_card(self, token: str, timeout: float) -> None:
+        """Wait until the card `token` is neither waiting nor being drawn (or the timeout, or the stop)."""
         with self._changed:
-            if self._closed or self._thread is None:
-                return done()
-            return self._changed.wait_for(lambda: done() or self._closed, timeout) and done()
+            self._changed.wait_for(lambda: self._closed or not self._pending(token), timeout)
+
+    def _pending(self, token: str) -> bool:
+        return self._current == token or any(waiting == token for waiting, _ in self._waiting)
 
     def close(self) -> None:
         with self._changed:
@@ -62,13 +64,13 @@ class PrerenderQueue:
     def _run(self) -> None:
         while True:
             with self._changed:
-                self._busy = False
+                self._busy, self._current = False, None
                 self._changed.notify_all()
                 self._changed.wait_for(lambda: self._waiting or self._closed)
                 if self._closed:
                     return
                 token, landmark = self._waiting.popleft()
-                self._busy = True
+                self._busy, self._current = True, token
             try:
                 self._draw(token, landmark)
             except Exception:  # a bad photo file or the like: that card is drawn on request instead

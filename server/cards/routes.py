@@ -44,6 +44,8 @@ async def card_image(name: str, request: Request, caption: bool = False, small: 
     with `small=1`, a WebP at the pages' display size (for the viewer and /play)."""
     token = name.removesuffix(".png")
     images: CardImages = request.app.state.images
+    if small:
+        images.watch()  # the small pictures are for people's pages
     # A picture drawn ahead answers without looking the card up in the records.
     found = images.cached(token, caption=caption, small=small) if name.endswith(".png") else None
     landmark = None if found is not None else _landmark(request, name, token)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,6 +28,8 @@ PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 SMALL_CACHE_BYTES = 64 * 1024 * 1024
 FULL_CACHE_BYTES = 128 * 1024 * 1024
 
+# Cards of deals made before any page looked, kept to be drawn once one does: the newest 40 deals.
+UNWATCHED_CARDS = 40 * 40
 WAIT_FOR_WORKER_S = 30.0  # a page's picture the worker has not drawn yet: after this, drawn by the request
 
 Key = tuple[str, bool, bool]  # (token, captioned, small)
@@ -36,10 +39,11 @@ class CardImages:
     """Card pictures per token, kept in two LRU caches bounded in bytes (pages' small WebPs, bots' PNGs).
 
     The pages' small pictures are drawn ahead by one background worker (`prerender`): the referee hands it
-    each deal as it is made, and the viewer a finished match it is about to show, so that a page's request
-    is answered with bytes already made. A page's picture not drawn yet when asked (`picture`) is put
-    first in the worker's line and waited for; `drawn_on_request` counts those, for the tests and
-    `measure viewer-load`. Bots' PNGs are drawn on request.
+    each deal as it is made (drawn once a person's page has looked at this server: `watch`), and the viewer
+    a finished match it is about to show, so that a page's request is answered with bytes already made.
+    A page's picture not drawn yet when asked (`picture`) is put first in the worker's line and waited
+    for; `drawn_on_request` counts those, for the tests and `measure viewer-load`. Bots' PNGs are drawn
+    on request.
 
     `captions=True` (`serve --captions`) captions every drawn card; otherwise only a request that
     asks for one (`caption=True`, for people) gets it. Photos from `photos_dir` are never captioned.
@@ -60,6 +64,8 @@ class CardImages:
         self._lock = threading.Lock()
         self.drawn_on_request = 0
         self._ahead = PrerenderQueue(self._draw_small_pair)
+        self.watched = False  # a person's page has asked this server for something
+        self._unwatched: deque[tuple[str, str]] = deque(maxlen=UNWATCHED_CARDS)
 
     def png(self, token: str, landmark: str, *, caption: bool = False) -> bytes:
         return self.picture(token, landmark, caption=caption)[0]
@@ -81,18 +87,39 @@ class CardImages:
                 self.drawn_on_request += 1
             # The worker draws it next (both variants at once) unless it is stopped: one drawing, not two.
             self.prerender([(token, landmark)], first=True)
-            if self._ahead.wait_until(lambda: self._get(key) is not None, WAIT_FOR_WORKER_S):
-                data = self._get(key)
-                if data is not None:
-                    return data, SMALL_TYPE
+            self._ahead.wait_for_card(token, WAIT_FOR_WORKER_S)
+            data = self._get(key)  # None if the worker was stopped, or the cache let it go already
+            if data is not None:
+                return data, SMALL_TYPE
         data = self._render(token, landmark, key[1], small)
         self._put(key, data)
         return data, SMALL_TYPE if small else PNG_TYPE
 
     def prerender(self, cards: Iterable[tuple[str, str]], *, first: bool = False) -> None:
         """Draw the small pictures, captioned and not, of these (token, landmark) cards in the background,
-        in the given order; `first` puts them ahead of the cards already waiting (a page asks for them now)."""
-        self._ahead.add([card for card in cards if not self._has_small_pair(card[0])], first=first)
+        in the given order; `first` puts them ahead of the cards already waiting (a page asks for them now).
+
+        Until a person's page has asked this server for something (`watch`), the cards wait undrawn (the
+        newest UNWATCHED_CARDS of them): a server only bots play on spends no time on pictures for people.
+        """
+        wanted = [card for card in cards if not self._has_small_pair(card[0])]
+        if first:
+            self.watch()
+        with self._lock:
+            if not (self.watched or first):
+                self._unwatched.extend(wanted)
+                return
+        self._ahead.add(wanted, first=first)
+
+    def watch(self) -> None:
+        """A person's page is looking: from now on every deal is drawn as it is made, the waiting ones now."""
+        with self._lock:
+            if self.watched:
+                return
+            self.watched = True
+            waiting = list(self._unwatched)
+            self._unwatched.clear()
+        self.prerender(waiting)
 
     def wait_prerendered(self, timeout: float) -> bool:
         """Wait until the background worker has nothing left to draw; False if it still has after `timeout` s."""

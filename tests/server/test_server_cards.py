@@ -88,6 +88,7 @@ def test_card_images_cache_keeps_captioned_and_plain_apart() -> None:
 def test_prerendered_pictures_are_the_ones_drawn_on_request_and_asked_ones_go_first() -> None:
     drawn: list[str] = []
     images = CardImages()
+    images.watch()
     images._ahead._draw = lambda token, landmark: drawn.append(token)  # record the order, draw nothing
     images._ahead.add([("a", "giralda"), ("b", "giralda")])
     images._ahead.add([("c", "big ben")], first=True)
@@ -97,7 +98,9 @@ def test_prerendered_pictures_are_the_ones_drawn_on_request_and_asked_ones_go_fi
     images.close()
 
     ahead = CardImages()
-    ahead.prerender([("tok", "giralda")])
+    ahead.prerender([("tok", "giralda")])  # dealt while nobody watches: waits undrawn
+    assert ahead.wait_prerendered(timeout=30) and ahead.cached("tok", small=True) is None
+    ahead.watch()
     assert ahead.wait_prerendered(timeout=30)
     fresh = CardImages()
     for caption in (False, True):

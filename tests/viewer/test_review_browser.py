@@ -100,6 +100,7 @@ def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
 ) -> None:
     server = start_viewer_server()
     images = server.app.state.images
+    assert server.get("/viewer/api/entries").status_code == 200  # a person has the viewer open
     match = HttpMatch(server, arena_bots, style=1, seed=4)
     match.play()
     assert images.wait_prerendered(timeout=120)
@@ -137,6 +138,25 @@ def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
     assert "max-age" in small.headers["cache-control"] and small.headers["etag"]
     again = server.client.get(url + "?caption=1&small=1", headers={"If-None-Match": small.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
+
+
+def test_a_server_nobody_watches_draws_no_pictures_until_a_page_looks(start_viewer_server, arena_bots, db_path) -> None:
+    server = start_viewer_server()
+    images = server.app.state.images
+    match = HttpMatch(server, arena_bots, style=1, seed=5)
+    match.play()
+    assert images.wait_prerendered(timeout=120)
+    records = Records(db_path)
+    record = records.match_record(match.game_id)
+    records.close()
+    assert record is not None
+    tokens = [
+        token_of(card["Url"]) for part in (*record["Rounds"][0]["Hands"], record["Rounds"][0]["Deck"]) for card in part
+    ]
+    assert all(images.cached(token, caption=True, small=True) is None for token in tokens)  # bots only: nothing drawn
+    server.get("/viewer/api/entries")  # a person opens the viewer: the waiting deal is drawn
+    assert images.wait_prerendered(timeout=120)
+    assert all(images.cached(token, caption=True, small=True) is not None for token in tokens)
 
 
 def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_asked(

@@ -157,6 +157,7 @@ def test_viewer_spectates_a_running_match_without_revealing_landmarks(
 
 def test_the_list_and_the_live_view_fit_a_phone(start_viewer_server, arena_bots, chromium, tmp_path) -> None:
     server = start_viewer_server(seed=12, move_time_ms=60_000)
+    server.get("/viewer/api/entries")  # a person has the viewer open as the match is dealt
     match = HttpMatch(server, arena_bots, style=1, seed=3)
     match.play(moves=2)
     assert server.app.state.images.wait_prerendered(timeout=120)
