@@ -28,8 +28,9 @@ PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 SMALL_CACHE_BYTES = 64 * 1024 * 1024
 FULL_CACHE_BYTES = 128 * 1024 * 1024
 
-# Cards of deals made before any page looked, kept to be drawn once one does: the newest 40 deals.
-UNWATCHED_CARDS = 40 * 40
+# Cards of deals made before any page looked, kept to be drawn once one does: the newest 10 deals
+# (about 14 s of drawing), so a person opening a busy bots' server does not start minutes of it.
+UNWATCHED_CARDS = 10 * 40
 WAIT_FOR_WORKER_S = 30.0  # a page's picture the worker has not drawn yet: after this, drawn by the request
 
 Key = tuple[str, bool, bool]  # (token, captioned, small)
