@@ -443,8 +443,17 @@ def viewer_load(
     except BrowserMissing as missing:
         typer.echo(f"error: {missing}", err=True)
         raise typer.Exit(2) from None
+    if not save:
+        return
     settings = {"repeats": repeats, "server": "in this process, 127.0.0.1", "viewport": "1280x900"}
-    _save(ctx, name, figures, run, seeds={"random_moves": seed}, settings=settings, out=out, save=save)
+    try:
+        path = write_result(
+            name, figures, run=run, seeds={"random_moves": seed}, settings=settings, folder=out, argv=command_line(ctx)
+        )
+    except (OSError, ValueError) as error:
+        typer.echo(f"cannot write the result: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"result written to {path}")
 
 
 @measure_app.command("server-processes")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,6 +96,20 @@ def _card_transfers(page: Any) -> list[int]:
     )
 
 
+def _dealt_tokens(db_path: Path, game_id: int) -> list[str]:
+    """The tokens of every card the match dealt: both hands and the deck of each round."""
+    records = Records(db_path)
+    record = records.match_record(game_id)
+    records.close()
+    assert record is not None
+    return [
+        token_of(card["Url"])
+        for round_ in record["Rounds"]
+        for part in (*round_["Hands"], round_["Deck"])
+        for card in part
+    ]
+
+
 def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
     start_viewer_server, arena_bots, chromium, db_path
 ) -> None:
@@ -105,14 +120,9 @@ def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
     match.play()
     assert images.wait_prerendered(timeout=120)
     # Before any page asked: every card of the deal is drawn, with and without its caption.
-    records = Records(db_path)
-    record = records.match_record(match.game_id)
-    records.close()
-    assert record is not None
-    dealt = [card for round_ in record["Rounds"] for part in (*round_["Hands"], round_["Deck"]) for card in part]
-    assert len(dealt) == 40
-    for card in dealt:
-        token = token_of(card["Url"])
+    tokens = _dealt_tokens(db_path, match.game_id)
+    assert len(tokens) == 40
+    for token in tokens:
         assert images.cached(token, caption=True, small=True) is not None
         assert images.cached(token, caption=False, small=True) is not None
     # A browser with an empty cache steps through the match: every picture is fetched, none is drawn then.
@@ -146,13 +156,7 @@ def test_a_server_nobody_watches_draws_no_pictures_until_a_page_looks(start_view
     match = HttpMatch(server, arena_bots, style=1, seed=5)
     match.play()
     assert images.wait_prerendered(timeout=120)
-    records = Records(db_path)
-    record = records.match_record(match.game_id)
-    records.close()
-    assert record is not None
-    tokens = [
-        token_of(card["Url"]) for part in (*record["Rounds"][0]["Hands"], record["Rounds"][0]["Deck"]) for card in part
-    ]
+    tokens = _dealt_tokens(db_path, match.game_id)
     assert all(images.cached(token, caption=True, small=True) is None for token in tokens)  # bots only: nothing drawn
     server.get("/viewer/api/entries")  # a person opens the viewer: the waiting deal is drawn
     assert images.wait_prerendered(timeout=120)
@@ -162,13 +166,7 @@ def test_a_server_nobody_watches_draws_no_pictures_until_a_page_looks(start_view
 def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_asked(
     start_viewer_server, finished_game, chromium, db_path
 ) -> None:
-    records = Records(db_path)
-    record = records.match_record(finished_game)
-    records.close()
-    assert record is not None
-    tokens = [
-        token_of(card["Url"]) for part in (*record["Rounds"][0]["Hands"], record["Rounds"][0]["Deck"]) for card in part
-    ]
+    tokens = _dealt_tokens(db_path, finished_game)
     for asked in ("/viewer/api/entries", f"/viewer/api/games/{finished_game}/steps"):
         server = start_viewer_server()  # a fresh server: the match was not dealt by it
         images = server.app.state.images
