@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,3 +104,12 @@ def parse_move(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Move:
     if repeated:
         raise MalformedMove(f"Lay repeats card id(s) {repeated}")
     return Lay(ids)
+
+
+def named_card_ids(raw: Any) -> list[int]:
+    """The card ids a move as sent names, in its order; [] for anything that is not a one-key move."""
+    if not isinstance(raw, Mapping) or len(raw) != 1:
+        return []
+    value = next(iter(raw.values()))
+    values = value if isinstance(value, list) else [value]
+    return [item for item in values if isinstance(item, int) and not isinstance(item, bool)]

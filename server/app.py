@@ -75,6 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
     referee = Referee(settings, records, accounts)
     images = CardImages(settings.images_dir, captions=settings.captions)
     admin_token = create_token(settings.db_path)
+    referee.matches.on_deal = images.prerender
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -86,6 +87,7 @@ def create_app(settings: Settings) -> FastAPI:
             if play_hall is not None:
                 await play_hall.close()
             await referee.close()
+            images.close()
             records.close()
             remove_token(settings.db_path, admin_token)
 

@@ -41,6 +41,8 @@ class MatchesInPlay:
         self.live: dict[int, LiveMatch] = {}
         self.landmarks: dict[str, str] = {}  # card token -> landmark, for cards of matches in memory
         self.on_start: Callable[[Seat], None] = lambda _seat: None  # called per seat when its match starts
+        # Called with each deal's (token, landmark) cards as it is made: the card pictures are drawn ahead.
+        self.on_deal: Callable[[list[tuple[str, str]]], None] = lambda _cards: None
         self._matches_started = 0
         self.shutdown = asyncio.Event()  # set when the server begins to stop: no more timeouts
 
@@ -112,10 +114,13 @@ class MatchesInPlay:
         return live
 
     def _remember_cards(self, live: LiveMatch, played: Round) -> None:
+        dealt = []
         for card in [*played.hands[0], *played.hands[1], *played.deck]:
             token = token_of(card.url)
             self.landmarks[token] = card.kind
             live.tokens.add(token)
+            dealt.append((token, card.kind))
+        self.on_deal(dealt)
 
     def _arm_deadline(self, live: LiveMatch) -> None:
         if live.timer is not None:

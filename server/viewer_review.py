@@ -16,6 +16,8 @@ from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from server.viewer_routes import finished_match_summary
+
 router = APIRouter(tags=["viewer"])
 
 OBJECTIVES = ("win", "margin")
@@ -30,13 +32,9 @@ async def _review(request: Request, game_id: int, objective: str) -> dict[str, A
     if objective not in OBJECTIVES:
         return JSONResponse({"ErrorMessage": f"objective must be one of {', '.join(OBJECTIVES)}"}, status_code=400)
     records = request.app.state.records
-    summary = records.match_summary(game_id)
-    if summary is None:
-        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
-    if summary["Status"] == "RUNNING":
-        return JSONResponse(
-            {"ErrorMessage": f"match {game_id} is still running: review it when it ends"}, status_code=409
-        )
+    summary = finished_match_summary(records, game_id, "review it when it ends")
+    if isinstance(summary, JSONResponse):
+        return summary
     key = (str(records.path), game_id, objective)
     async with _lock:  # one grading at a time: it is CPU-bound
         if key not in _reviews:

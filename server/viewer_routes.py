@@ -27,10 +27,11 @@ Step format (the page relies on it):
                 "GameStatus"}] * 2,
      "CardsInDeck", "RemainingMoves", "RemainingRounds",
      "Drawn": {"Id", "Url", "Landmark"} -- the card the mover drew after the move; absent when none,
-     "Suggestions": [{"Move": {...}, "Value": number, "Label": str?}]  -- only when recorded}
+     "Suggestions": [{"Move": {...}, "Value": number, "Label": str?, "Exact": bool?}]  -- only when recorded}
 
-Suggestions are not recorded yet: a future recorder adds a `Suggestions` list (same shape) to a
-move of the match record (`Records.match_record()["Moves"][i]`), and it appears on that move's step.
+Suggestions are recorded by `rummy-vision match` for bots whose strategy ranks its moves (a move of
+the match record, `Records.match_record()["Moves"][i]`, has a `Suggestions` list) and appear on that
+move's step; the page calls a value without `"Exact": true` an estimate.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
+from rummy.moves import named_card_ids
 from server.page_files import PageFiles
 
 # The page's files, with the content types browsers need to run and style them.
@@ -54,6 +56,8 @@ STATIC_FILES = {
 }
 # Mounted at /viewer/static by server.app.
 VIEWER_FILES = PageFiles("server.viewer", STATIC_FILES, "viewer")
+
+MATCHES_DRAWN_AHEAD = 3  # the list's newest finished matches whose card pictures are drawn when it is asked
 
 router = APIRouter(tags=["viewer"])
 
@@ -74,11 +78,18 @@ async def entries_view(request: Request) -> JSONResponse:
     """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each."""
     from rummy.runs import grouped_game_ids, list_runs
 
+    request.app.state.images.watch()  # a person's page: deals are drawn as they are made from now on
     records = request.app.state.records
     runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
     grouped = grouped_game_ids(records.db)
-    games = [{**game, "Entry": "game"} for game in records.list_matches() if game["GameId"] not in grouped]
+    matches = records.list_matches()
+    games = [{**game, "Entry": "game"} for game in matches if game["GameId"] not in grouped]
     entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
+    # The newest finished matches are the likeliest to be opened next: their pictures are drawn meanwhile.
+    for game in [game for game in matches if game["Status"] != "RUNNING"][:MATCHES_DRAWN_AHEAD]:
+        record = records.match_record(game["GameId"])
+        if record is not None:
+            _warm_pictures(request, record, first=False)
     return JSONResponse({"Entries": entries})
 
 
@@ -97,10 +108,11 @@ async def run_view(run_id: int, request: Request) -> JSONResponse:
 async def live_view(game_id: int, request: Request) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
     # An async route runs on the referee's event loop, so the match cannot change while it is read.
+    request.app.state.images.watch()  # a spectator: the next rounds' pictures are drawn as they are dealt
     records = request.app.state.records
-    summary = records.match_summary(game_id)
-    if summary is None:
-        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    summary = match_summary(records, game_id)
+    if isinstance(summary, JSONResponse):
+        return summary
     live = request.app.state.referee.live.get(game_id)
     if summary["Status"] != "RUNNING" or live is None or live.match.over:
         if summary["Status"] == "RUNNING":
@@ -130,18 +142,11 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
     from rummy.rebuild import ReplayError, replay_record
 
     records = request.app.state.records
-    summary = records.match_summary(game_id)
-    if summary is None:
-        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
-    if summary["Status"] == "RUNNING":
-        return JSONResponse(
-            {
-                **summary,
-                "ErrorMessage": f"match {game_id} is still running: its steps would reveal the deck",
-                "Live": f"/viewer/api/games/{game_id}/live",
-            },
-            status_code=409,
-        )
+    summary = finished_match_summary(
+        records, game_id, "its steps would reveal the deck", Live=f"/viewer/api/games/{game_id}/live"
+    )
+    if isinstance(summary, JSONResponse):
+        return summary
     record = records.match_record(game_id)
     try:
         replay = replay_record(record)
@@ -171,8 +176,29 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
     )
 
 
-def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
-    """Draw the match's card pictures (as the page asks for them) ahead, in the order they appear."""
+def match_summary(records: Any, game_id: int) -> dict[str, Any] | JSONResponse:
+    """The match's summary, or a 404 answer when there is no such match."""
+    summary = records.match_summary(game_id)
+    if summary is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    return dict(summary)
+
+
+def finished_match_summary(
+    records: Any, game_id: int, why_not_running: str, **running: Any
+) -> dict[str, Any] | JSONResponse:
+    """The summary of a match that is over, or a 404 (no such match) or 409 answer (still running: `why_not_running`
+    says why that matters; `running` adds fields to the 409 answer)."""
+    summary = match_summary(records, game_id)
+    if isinstance(summary, JSONResponse) or summary["Status"] != "RUNNING":
+        return summary
+    message = f"match {game_id} is still running: {why_not_running}"
+    return JSONResponse({**summary, "ErrorMessage": message, **running}, status_code=409)
+
+
+def _warm_pictures(request: Request, record: Mapping[str, Any], *, first: bool = True) -> None:
+    """Draw the match's card pictures ahead of the rest, in the order they appear: a match dealt by this
+    server has them already; one recorded elsewhere (or before a restart) gets them before the page asks."""
     from rummy.records import token_of
 
     cards = [
@@ -180,7 +206,7 @@ def _warm_pictures(request: Request, record: Mapping[str, Any]) -> None:
         for round_ in record["Rounds"]
         for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
     ]
-    request.app.state.images.warm(cards)
+    request.app.state.images.prerender(cards, first=first)
 
 
 # --- live -------------------------------------------------------------------------------------
@@ -228,7 +254,7 @@ def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | Non
     played = match.finished_rounds[index] if ended else match.current
     # Only cards both players have seen: the hands and the laid sets of the round the move was played in.
     visible = {card.id: card for card in [*played.hands[0], *played.hands[1], *played.laid]}
-    ids = _move_ids(move)
+    ids = named_card_ids(move)
     cards = [{"Id": card_id, "Url": visible[card_id].url} for card_id in ids if card_id in visible]
     note = ""
     if isinstance(move, Mapping) and "Lay" in move and ids:
@@ -253,14 +279,6 @@ def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | Non
 
 
 # --- steps ------------------------------------------------------------------------------------
-
-
-def _move_ids(move: Any) -> list[int]:
-    if not isinstance(move, Mapping) or len(move) != 1:
-        return []
-    value = next(iter(move.values()))
-    values = value if isinstance(value, list) else [value]
-    return [item for item in values if isinstance(item, int) and not isinstance(item, bool)]
 
 
 def _step_json(
@@ -297,7 +315,7 @@ def _step_json(
         before = {card_id: url for view in previous.views if view is not None for card_id, url in view["MyHand"]}
         move_cards = [
             {"Id": card_id, "Url": before[card_id], "Landmark": previous.labels.get(card_id)}
-            for card_id in _move_ids(step.move)
+            for card_id in named_card_ids(step.move)
             if card_id in before
         ]
     result: dict[str, Any] = {

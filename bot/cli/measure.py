@@ -460,6 +460,31 @@ def server(
     )
 
 
+@measure_app.command("viewer-load")
+def viewer_load(
+    ctx: typer.Context,
+    repeats: int = typer.Option(5, min=1, max=10, help="Cold-browser visits per case (each a different step)."),
+    seed: int = typer.Option(1, help="Seed of the two random bots' moves."),
+    name: str = typer.Option("viewer-load", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """A viewer step of 20 cards in a cold chromium (fresh profile) on loopback: time until every card shows."""
+    from bot.measure.browser import BrowserMissing
+    from bot.measure.viewer_load import viewer_load as measure_viewer
+
+    _measure(
+        ctx,
+        name,
+        lambda: measure_viewer(repeats, seed, emit),
+        seeds={"random_moves": seed},
+        settings={"repeats": repeats, "server": "in this process, 127.0.0.1", "viewport": "1280x900"},
+        out=out,
+        save=save,
+        refused=(BrowserMissing,),
+    )
+
+
 @measure_app.command("server-processes")
 def server_processes(
     ctx: typer.Context,

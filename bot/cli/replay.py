@@ -78,6 +78,8 @@ def viewer_hint(source: str, db: Path | None) -> str:
         record = load_record(source, db)
     except (ValueError, OSError):
         return ""
+    if record is None:
+        return f"`rummy-vision review {source}` grades this match from the file alone (it is not in the records)."
     game_id = record["GameId"]
     return (
         f"Match {game_id} is in the records: the viewer shows it at /viewer#game/{game_id} of `rummy-vision serve` "

@@ -43,10 +43,19 @@ def review(
         from rich.progress import Progress
 
         with Progress(console=console, transient=True) as bar:
-            task = bar.add_task(f"grading match {record['GameId']}", total=None)
-            result = review_record(
-                record, grader, progress=lambda done, total: bar.update(task, completed=done, total=total)
-            )
+            what = f"match {record['GameId']}" if record is not None else source
+            task = bar.add_task(f"grading {what}", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            if record is not None:
+                result = review_record(record, grader, progress=progress)
+            else:
+                from bot.replay.file_review import review_file
+
+                console.print(f"match not in the records: reviewing {source} from the file alone")
+                result = review_file(source, grader, progress=progress)
     except (ReviewError, ValueError, OSError) as error:
         console.print(f"[red]error:[/red] {error}", soft_wrap=True)
         raise typer.Exit(2) from None
@@ -62,21 +71,25 @@ def review(
     print_review(data)
 
 
-def load_record(source: str, db: Path | None) -> dict[str, Any]:
-    """The match record of a GameId, `latest`, or the game of a replay file, from the records."""
+def load_record(source: str, db: Path | None) -> dict[str, Any] | None:
+    """The match record of a GameId, `latest`, or the game of a replay file, from the records; None for a
+    replay file whose match is not in them (it is then reviewed from the file alone)."""
     from bot.matches.match_records import default_db_path
     from rummy.records import Records
     from strategies.coaching.game_review import ReviewError
 
     path = Path(db) if db is not None else default_db_path()
+    players: tuple[str, str] | None = None
     game_id: int | None = None
     if source == "latest":
         pass
     elif source.isdigit() and not Path(source).exists():
         game_id = int(source)
     else:
-        game_id = _file_game_id(Path(source))
+        game_id, players = _file_game(Path(source))
     if not path.exists():
+        if players is not None:
+            return None
         raise ReviewError(f"no records file at {path} (give --db, or play a match first)")
     records = Records(path)
     try:
@@ -88,16 +101,15 @@ def load_record(source: str, db: Path | None) -> dict[str, Any]:
         record = records.match_record(game_id)
     finally:
         records.close()
+    if players is not None and (record is None or set(players) != set(record["Players"])):
+        return None  # not this file's match (another server's game of the same number, or none)
     if record is None:
-        where = f" (the game of {source})" if not source.isdigit() and source != "latest" else ""
-        raise ReviewError(
-            f"no match {game_id}{where} in {path}; a review rebuilds the match from the referee's records "
-            "(seed and deck), so give the --db the match was recorded in"
-        )
+        raise ReviewError(f"no match {game_id} in {path}; give the --db the match was recorded in")
     return record
 
 
-def _file_game_id(path: Path) -> int:
+def _file_game(path: Path) -> tuple[int, tuple[str, str]]:
+    """The game id and the two bots' names of a replay file."""
     from bot.replay.recording import ReplayError as RecordingError
     from bot.replay.recording import read_replay
     from strategies.coaching.game_review import ReviewError
@@ -110,7 +122,7 @@ def _file_game_id(path: Path) -> int:
     game_id = header.get("game_id")
     if not isinstance(game_id, int):
         raise ReviewError(f"{path}: the replay file names no game id")
-    return game_id
+    return game_id, (str(header.get("bot_id")), str(header.get("opponent_id")))
 
 
 def print_review(data: dict[str, Any]) -> None:

@@ -37,12 +37,27 @@ def draw_card(landmark: str, variant: str, *, caption: bool = False) -> Image.Im
     Without `caption` (what bots get) nothing in the picture is text. With it, the landmark's name
     is printed in a band at the bottom, for people looking at the card.
     """
+    return _draw(landmark, variant, (caption,))[0]
+
+
+def draw_card_pair(landmark: str, variant: str) -> tuple[Image.Image, Image.Image]:
+    """The card without and with its caption, from one drawing of the scene (half the work of two calls)."""
+    plain, captioned = _draw(landmark, variant, (False, True))
+    return plain, captioned
+
+
+def _draw(landmark: str, variant: str, captions: tuple[bool, ...]) -> list[Image.Image]:
     rng = random.Random(f"card:{landmark}:{variant}")
     image = photograph(draw_scene(landmark, rng), rng)
-    if caption:
-        draw_caption(image, landmark)
     # A slight tilt of the whole card, like a hand-held photo of a printed card.
-    return image.rotate(rng.uniform(-3, 3), resample=Image.Resampling.BICUBIC, fillcolor=BORDER_FILL)
+    angle = rng.uniform(-3, 3)
+    cards = []
+    for caption in captions:
+        card = image.copy() if len(captions) > 1 else image
+        if caption:
+            draw_caption(card, landmark)
+        cards.append(card.rotate(angle, resample=Image.Resampling.BICUBIC, fillcolor=BORDER_FILL))
+    return cards
 
 
 def to_png(image: Image.Image) -> bytes:

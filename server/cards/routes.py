@@ -15,6 +15,7 @@ import hashlib
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from server.cards.serving import CardImages
 from server.play.routes import PLAY_COOKIE
 
 router = APIRouter(tags=["cards"])
@@ -29,6 +30,10 @@ def _may_see_caption(request: Request, token: str) -> bool:
     return hall is not None and bool(owner) and bool(hall.shows_card(owner, token))
 
 
+def _landmark(request: Request, name: str, token: str) -> str | None:
+    return request.app.state.referee.landmark_of_token(token) if name.endswith(".png") else None
+
+
 # A token always shows the same picture, so browsers may keep it for a day and then revalidate by ETag.
 CACHE_CONTROL = "public, max-age=86400"
 
@@ -38,18 +43,22 @@ async def card_image(name: str, request: Request, caption: bool = False, small: 
     """The picture of one card, as PNG; with `caption=1`, the landmark's name under the scene (for people);
     with `small=1`, a WebP at the pages' display size (for the viewer and /play)."""
     token = name.removesuffix(".png")
-    landmark = request.app.state.referee.landmark_of_token(token) if name.endswith(".png") else None
-    if landmark is None:
+    images: CardImages = request.app.state.images
+    if small:
+        images.watch()  # the small pictures are for people's pages
+    # A picture drawn ahead answers without looking the card up in the records.
+    found = images.cached(token, caption=caption, small=small) if name.endswith(".png") else None
+    landmark = None if found is not None else _landmark(request, name, token)
+    if found is None and landmark is None:
         return JSONResponse({"ErrorMessage": f"no card {name}"}, status_code=404)
     if caption and not _may_see_caption(request, token):
         return JSONResponse(
             {"ErrorMessage": "captions are for people: a finished match's cards, or your own /play game's"},
             status_code=403,
         )
-    images = request.app.state.images
-    found = images.cached(token, caption=caption, small=small)
-    if found is None:
+    if found is None and landmark is not None:
         found = await asyncio.to_thread(images.picture, token, landmark, caption=caption, small=small)
+    assert found is not None
     data, media_type = found
     etag = '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
     headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}

@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 
 from cachetools import LRUCache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from recognizers.features import check_size
-from server.cards.render import draw_card, to_png, to_small_webp
+from server.cards.prerender import PrerenderQueue
+from server.cards.render import draw_card, draw_card_pair, to_png, to_small_webp
 
 log = logging.getLogger("server.cards")
 
@@ -20,52 +23,138 @@ PNG_TYPE, SMALL_TYPE = "image/png", "image/webp"
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 
 
+# Bounds of the two picture caches, in bytes: a page's small WebP is about 5 KB (a 40-card deal in both
+# variants is about 0.4 MB, so 64 MB holds some 160 deals); a bot's full PNG is about 140 KB.
+SMALL_CACHE_BYTES = 64 * 1024 * 1024
+FULL_CACHE_BYTES = 128 * 1024 * 1024
+
+# Cards of deals made before any page looked, kept to be drawn once one does: the newest 10 deals
+# (about 14 s of drawing), so a person opening a busy bots' server does not start minutes of it.
+UNWATCHED_CARDS = 10 * 40
+WAIT_FOR_WORKER_S = 30.0  # a page's picture the worker has not drawn yet: after this, drawn by the request
+
+Key = tuple[str, bool, bool]  # (token, captioned, small)
+
+
 class CardImages:
-    """PNG bytes per card token (and caption or not), rendered on first request and kept in an LRU cache.
+    """Card pictures per token, kept in two LRU caches bounded in bytes (pages' small WebPs, bots' PNGs).
+
+    The pages' small pictures are drawn ahead by one background worker (`prerender`): the referee hands it
+    each deal as it is made (drawn once a person's page has looked at this server: `watch`), and the viewer
+    a finished match it is about to show, so that a page's request is answered with bytes already made.
+    A page's picture not drawn yet when asked (`picture`) is put first in the worker's line and waited
+    for; `drawn_on_request` counts those, for the tests and `measure viewer-load`. Bots' PNGs are drawn
+    on request.
 
     `captions=True` (`serve --captions`) captions every drawn card; otherwise only a request that
     asks for one (`caption=True`, for people) gets it. Photos from `photos_dir` are never captioned.
     """
 
-    def __init__(self, photos_dir: Path | None = None, cache_size: int = 2048, *, captions: bool = False) -> None:
+    def __init__(
+        self,
+        photos_dir: Path | None = None,
+        *,
+        captions: bool = False,
+        small_cache_bytes: int = SMALL_CACHE_BYTES,
+        full_cache_bytes: int = FULL_CACHE_BYTES,
+    ) -> None:
         self.photos_dir = photos_dir
         self.captions = captions
-        self._cache: LRUCache[tuple[str, bool, bool], bytes] = LRUCache(maxsize=cache_size)
+        self._small: LRUCache[Key, bytes] = LRUCache(maxsize=small_cache_bytes, getsizeof=len)
+        self._full: LRUCache[Key, bytes] = LRUCache(maxsize=full_cache_bytes, getsizeof=len)
         self._lock = threading.Lock()
+        self.drawn_on_request = 0
+        self._ahead = PrerenderQueue(self._draw_small_pair)
+        self.watched = False  # a person's page has asked this server for something
+        self._unwatched: deque[tuple[str, str]] = deque(maxlen=UNWATCHED_CARDS)
 
     def png(self, token: str, landmark: str, *, caption: bool = False) -> bytes:
         return self.picture(token, landmark, caption=caption)[0]
 
     def cached(self, token: str, *, caption: bool = False, small: bool = False) -> tuple[bytes, str] | None:
         """The picture if it is drawn already (no drawing: cheap enough for the event loop)."""
-        with self._lock:
-            data = self._cache.get((token, caption or self.captions, small))
+        data = self._get((token, caption or self.captions, small))
         return None if data is None else (data, SMALL_TYPE if small else PNG_TYPE)
 
     def picture(self, token: str, landmark: str, *, caption: bool = False, small: bool = False) -> tuple[bytes, str]:
         """The picture's bytes and media type: PNG at full size (what bots get), or with `small` a
-        WebP at the pages' display size (a few KB instead of about 100 KB)."""
+        WebP at the pages' display size (a few KB instead of about 100 KB); drawn now if not cached."""
         key = (token, caption or self.captions, small)
-        with self._lock:
-            cached = self._cache.get(key)
+        cached = self._get(key)
         if cached is not None:
             return cached, SMALL_TYPE if small else PNG_TYPE
+        if small:
+            with self._lock:
+                self.drawn_on_request += 1
+            # The worker draws it next (both variants at once) unless it is stopped: one drawing, not two.
+            self.prerender([(token, landmark)], first=True)
+            self._ahead.wait_for_card(token, WAIT_FOR_WORKER_S)
+            data = self._get(key)  # None if the worker was stopped, or the cache let it go already
+            if data is not None:
+                return data, SMALL_TYPE
         data = self._render(token, landmark, key[1], small)
-        with self._lock:
-            self._cache[key] = data
+        self._put(key, data)
         return data, SMALL_TYPE if small else PNG_TYPE
 
-    def warm(self, cards: list[tuple[str, str]], *, caption: bool = True, small: bool = True) -> threading.Thread:
-        """Render (token, landmark) pictures ahead in a background thread, in the given order, so that a
-        page stepping through a match finds them cached."""
+    def prerender(self, cards: Iterable[tuple[str, str]], *, first: bool = False) -> None:
+        """Draw the small pictures, captioned and not, of these (token, landmark) cards in the background,
+        in the given order; `first` puts them ahead of the cards already waiting (a page asks for them now).
 
-        def render_all() -> None:
-            for token, landmark in cards:
-                self.picture(token, landmark, caption=caption, small=small)
+        Until a person's page has asked this server for something (`watch`), the cards wait undrawn (the
+        newest UNWATCHED_CARDS of them): a server only bots play on spends no time on pictures for people.
+        """
+        wanted = [card for card in cards if not self._has_small_pair(card[0])]
+        if first:
+            self.watch()
+        with self._lock:
+            if not (self.watched or first):
+                self._unwatched.extend(wanted)
+                return
+        self._ahead.add(wanted, first=first)
 
-        worker = threading.Thread(target=render_all, name="card-warm-up", daemon=True)
-        worker.start()
-        return worker
+    def watch(self) -> None:
+        """A person's page is looking: from now on every deal is drawn as it is made, the waiting ones now."""
+        with self._lock:
+            if self.watched:
+                return
+            self.watched = True
+            waiting = list(self._unwatched)
+            self._unwatched.clear()
+        self.prerender(waiting)
+
+    def wait_prerendered(self, timeout: float) -> bool:
+        """Wait until the background worker has nothing left to draw; False if it still has after `timeout` s."""
+        return self._ahead.wait_idle(timeout)
+
+    def close(self) -> None:
+        """Stop the background worker (what it had not drawn yet is drawn on request)."""
+        self._ahead.close()
+
+    def _get(self, key: Key) -> bytes | None:
+        with self._lock:
+            return (self._small if key[2] else self._full).get(key)
+
+    def _put(self, key: Key, data: bytes) -> None:
+        with self._lock:
+            (self._small if key[2] else self._full)[key] = data
+
+    def _has_small_pair(self, token: str) -> bool:
+        with self._lock:
+            return (token, True, True) in self._small and (token, self.captions, True) in self._small
+
+    def _draw_small_pair(self, token: str, landmark: str) -> None:
+        if self._has_small_pair(token):
+            return
+        photo = self._photo(token, landmark)
+        if photo is not None:
+            pair = (photo, photo)
+        elif self.captions:
+            captioned = draw_card(landmark, token, caption=True)
+            pair = (captioned, captioned)
+        else:
+            pair = draw_card_pair(landmark, token)
+        for caption, image in zip((False, True), pair, strict=True):
+            self._put((token, caption or self.captions, True), to_small_webp(image))
 
     def _render(self, token: str, landmark: str, caption: bool, small: bool = False) -> bytes:
         photo = self._photo(token, landmark)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy import DEFAULT_RULES, RulesConfig
+from rummy.moves import named_card_ids
 from rummy.records import Records
 
 
@@ -33,14 +34,6 @@ class PlayedMove:
         return key.lower()
 
 
-def _ids(move: Any) -> list[int]:
-    if not isinstance(move, dict) or len(move) != 1:
-        return []
-    value = next(iter(move.values()))
-    values = value if isinstance(value, list) else [value]
-    return [item for item in values if isinstance(item, int) and not isinstance(item, bool)]
-
-
 class Ledger:
     def __init__(self, records: Records, game_id: int, rules: RulesConfig = DEFAULT_RULES) -> None:
         self.records = records
@@ -55,7 +48,7 @@ class Ledger:
         played = []
         for step, row in enumerate(rows, start=1):
             move = json.loads(row["move"])
-            cards = self._cards(int(row["round_index"]), _ids(move))
+            cards = self._cards(int(row["round_index"]), named_card_ids(move))
             points = 0
             if isinstance(move, dict) and "Lay" in move and cards:
                 kinds = Counter(card["Landmark"] for card in cards)

@@ -159,16 +159,22 @@
     return row;
   }
 
-  function gameRow(entry) {
-    const row = el("tr", "game-row");
-    row.dataset.gameId = entry.GameId;
-    row.dataset.status = entry.Status;
+  // A match's first cells in any list: its number, linking to it, and its two players.
+  function matchCells(entry) {
     const link = el("a", null, `#${entry.GameId}`);
     link.href = `#game/${entry.GameId}`;
     const idCell = el("td");
     idCell.append(link);
     const players = el("td", "players");
     players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
+    return [idCell, players];
+  }
+
+  function gameRow(entry) {
+    const row = el("tr", "game-row");
+    row.dataset.gameId = entry.GameId;
+    row.dataset.status = entry.Status;
+    const [idCell, players] = matchCells(entry);
     const statusCell = el("td");
     const label = entry.Status === "RUNNING" ? "running" : entry.Status.toLowerCase();
     statusCell.append(el("span", statusClass(entry.Status), label));
@@ -234,12 +240,7 @@
       ...run.Games.map((entry) => {
         const row = el("tr", "run-game-row");
         row.dataset.gameId = entry.GameId;
-        const link = el("a", null, `#${entry.GameId}`);
-        link.href = `#game/${entry.GameId}`;
-        const idCell = el("td");
-        idCell.append(link);
-        const players = el("td", "players");
-        players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
+        const [idCell, players] = matchCells(entry);
         const statusCell = el("td");
         statusCell.append(el("span", statusClass(entry.Status), entry.Status.toLowerCase()));
         row.append(
@@ -531,9 +532,12 @@
     for (const suggestion of suggestions) {
       const row = el("tr", JSON.stringify(suggestion.Move) === played ? "played" : "");
       const value = typeof suggestion.Value === "number" ? suggestion.Value.toFixed(2) : suggestion.Value ?? "";
+      // A value not marked exact by its recorder is not known to be exact: it says estimate.
+      const kind = suggestion.Exact === true ? "exact" : "estimate";
       row.append(
         el("td", null, describeMove(suggestion.Move, step.Player, data.Players[1 - step.Mover])),
         el("td", "num", value),
+        el("td", kind === "exact" ? "value-kind" : "value-kind estimate", kind),
         el("td", null, suggestion.Label || ""),
       );
       table.append(row);

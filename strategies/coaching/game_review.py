@@ -101,6 +101,7 @@ class GameReview:
     grader: str  # where the values come from, in words
     decisions: tuple[GradedDecision, ...]
     results: tuple[Mapping[str, Any], ...]  # each round's {"Round", "Points", "Winner"}
+    source_notes: tuple[str, ...] = ()  # what the values rest on, when it is not the referee's records
 
     @property
     def all_exact(self) -> bool:
@@ -110,10 +111,11 @@ class GameReview:
     def notes(self) -> list[str]:
         estimates = sum(1 for decision in self.decisions if not decision.exact)
         if not estimates:
-            return ["Every value is exact."]
+            return ["Every value is exact.", *self.source_notes]
         return [
             f"{estimates} of {len(self.decisions)} decisions are graded with estimates, not exact values "
-            f"(marked 'estimate'); their losses may be wrong. To get exact values: {HOW_TO_GET_EXACT}."
+            f"(marked 'estimate'); their losses may be wrong. To get exact values: {HOW_TO_GET_EXACT}.",
+            *self.source_notes,
         ]
 
     @property
@@ -250,12 +252,7 @@ def review_record(
     """Grade every decision of a finished match record (`Records.match_record`)."""
     if record.get("Status") == "RUNNING":
         raise ReviewError(f"match {record.get('GameId')} is still running; a review needs the finished match")
-    decisions = recorded_decisions(record)
-    graded = []
-    for done, decision in enumerate(decisions):
-        graded.append(grade_decision(decision, grader))
-        if progress is not None:
-            progress(done + 1, len(decisions))
+    graded = grade_decisions(recorded_decisions(record), grader, progress)
     results = tuple(
         {"Round": round_["RoundIndex"], "Points": round_["Points"], "Winner": round_["Winner"]}
         for round_ in record.get("Rounds", [])
@@ -267,6 +264,17 @@ def review_record(
         players,
         grader.objective,
         grader.describe(),
-        tuple(graded),
+        graded,
         results,
     )
+
+
+def grade_decisions(
+    decisions: list[RecordedDecision], grader: Grader, progress: Callable[[int, int], None] | None = None
+) -> tuple[GradedDecision, ...]:
+    graded = []
+    for done, decision in enumerate(decisions):
+        graded.append(grade_decision(decision, grader))
+        if progress is not None:
+            progress(done + 1, len(decisions))
+    return tuple(graded)

@@ -59,3 +59,23 @@ def real_server(tmp_path: Path) -> Iterator[Callable[..., tuple[str, dict[str, s
     yield start
     for context in reversed(stack):
         context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def recorded(real_server, tmp_path: Path) -> tuple[Path, dict]:
+    """A match of greedy (oracle labels) against housebot-practise on the real referee: (its `play` replay
+    file, the referee's record of it)."""
+    from test_bot_server_integration import play
+
+    from bot.players.match_bots import strategy_bot
+    from rummy.records import Records
+
+    base, passwords = real_server()
+    (summary,) = play(base, passwords["tester"], strategy_bot("greedy", "oracle", base_url=base), tmp_path / "replays")
+    records = Records(tmp_path / "records-0.sqlite3")
+    try:
+        record = records.match_record(int(summary.game_id))
+    finally:
+        records.close()
+    assert record is not None
+    return summary.record_path, record

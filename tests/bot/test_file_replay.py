@@ -4,27 +4,12 @@ same moves the referee recorded), and what a file replay cannot do."""
 from __future__ import annotations
 
 import pytest
-from test_bot_server_integration import play
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.players.match_bots import strategy_bot
 from bot.replay.replays import ReplayError, continue_with, replay_file
-from rummy.records import Records
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def recorded(real_server, tmp_path):
-    base, passwords = real_server()
-    (summary,) = play(base, passwords["tester"], strategy_bot("greedy", "oracle", base_url=base), tmp_path / "replays")
-    records = Records(tmp_path / "records-0.sqlite3")
-    try:
-        record = records.match_record(int(summary.game_id))
-    finally:
-        records.close()
-    return summary.record_path, record
 
 
 def test_a_play_recording_replays_with_labels_and_the_opponents_moves(recorded) -> None:

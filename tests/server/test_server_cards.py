@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import httpx
@@ -83,3 +84,47 @@ def test_card_images_cache_keeps_captioned_and_plain_apart() -> None:
     assert images.png("tok", "giralda", caption=True) != plain
     assert images.png("tok", "giralda") == plain
     assert CardImages(captions=True).png("tok", "giralda") == images.png("tok", "giralda", caption=True)
+
+
+def test_prerendered_pictures_are_the_ones_drawn_on_request_and_asked_ones_go_first() -> None:
+    drawn: list[str] = []
+    release = threading.Event()
+
+    def draw(token: str, landmark: str) -> None:  # records the order, draws nothing, holds the first card
+        drawn.append(token)
+        release.wait(timeout=30)
+
+    images = CardImages()
+    images.watch()
+    images._ahead._draw = draw
+    images._ahead.add([("a", "giralda"), ("b", "giralda")])
+    deadline = time.monotonic() + 30
+    while not drawn and time.monotonic() < deadline:
+        time.sleep(0.01)
+    images._ahead.add([("c", "big ben")], first=True)  # while "a" is being drawn
+    release.set()
+    assert images.wait_prerendered(timeout=30)
+    assert drawn == ["a", "c", "b"]
+    images.close()
+
+    ahead = CardImages()
+    ahead.prerender([("tok", "giralda")])  # dealt while nobody watches: waits undrawn
+    assert ahead.wait_prerendered(timeout=30) and ahead.cached("tok", small=True) is None
+    ahead.watch()
+    assert ahead.wait_prerendered(timeout=30)
+    fresh = CardImages()
+    for caption in (False, True):
+        cached = ahead.cached("tok", caption=caption, small=True)
+        assert cached is not None and cached == fresh.picture("tok", "giralda", caption=caption, small=True)
+    # Asked first without a caption: the worker drew both variants then, so the second ask was ready.
+    assert ahead.drawn_on_request == 0 and fresh.drawn_on_request == 1
+    ahead.close()
+
+
+def test_picture_caches_are_bounded_in_bytes() -> None:
+    size = len(CardImages().picture("t0", "giralda", small=True)[0])
+    images = CardImages(small_cache_bytes=size * 5 // 2)  # room for about two small WebPs
+    for token in ("t1", "t2", "t3", "t4"):
+        images.picture(token, "giralda", small=True)
+    assert images.cached("t4", small=True) is not None
+    assert images.cached("t1", small=True) is None  # the oldest went first

@@ -1,18 +1,17 @@
 """The viewer's step-through and its review view in Debian's chromium, at desktop and phone widths; the
-card pictures small, cached and revalidated by ETag."""
+card pictures drawn with the deal, small, cached and revalidated by ETag."""
 
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from viewer_testkit import HttpMatch
 
-from rummy.records import Records
+from rummy.records import Records, token_of
 
 pytestmark = pytest.mark.browser
 
@@ -89,53 +88,58 @@ def test_review_api_refuses_bad_requests(start_viewer_server, finished_game) -> 
     assert margin.status_code == 200 and "expected final margin" in margin.text
 
 
-def test_card_pictures_are_small_cached_and_revalidated(start_viewer_server, finished_game, chromium) -> None:
-    server = start_viewer_server()
-    timings: dict[str, float] = {}
-    after_data: dict[str, float] = {}
-    for visit in ("cold", "browser cache", "server cache"):
-        for worker in threading.enumerate():  # the server (in this process) drawing the match's cards ahead
-            if worker.name == "card-warm-up":
-                worker.join(timeout=120)
-        # A fresh browser for the last visit: nothing in its cache, the server has drawn them all by now.
-        if visit != "browser cache":
-            context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        began = time.perf_counter()
-        page.goto(server.base + f"/viewer#game/{finished_game}/step/0")
-        page.wait_for_function(IMAGES_LOADED, arg=".board img")
-        timings[visit] = time.perf_counter() - began
-        cards = page.locator(".board img").count()
-        assert cards == 20
-        transferred = page.evaluate(
-            """() => performance.getEntriesByType('resource')
-                .filter(entry => entry.name.includes('/cards/'))
-                .map(entry => entry.transferSize)"""
-        )
-        # From the step's data arriving to its last picture arriving: how long the board waits for its cards.
-        after_data[visit] = page.evaluate(
-            """() => {
-                const entries = performance.getEntriesByType('resource');
-                const steps = entries.find(entry => entry.name.endsWith('/steps'));
-                const cards = entries.filter(entry => entry.name.includes('/cards/'));
-                return Math.max(...cards.map(entry => entry.responseEnd)) - steps.responseEnd;
-            }"""
-        )
-        if visit == "browser cache":
-            assert all(size == 0 for size in transferred)  # taken from the browser's cache, not fetched
-        else:
-            assert len(transferred) == cards and all(size > 0 for size in transferred)
-        page.close()
-        if visit != "cold":
-            context.close()
-    figures = ", ".join(
-        f"{visit} {seconds * 1000:.0f} ms (cards {after_data[visit]:.0f} ms after the step's data)"
-        for visit, seconds in timings.items()
+def _card_transfers(page: Any) -> list[int]:
+    return page.evaluate(
+        """() => performance.getEntriesByType('resource')
+            .filter(entry => entry.name.includes('/cards/'))
+            .map(entry => entry.transferSize)"""
     )
-    print(f"the viewer's step 0 with 20 cards, page load to every picture shown: {figures}")
-    Path("/tmp/viewer-card-timings.txt").write_text(figures + "\n")
 
-    steps = server.get(f"/viewer/api/games/{finished_game}/steps").json()["Steps"]
+
+def _dealt_tokens(db_path: Path, game_id: int) -> list[str]:
+    """The tokens of every card the match dealt: both hands and the deck of each round."""
+    records = Records(db_path)
+    record = records.match_record(game_id)
+    records.close()
+    assert record is not None
+    return [
+        token_of(card["Url"])
+        for round_ in record["Rounds"]
+        for part in (*round_["Hands"], round_["Deck"])
+        for card in part
+    ]
+
+
+def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
+    start_viewer_server, arena_bots, chromium, db_path
+) -> None:
+    server = start_viewer_server()
+    images = server.app.state.images
+    assert server.get("/viewer/api/entries").status_code == 200  # a person has the viewer open
+    match = HttpMatch(server, arena_bots, style=1, seed=4)
+    match.play()
+    assert images.wait_prerendered(timeout=120)
+    # Before any page asked: every card of the deal is drawn, with and without its caption.
+    tokens = _dealt_tokens(db_path, match.game_id)
+    assert len(tokens) == 40
+    for token in tokens:
+        assert images.cached(token, caption=True, small=True) is not None
+        assert images.cached(token, caption=False, small=True) is not None
+    # A browser with an empty cache steps through the match: every picture is fetched, none is drawn then.
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.base + f"/viewer#game/{match.game_id}/step/0")
+    page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    assert page.locator(".board img").count() == 20
+    transferred = _card_transfers(page)
+    assert len(transferred) == 20 and all(size > 0 for size in transferred)  # fetched, not from a cache
+    for _ in range(3):
+        page.click("#next")
+        page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    context.close()
+    assert images.drawn_on_request == 0
+
+    steps = server.get(f"/viewer/api/games/{match.game_id}/steps").json()["Steps"]
     url = steps[0]["Seats"][0]["Hand"][0]["Url"]
     small = server.get(url + "?caption=1&small=1")
     full = server.get(url)
@@ -144,6 +148,39 @@ def test_card_pictures_are_small_cached_and_revalidated(start_viewer_server, fin
     assert "max-age" in small.headers["cache-control"] and small.headers["etag"]
     again = server.client.get(url + "?caption=1&small=1", headers={"If-None-Match": small.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
+
+
+def test_a_server_nobody_watches_draws_no_pictures_until_a_page_looks(start_viewer_server, arena_bots, db_path) -> None:
+    server = start_viewer_server()
+    images = server.app.state.images
+    match = HttpMatch(server, arena_bots, style=1, seed=5)
+    match.play()
+    assert images.wait_prerendered(timeout=120)
+    tokens = _dealt_tokens(db_path, match.game_id)
+    assert all(images.cached(token, caption=True, small=True) is None for token in tokens)  # bots only: nothing drawn
+    server.get("/viewer/api/entries")  # a person opens the viewer: the waiting deal is drawn
+    assert images.wait_prerendered(timeout=120)
+    assert all(images.cached(token, caption=True, small=True) is not None for token in tokens)
+
+
+def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_asked(
+    start_viewer_server, finished_game, chromium, db_path
+) -> None:
+    tokens = _dealt_tokens(db_path, finished_game)
+    for asked in ("/viewer/api/entries", f"/viewer/api/games/{finished_game}/steps"):
+        server = start_viewer_server()  # a fresh server: the match was not dealt by it
+        images = server.app.state.images
+        assert images.cached(tokens[0], caption=True, small=True) is None
+        assert server.get(asked).status_code == 200
+        assert images.wait_prerendered(timeout=120)
+        assert all(images.cached(token, caption=True, small=True) is not None for token in tokens), asked
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(server.base + f"/viewer#game/{finished_game}/step/0")
+        page.wait_for_function(IMAGES_LOADED, arg=".board img")
+        context.close()
+        assert images.drawn_on_request == 0
+        server.stop()
 
 
 @pytest.mark.parametrize("sized_page", WIDTHS, indirect=True, ids=["desktop", "phone"])

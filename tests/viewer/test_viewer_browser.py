@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -152,3 +153,49 @@ def test_viewer_spectates_a_running_match_without_revealing_landmarks(
     assert page.locator("#live-bar").is_hidden()
     assert all(name in page.inner_text("#table-info") for name in record["Rounds"][0]["Landmarks"])
     assert page.locator("#game-status").inner_text() == "finished"
+
+
+def test_the_list_and_the_live_view_fit_a_phone(start_viewer_server, arena_bots, chromium, tmp_path) -> None:
+    server = start_viewer_server(seed=12, move_time_ms=60_000)
+    server.get("/viewer/api/entries")  # a person has the viewer open as the match is dealt
+    match = HttpMatch(server, arena_bots, style=1, seed=3)
+    match.play(moves=2)
+    assert server.app.state.images.wait_prerendered(timeout=120)
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(server.base + "/viewer")
+    row = page.locator(f"tr.game-row[data-game-id='{match.game_id}']")
+    row.wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    row.locator("a").click()
+    page.wait_for_selector("#live-bar:not([hidden])")
+    page.wait_for_function(IMAGES_LOADED, arg="#seat-0 img")
+    page.wait_for_function(IMAGES_LOADED, arg="#seat-1 img")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "live-phone.png"), full_page=True)
+    context.close()
+    # The live view's captionless pictures were drawn with the deal too.
+    assert server.app.state.images.drawn_on_request == 0
+
+
+def test_recorded_suggestions_say_exact_or_estimate(start_viewer_server, finished_game, db_path, page) -> None:
+    from rummy.records import connect
+
+    suggestions = [
+        {"Move": {"Take": 1}, "Value": 12.5, "Label": "take", "Exact": True},
+        {"Move": {"Give": 2}, "Value": -3, "Label": "give (value at most)", "Exact": False},
+        {"Move": {"Give": 3}, "Value": -4, "Label": "recorded without saying"},
+    ]
+    db = connect(db_path)
+    first = db.execute("SELECT MIN(move_seq) FROM moves WHERE game_id=? AND applied=1", (finished_game,)).fetchone()[0]
+    db.execute(
+        "UPDATE moves SET suggestions=? WHERE game_id=? AND move_seq=?", (json.dumps(suggestions), finished_game, first)
+    )
+    db.commit()
+    db.close()
+    server = start_viewer_server()
+    page.goto(server.base + f"/viewer#game/{finished_game}/step/1")
+    page.wait_for_selector("#suggestions:not([hidden])")
+    kinds = page.locator("#suggestions td.value-kind").all_inner_texts()
+    assert kinds == ["exact", "estimate", "estimate"]

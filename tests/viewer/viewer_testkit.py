@@ -12,22 +12,12 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.measure.browser import BrowserMissing
+from bot.measure.browser import debian_chromium as browser_of_debian
 from server.embedded import EmbeddedServer
 from server.settings import Settings
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: these tests are about the viewer, not the hash cost
-
-CHROMIUM = Path("/usr/bin/chromium")
-# Without the networking flags Chromium keeps trying hosts this machine cannot reach.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 class ViewerServer(EmbeddedServer):
@@ -64,24 +54,12 @@ def servers_on(db_path: Path) -> Iterator[Callable[..., ViewerServer]]:
 
 @contextmanager
 def debian_chromium() -> Iterator[Any]:
-    """Debian's chromium through Playwright; never a downloaded browser.
-
-    Open it for a module at most: Playwright's sync API keeps an event loop running in this thread while
-    it is open, and tests that run after it and call asyncio.run() must not find one.
-    """
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: the browser tests drive Debian's chromium. "
-            "Install it with `bash .ci/setup --browser` (apt-get install chromium); do not run `playwright install`."
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
+    """Debian's chromium through Playwright (bot.measure.browser); a missing browser fails the test."""
+    try:
+        with browser_of_debian() as browser:
             yield browser
-        finally:
-            browser.close()
+    except BrowserMissing as missing:
+        pytest.fail(str(missing))
 
 
 class ArenaSeat:
