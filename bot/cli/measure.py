@@ -552,3 +552,44 @@ def table_solve(
         out=out,
         save=save,
     )
+
+
+@measure_app.command("azure-pace")
+def azure_pace(
+    ctx: typer.Context,
+    latency_ms: int = typer.Option(200, min=0, help="The fake endpoint's answer time per call, in ms."),
+    name: str = typer.Option("azure_pace", help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
+    save: bool = typer.Option(True, help=SAVE_HELP),
+) -> None:
+    """Azure labelling of a first hand of 20 unseen cards per tier, and the free tier's fallback to the local gallery.
+
+    Against a fake Azure endpoint on loopback (no key, no internet); wall times depend on the machine's load.
+    """
+    from bot.measure.azure_pace import azure_pace as measure_pace
+
+    run = start_run()
+    figures = measure_pace(latency_ms, emit)
+    seeds = "none: fixed card pictures (variants pace-ID) and fixed card ids"
+    _save(ctx, name, figures, run, seeds=seeds, settings={"latency_ms": latency_ms}, out=out, save=save)
+
+
+@measure_app.command("strong-template")
+def strong_template(
+    ctx: typer.Context,
+    rounds: int = typer.Option(100, min=1, help="Duplicate rounds against greedy (two per deal, seats swapped)."),
+    seed: str = typer.Option("strong-vs-greedy", help="Seed of the deals."),
+    nodes: int = typer.Option(3000, min=1, help="The template's node budget per move in the win-rate rounds."),
+    timing_rounds: int = typer.Option(20, min=1, help="Rounds timed under the template's own default budgets."),
+    name: str = typer.Option("strong_template", help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
+    save: bool = typer.Option(True, help=SAVE_HELP),
+) -> None:
+    """The `strong` starter template against `greedy` (true labels) and its time per move under its own budgets."""
+    from bot.measure.strong_template import strong_template as measure_strong
+
+    run = start_run()
+    figures = measure_strong(rounds, seed, nodes, timing_rounds, emit)
+    settings = {"rounds": rounds, "nodes": nodes, "timing_rounds": timing_rounds}
+    seeds = {"deals": seed, "timing_deals": f"{seed}:timing"}
+    _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
