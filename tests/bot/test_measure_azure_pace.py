@@ -1,4 +1,4 @@
-"""`rummy-vision measure azure-pace` against its fake Azure endpoint: tiers, and the free tier's fallback to the gallery."""
+"""`rummy-vision measure azure-pace` on its fake Azure endpoint: tiers, and the free tier's gallery fallback."""
 
 from __future__ import annotations
 
