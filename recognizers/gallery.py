@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -124,14 +125,17 @@ class Gallery:
             found.setdefault(str(landmark), {})[str(source)] = int(count)
         return found
 
-    def pictures(self, landmark: str | None = None) -> list[dict[str, object]]:
-        """Every stored picture, oldest first: id, landmark, source, content hash, when it was added."""
-        query = "SELECT id, landmark, source, content_hash, added_at FROM pictures"
+    def _select(self, columns: str, landmark: str | None) -> list[tuple[Any, ...]]:
+        """`columns` of every stored picture, or of one landmark's, oldest first."""
+        query = f"SELECT {columns} FROM pictures"
         with self._lock:
             if landmark is None:
-                rows = self._db.execute(query + " ORDER BY id").fetchall()
-            else:
-                rows = self._db.execute(query + " WHERE landmark = ? ORDER BY id", (landmark,)).fetchall()
+                return list(self._db.execute(query + " ORDER BY id").fetchall())
+            return list(self._db.execute(query + " WHERE landmark = ? ORDER BY id", (landmark,)).fetchall())
+
+    def pictures(self, landmark: str | None = None) -> list[dict[str, object]]:
+        """Every stored picture, oldest first: id, landmark, source, content hash, when it was added."""
+        rows = self._select("id, landmark, source, content_hash, added_at", landmark)
         return [
             {"Id": int(row[0]), "Landmark": str(row[1]), "Source": str(row[2]), "Hash": str(row[3]), "AddedAt": row[4]}
             for row in rows
@@ -142,14 +146,10 @@ class Gallery:
 
         The file name is the picture's content hash, so exporting twice writes nothing new.
         """
-        query = "SELECT landmark, content_hash, picture, picture_suffix FROM pictures"
-        with self._lock:
-            if landmark is None:
-                rows = self._db.execute(query + " ORDER BY id").fetchall()
-            else:
-                rows = self._db.execute(query + " WHERE landmark = ? ORDER BY id", (landmark,)).fetchall()
         exported = Exported(folder)
-        for name, content_hash, picture, suffix in rows:
+        for name, content_hash, picture, suffix in self._select(
+            "landmark, content_hash, picture, picture_suffix", landmark
+        ):
             tag = str(name)
             if picture is None:
                 exported.without_picture[tag] = exported.without_picture.get(tag, 0) + 1
