@@ -593,3 +593,42 @@ def strong_template(
     settings = {"rounds": rounds, "nodes": nodes, "timing_rounds": timing_rounds}
     seeds = {"deals": seed, "timing_deals": f"{seed}:timing"}
     _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)
+
+
+@measure_app.command("templates")
+def templates(
+    ctx: typer.Context,
+    template: str = typer.Option("random,vision,customvision,strong", help="Starter templates, comma separated."),
+    opponents: str = typer.Option(
+        "greedy,expectimax:nodes=3000,perfect",
+        help="Opponents as in `measure duel`, comma separated (';' when one takes several options).",
+    ),
+    rounds: int = typer.Option(1000, min=1, help="Duplicate rounds per pair (two per deal, seats swapped)."),
+    seed: str = typer.Option("templates", help="Seed of the deals (each opponent gets SEED:OPPONENT)."),
+    nodes: int = typer.Option(3000, min=1, help="The `strong` template's node budget per move."),
+    name: str = typer.Option("templates", help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
+    save: bool = typer.Option(True, help=SAVE_HELP),
+) -> None:
+    """Every starter template against reference strategies over duplicate rounds (true labels).
+
+    An opponent that cannot play here (perfect without its table) is left out, and the result says why.
+    """
+    from bot.measure.templates_table import templates_table
+    from bot.templates import TEMPLATES
+
+    chosen = [item.strip() for item in template.split(",") if item.strip()]
+    unknown = sorted(set(chosen) - set(TEMPLATES))
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown template(s) {', '.join(unknown)}; choose from {', '.join(TEMPLATES)}", param_hint="--template"
+        )
+    separator = ";" if ";" in opponents else ","
+    specs = [item.strip() for item in opponents.split(separator) if item.strip()]
+    for spec in specs:
+        _check_player(spec, "--opponents")
+    run = start_run()
+    figures = templates_table(chosen, specs, rounds, seed, nodes, emit)
+    settings = {"templates": chosen, "opponents": specs, "rounds": rounds, "nodes": nodes}
+    seeds = {"deals": f"{seed}:OPPONENT", "rule": "bot.matches.local_match.schedule (duplicate)"}
+    _save(ctx, name, figures, run, seeds=seeds, settings=settings, out=out, save=save)

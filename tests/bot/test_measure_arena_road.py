@@ -1,4 +1,4 @@
-"""`rummy-vision measure azure-pace` on its fake Azure endpoint: tiers, and the free tier's gallery fallback."""
+"""`rummy-vision measure azure-pace` and `measure templates`: what they store, on fakes and small runs."""
 
 from __future__ import annotations
 
@@ -28,3 +28,18 @@ def test_azure_pace_stores_each_tier_and_what_the_gallery_answers_on_the_free_ti
     assert fallback["azure_calls"] == 0 and figures["gallery_pictures_after"] == 20
     assert len(fallback["by_gallery"]) >= 15 and fallback["wrong"] == []
     assert sorted(fallback["by_gallery"] + fallback["unknown"]) == list(range(20, 40))
+
+
+def test_measure_templates_plays_every_template_and_leaves_out_an_opponent_that_cannot_play(tmp_path: Path) -> None:
+    args = ["measure", "templates", "--template", "random,vision", "--opponents", "greedy,perfect"]
+    done = CliRunner().invoke(app, [*args, "--rounds", "2", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    figures = read_result(tmp_path / "templates.json")["figures"]
+    assert [(row["template"], row["opponent"], row["rounds"]) for row in figures["rows"]] == [
+        ("random", "greedy", 2),
+        ("vision", "greedy", 2),
+    ]
+    assert all(row["faults"] == 0 for row in figures["rows"]), "every template answered legal moves"
+    # The conftest's throwaway home holds no perfect-play table: the table says so instead of a row.
+    assert "no perfect-play table" in figures["not_measured"]["perfect"]
+    assert "perfect: not measured" in " ".join(done.output.split())
