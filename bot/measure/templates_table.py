@@ -30,10 +30,12 @@ def templates_table(
 ) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     left_out: dict[str, str] = {}
+    sources: dict[str, Any] = {}  # what each opponent played with: its budget, and the table file perfect read
     players = {spec: opponent_contender(spec) for spec in opponents}
     for spec, opponent in players.items():
         try:
             opponent.check()
+            sources[spec] = opponent.source()
         except (ValueError, OSError, RuntimeError) as error:  # e.g. perfect without its table
             left_out[spec] = f"{type(error).__name__}: {error}"
             emit(f"{spec}: not measured ({left_out[spec]})")
@@ -61,5 +63,6 @@ def templates_table(
         "labels": "true labels (the templates' play is measured, not a recognizer)",
         "strong_budget": {"nodes": nodes, "seconds": SEARCH_CLOCK_S},
         "rows": rows,
+        "opponents": sources,
         "not_measured": left_out,
     }

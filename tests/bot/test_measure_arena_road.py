@@ -42,4 +42,5 @@ def test_measure_templates_plays_every_template_and_leaves_out_an_opponent_that_
     assert all(row["faults"] == 0 for row in figures["rows"]), "every template answered legal moves"
     # The conftest's throwaway home holds no perfect-play table: the table says so instead of a row.
     assert "no perfect-play table" in figures["not_measured"]["perfect"]
+    assert "perfect" not in figures["opponents"] and "greedy" in figures["opponents"]
     assert "perfect: not measured" in " ".join(done.output.split())
