@@ -1,9 +1,11 @@
 """The `local` recognizer's labelled pictures, in SQLite next to the label cache.
 
 Each picture is stored as its landmark, the SHA-256 of its bytes (an exact repeat is known at
-once), where it came from (`import`, or the recognizer that named it), and the feature vectors of
-it and of its augmented framings. Counters record how often the gallery answered and how many
-calls to the inner recognizer that saved, for `rummy-vision recognizers stats`.
+once), where it came from (`import`, or the recognizer that named it), the feature vectors of it
+and of its augmented framings, and a bounded-size copy of the picture (recognizers/gallery_pictures.py),
+so the gallery can be exported as labelled pictures by tag, for Custom Vision training. Counters
+record how often the gallery answered and how many calls to the inner recognizer that saved, for
+`rummy-vision recognizers stats`.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from recognizers.cache import default_cache_path, open_database
 from recognizers.features import FEATURE_VERSION
+from recognizers.gallery_pictures import Exported, bounded_copy
 
 
 def default_gallery_path() -> Path:
@@ -36,6 +40,10 @@ class Gallery:
             " added_at REAL NOT NULL);"
             "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
         )
+        columns = {str(row[1]) for row in self._db.execute("PRAGMA table_info(pictures)")}
+        if "picture" not in columns:  # a gallery from before pictures were kept: its entries stay without one
+            self._db.execute("ALTER TABLE pictures ADD COLUMN picture BLOB")
+            self._db.execute("ALTER TABLE pictures ADD COLUMN picture_suffix TEXT")
         self._db.commit()
         # Every stored vector in one growing array (rows beyond _count are spare room), loaded lazily.
         self._rows: np.ndarray | None = None
@@ -50,14 +58,22 @@ class Gallery:
             row = self._db.execute("SELECT COUNT(*) FROM pictures WHERE version = ?", (FEATURE_VERSION,)).fetchone()
         return int(row[0])
 
-    def add(self, landmark: str, content_hash: str, vectors: np.ndarray, source: str) -> bool:
-        """Store a labelled picture's vectors (one row per framing); False if these bytes are already in."""
+    def add(
+        self, landmark: str, content_hash: str, vectors: np.ndarray, source: str, picture: bytes | None = None
+    ) -> bool:
+        """Store a labelled picture's vectors (one row per framing) and a bounded copy of `picture`.
+
+        False if these bytes are already in.
+        """
         rows = np.ascontiguousarray(vectors, dtype=np.float32)
+        kept = bounded_copy(picture) if picture is not None else None
+        data, suffix = kept if kept is not None else (None, None)
         with self._lock:
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO pictures (landmark, content_hash, source, version, vectors, dims, added_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (landmark, content_hash, source, FEATURE_VERSION, rows.tobytes(), rows.shape[1], time.time()),
+                "INSERT OR IGNORE INTO pictures (landmark, content_hash, source, version, vectors, dims, added_at,"
+                " picture, picture_suffix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (landmark, content_hash, source, FEATURE_VERSION, rows.tobytes(), rows.shape[1], time.time())
+                + (data, suffix),
             )
             self._db.commit()
             added = cursor.rowcount > 0
@@ -109,18 +125,43 @@ class Gallery:
             found.setdefault(str(landmark), {})[str(source)] = int(count)
         return found
 
-    def pictures(self, landmark: str | None = None) -> list[dict[str, object]]:
-        """Every stored picture, oldest first: id, landmark, source, content hash, when it was added."""
-        query = "SELECT id, landmark, source, content_hash, added_at FROM pictures"
+    def _select(self, columns: str, landmark: str | None) -> list[tuple[Any, ...]]:
+        """`columns` of every stored picture, or of one landmark's, oldest first."""
+        query = f"SELECT {columns} FROM pictures"
         with self._lock:
             if landmark is None:
-                rows = self._db.execute(query + " ORDER BY id").fetchall()
-            else:
-                rows = self._db.execute(query + " WHERE landmark = ? ORDER BY id", (landmark,)).fetchall()
+                return list(self._db.execute(query + " ORDER BY id").fetchall())
+            return list(self._db.execute(query + " WHERE landmark = ? ORDER BY id", (landmark,)).fetchall())
+
+    def pictures(self, landmark: str | None = None) -> list[dict[str, object]]:
+        """Every stored picture, oldest first: id, landmark, source, content hash, when it was added."""
+        rows = self._select("id, landmark, source, content_hash, added_at", landmark)
         return [
             {"Id": int(row[0]), "Landmark": str(row[1]), "Source": str(row[2]), "Hash": str(row[3]), "AddedAt": row[4]}
             for row in rows
         ]
+
+    def export_pictures(self, folder: Path, landmark: str | None = None) -> Exported:
+        """Write every kept picture (or one landmark's) as FOLDER/<landmark>/<hash>.<ext>; files already there stay.
+
+        The file name is the picture's content hash, so exporting twice writes nothing new.
+        """
+        exported = Exported(folder)
+        for name, content_hash, picture, suffix in self._select(
+            "landmark, content_hash, picture, picture_suffix", landmark
+        ):
+            tag = str(name)
+            if picture is None:
+                exported.without_picture[tag] = exported.without_picture.get(tag, 0) + 1
+                continue
+            target = folder / tag.replace("/", "-") / f"{str(content_hash)[:24]}.{suffix}"
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                partial = target.with_name(target.name + ".partial")
+                partial.write_bytes(bytes(picture))
+                partial.replace(target)  # an interrupted export leaves no half picture under a picture's name
+            exported.files.setdefault(tag, []).append(target)
+        return exported
 
     def forget(self, ids: list[int]) -> int:
         """Remove the pictures with these ids; returns how many were removed (the vectors reload on next use)."""

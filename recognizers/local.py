@@ -158,7 +158,7 @@ class LocalRecognizer:
             return False
         framings = augmented(image, AUGMENTED_FRAMINGS, random.Random(digest))
         vectors = np.stack([describe(framing) for framing in framings])
-        return self.gallery.add(landmark, digest, vectors, source)
+        return self.gallery.add(landmark, digest, vectors, source, picture=data)
 
     def _read(self, url: str, deadline: float | None) -> bytes:
         scheme = urlsplit(url).scheme.lower()

@@ -5,9 +5,11 @@ labels; `corrected:INNER` makes INNER's labels consistent with the round's deck 
 Options are keyword arguments; those a backend does not take are ignored, so one options dict can
 serve any name:
 
-- all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache), `calls_per_minute`,
-  `tier` (free, standard or RATE/PERIOD: a limiter shared by all processes, see recognizers/tiers.py;
-  also from the environment or config file), `limiter_path`, `parallel` (calls at once),
+- all paid backends: `config` (TOML path), `cache` (SQLite path, or a LabelCache),
+  `tier` (free, standard or RATE/PERIOD, see recognizers/tiers.py; also from the environment or config
+  file; with none set, free, and a warning says so): every call takes a slot of one limiter shared by all
+  the user's processes (`limiter_path`, default in the user data directory; `limiter` to give one),
+  `parallel` (calls at once),
   `retry` (RetrySettings), `sleep`/`clock` (tests), `env` (a mapping instead of os.environ),
   `private_hosts` (hosts whose pictures go as bytes), `images` (an ImageFetcher)
 - azure: `endpoint`, `key`, `mode` ("analyze" or "domain")
@@ -21,12 +23,16 @@ serve any name:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from recognizers.settings import Settings, SettingsError, load_settings
 from rummy.labels import Recognizer
+
+log = logging.getLogger("recognizers")
+_FREE_TIER_SAID: set[str] = set()  # services already warned, in this process, that no tier is set
 
 NAMES = (
     "azure",
@@ -102,7 +108,9 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
                 "azure needs AZURE_VISION_ENDPOINT and AZURE_VISION_KEY in the environment, or [azure] endpoint "
                 f"and key in the config file ({settings.source})"
             )
-        return AzureRecognizer(endpoint, key, mode=options.get("mode", "analyze"), **_api_options(options, settings))
+        return AzureRecognizer(
+            endpoint, key, mode=options.get("mode", "analyze"), **_api_options(options, settings, "azure")
+        )
     if name == "customvision":
         from recognizers.customvision import CustomVisionRecognizer
 
@@ -115,7 +123,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
                 f"or [customvision] prediction_url and prediction_key in the config file ({settings.source})"
             )
         threshold = options.get("threshold", settings.customvision_threshold)
-        return CustomVisionRecognizer(url, key, threshold=threshold, **_api_options(options, settings))
+        return CustomVisionRecognizer(url, key, threshold=threshold, **_api_options(options, settings, "customvision"))
     raise ValueError(f"unknown recognizer {spec!r}; known: {', '.join(NAMES)}")
 
 
@@ -150,11 +158,29 @@ def _gallery(options: Mapping[str, Any], settings: Settings) -> Any:
     return Gallery()
 
 
-def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
+def _say_free_tier_assumed(service: str) -> None:
+    """Warn once per process and service: a user who set no tier may have a faster key and not know why it crawls."""
+    from recognizers.shared_limiter import default_limiter_path
+    from recognizers.tiers import FREE, TIER_ENV
+
+    if service in _FREE_TIER_SAID:
+        return
+    _FREE_TIER_SAID.add(service)
+    log.warning(
+        "%s: no Azure tier set, so the free tier's limit applies (%s), shared by all your processes through %s; "
+        'a standard key: --tier standard, %s=standard or tier = "standard" in [azure] of the config file',
+        service,
+        FREE.describe().partition(": ")[2],
+        default_limiter_path(),
+        TIER_ENV,
+    )
+
+
+def _api_options(options: Mapping[str, Any], settings: Settings, service: str) -> dict[str, Any]:
     from recognizers.image_source import DEFAULT_MAX_BYTES, ImageFetcher
-    from recognizers.limiter import DEFAULT_CALLS_PER_MINUTE, RateLimiter
     from recognizers.remote import RetrySettings
-    from recognizers.tiers import tier_setting
+    from recognizers.shared_limiter import SharedRateLimiter
+    from recognizers.tiers import FREE, tier_setting
 
     chosen: dict[str, Any] = {"cache": _cache(options, settings)}
     chosen["images"] = options.get("images") or ImageFetcher(
@@ -168,17 +194,17 @@ def _api_options(options: Mapping[str, Any], settings: Settings) -> dict[str, An
         chosen["retry"] = options["retry"]
     elif "retry" not in chosen:
         chosen["retry"] = RetrySettings()
-    limiter_args = {key: options[key] for key in ("sleep", "clock") if key in options}
-    tier = tier_setting(options.get("tier"), env=options.get("env"), config=options.get("config"))
     if options.get("limiter"):
         chosen["limiter"] = options["limiter"]
-    elif tier is not None:  # one limiter for all matches and processes of this user, with the month's count
-        from recognizers.shared_limiter import SharedRateLimiter
-
-        chosen["limiter"] = SharedRateLimiter(tier, options.get("limiter_path"), **limiter_args)
-        chosen["parallel"] = int(options.get("parallel", min(tier.calls, 8)))
-    else:
-        chosen["limiter"] = RateLimiter(int(options.get("calls_per_minute", DEFAULT_CALLS_PER_MINUTE)), **limiter_args)
+    else:  # one limiter for all matches and processes of this user, with the month's count
+        tier = tier_setting(options.get("tier"), env=options.get("env"), config=options.get("config"))
+        if tier is None:
+            tier = FREE
+            _say_free_tier_assumed(service)
+        limiter_args = {key: options[key] for key in ("sleep", "clock") if key in options}
+        limiter = SharedRateLimiter(tier, options.get("limiter_path"), key_name=service, **limiter_args)
+        chosen["limiter"] = limiter
+        chosen["parallel"] = min(tier.calls, 8)
     if "parallel" in options:
         chosen["parallel"] = int(options["parallel"])
     return chosen

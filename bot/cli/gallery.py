@@ -1,4 +1,4 @@
-"""`rummy-vision recognizers import DIR`, `list`, `forget` and `stats`: the local recognizer's gallery."""
+"""`rummy-vision recognizers import DIR`, `export DIR`, `list`, `forget` and `stats`: the local recognizer's gallery."""
 
 from __future__ import annotations
 
@@ -96,6 +96,29 @@ def import_pictures(
         + (f"; {skipped} already there" if skipped else "")
         + (f"; {broken} unreadable" if broken else "")
     )
+
+
+@app.command("export")
+def export_pictures(
+    folder: Annotated[Path, typer.Argument(help="Where to write DIR/LANDMARK/* (created if missing).")],
+    landmark: Annotated[str | None, typer.Option(help="Only this landmark's pictures.")] = None,
+    gallery: GalleryOption = None,
+) -> None:
+    """Write the gallery's labelled pictures by tag (a folder per landmark), the layout `train-customvision` reads.
+
+    Entries added before the gallery kept pictures have none to write; the count of those is printed.
+    """
+    store = _open(gallery)
+    try:
+        exported = store.export_pictures(folder, landmark)
+    except OSError as error:
+        typer.echo(f"error: cannot write to {folder}: {error.strerror or error}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
+    for tag in sorted(exported.files):
+        typer.echo(f"{tag}: {len(exported.files[tag])}")
+    typer.echo(f"exported {exported.describe()}")
 
 
 @app.command("list")

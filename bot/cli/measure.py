@@ -700,3 +700,101 @@ def suite(
         }
 
     _measure(ctx, name, work, seeds={"decisions": seed}, settings={"count": count}, out=out, save=save)
+
+
+@measure_app.command("azure-pace")
+def azure_pace(
+    ctx: typer.Context,
+    latency_ms: int = typer.Option(200, min=0, help="The fake endpoint's answer time per call, in ms."),
+    name: str = typer.Option("azure_pace", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """Azure labelling of a first hand of 20 unseen cards per tier, and the free tier's fallback to the local gallery.
+
+    Against a fake Azure endpoint on loopback (no key, no internet); wall times depend on the machine's load.
+    """
+    from bot.measure.azure_pace import azure_pace as measure_pace
+
+    seeds = "none: fixed card pictures (variants pace-ID) and fixed card ids"
+    _measure(
+        ctx,
+        name,
+        lambda: measure_pace(latency_ms, emit),
+        seeds=seeds,
+        settings={"latency_ms": latency_ms},
+        out=out,
+        save=save,
+    )
+
+
+@measure_app.command("strong-template")
+def strong_template(
+    ctx: typer.Context,
+    rounds: int = typer.Option(100, min=1, help="Duplicate rounds against greedy (two per deal, seats swapped)."),
+    seed: str = typer.Option("strong-vs-greedy", help="Seed of the deals."),
+    nodes: int = typer.Option(3000, min=1, help="The template's node budget per move in the win-rate rounds."),
+    timing_rounds: int = typer.Option(20, min=1, help="Rounds timed under the template's own default budgets."),
+    name: str = typer.Option("strong_template", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """The `strong` starter template against `greedy` (true labels) and its time per move under its own budgets."""
+    from bot.measure.strong_template import strong_template as measure_strong
+
+    settings = {"rounds": rounds, "nodes": nodes, "timing_rounds": timing_rounds}
+    seeds = {"deals": seed, "timing_deals": f"{seed}:timing"}
+    _measure(
+        ctx,
+        name,
+        lambda: measure_strong(rounds, seed, nodes, timing_rounds, emit),
+        seeds=seeds,
+        settings=settings,
+        out=out,
+        save=save,
+    )
+
+
+@measure_app.command("templates")
+def templates(
+    ctx: typer.Context,
+    template: str = typer.Option("random,vision,customvision,strong", help="Starter templates, comma separated."),
+    opponents: str = typer.Option(
+        "greedy,expectimax:nodes=3000,perfect",
+        help="Opponents as in `measure duel`, comma separated (';' when one takes several options).",
+    ),
+    rounds: int = typer.Option(1000, min=1, help="Duplicate rounds per pair (two per deal, seats swapped)."),
+    seed: str = typer.Option("templates", help="Seed of the deals (each opponent gets SEED:OPPONENT)."),
+    nodes: int = typer.Option(3000, min=1, help="The `strong` template's node budget per move."),
+    name: str = typer.Option("templates", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """Every starter template against reference strategies over duplicate rounds (true labels).
+
+    An opponent that cannot play here (perfect without its table) is left out, and the result says why.
+    """
+    from bot.measure.templates_table import templates_table
+    from bot.templates import TEMPLATES
+
+    chosen = [item.strip() for item in template.split(",") if item.strip()]
+    unknown = sorted(set(chosen) - set(TEMPLATES))
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown template(s) {', '.join(unknown)}; choose from {', '.join(TEMPLATES)}", param_hint="--template"
+        )
+    separator = ";" if ";" in opponents else ","
+    specs = [item.strip() for item in opponents.split(separator) if item.strip()]
+    for spec in specs:
+        _check_player(spec, "--opponents")
+    settings = {"templates": chosen, "opponents": specs, "rounds": rounds, "nodes": nodes}
+    seeds = {"deals": f"{seed}:OPPONENT", "rule": "bot.matches.local_match.schedule (duplicate)"}
+    _measure(
+        ctx,
+        name,
+        lambda: templates_table(chosen, specs, rounds, seed, nodes, emit),
+        seeds=seeds,
+        settings=settings,
+        out=out,
+        save=save,
+    )

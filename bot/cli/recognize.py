@@ -11,7 +11,8 @@ from recognizers.registry import names_help
 
 TIER_HELP = (
     "Azure tier: free (20 calls a minute, 5,000 a month), standard (20 a second) or a rate like 10/s; one "
-    "limit shared by all your processes (default: RUMMY_VISION_AZURE_TIER, else tier in the config file's [azure])."
+    "limit shared by all your processes and matches, Custom Vision too (default: RUMMY_VISION_AZURE_TIER, else "
+    "tier in the config file's [azure], else free, with a warning)."
 )
 
 

@@ -2,7 +2,8 @@
 
 The template file is executed afresh for every round (as the arena gives each match fresh globals);
 before each move its label cache is filled from the round's true labels, so the measurement is of
-the strategy alone, not of a recognizer. Its `decide(gamestate, stop_at, nodes)` is then called.
+the strategy alone, not of a recognizer, and it never calls a service. Then `decide(gamestate,
+stop_at, nodes)` is called where the template has it (`strong`), else its `calculate_move`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def load_template(name: str) -> ModuleType:
 
 @dataclass(frozen=True)
 class TemplateContender(Contender):
-    """Template `spec` (e.g. "strong") playing with true labels, `nodes` and `seconds` per move."""
+    """Template `spec` (e.g. "strong") playing with true labels; `nodes` and `seconds` per move for a searcher."""
 
     nodes: int = 3000
     seconds: float = 0.5
@@ -56,14 +57,22 @@ class TemplateContender(Contender):
         module = load_template(self.spec)
         nodes, seconds = self.nodes, self.seconds
 
+        known = getattr(module, "LABELS", None)  # `random` looks at no picture
+        if hasattr(module, "key_is_set"):
+            vars(module)["key_is_set"] = lambda: (
+                False
+            )  # a measurement never calls a paid service, whatever keys are set
+
         def calculate_move(gamestate: dict[str, Any]) -> Any:
             truth = labels()
             for _card_id, url in gamestate["MyHand"] + gamestate["OppHand"]:
                 path = "/" + url.split("://", 1)[-1].split("/", 1)[-1] if "://" in url else url
                 landmark = truth.get(url, truth.get(path))
-                if landmark is not None:
-                    module.LABELS[url] = landmark
-            return module.decide(gamestate, time.monotonic() + seconds, nodes)
+                if landmark is not None and known is not None:
+                    known[url] = landmark
+            if hasattr(module, "decide"):  # `strong`: its search under the contender's budgets
+                return module.decide(gamestate, time.monotonic() + seconds, nodes)
+            return module.calculate_move(gamestate)
 
         sys.modules.pop(module.__name__, None)
         return Agent(calculate_move)

@@ -12,11 +12,18 @@ from bot_loopback import serve  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_BOTS = REPO / "fixtures" / "bots"
+RANDOM_TEMPLATE = REPO / "bot" / "templates" / "files" / "random.py"  # what `new-bot --template random` writes
 
 
 @pytest.fixture
 def fixture_bots() -> Path:
     return FIXTURE_BOTS
+
+
+@pytest.fixture
+def random_template() -> Path:
+    """The random starter template, as a bot file: the arena editor's first template, played as users play it."""
+    return RANDOM_TEMPLATE
 
 
 @pytest.fixture

@@ -34,10 +34,10 @@ def env_for(password: str, tmp_path: Path) -> dict[str, str]:
     }
 
 
-def test_play_json_mode_records_every_match_and_never_shows_the_password(real_server, fixture_bots, tmp_path):
+def test_play_json_mode_records_every_match_and_never_shows_the_password(real_server, random_template, tmp_path):
     base, passwords = real_server()
     record_dir = tmp_path / "replays"
-    args = ["play", "--base-url", base, "--bot", str(fixture_bots / "random_template.py"), "--games", "2"]
+    args = ["play", "--base-url", base, "--bot", str(random_template), "--games", "2"]
     args += ["--opponent", "housebot-practise", "--game-style", "3", "--record", str(record_dir), "--json"]
     result = CliRunner().invoke(app, args, env=env_for(passwords["tester"], tmp_path))
     assert result.exit_code == 0, result.output
@@ -62,7 +62,7 @@ def test_play_shows_a_summary_table_with_a_strategy_and_the_oracle(real_server, 
     assert passwords["tester"] not in result.output
 
 
-def test_play_explains_bad_arguments_and_refusals(real_server, fixture_bots, tmp_path):
+def test_play_explains_bad_arguments_and_refusals(real_server, random_template, tmp_path):
     base, passwords = real_server()
     runner = CliRunner()
     env = env_for(passwords["tester"], tmp_path)
@@ -72,7 +72,7 @@ def test_play_explains_bad_arguments_and_refusals(real_server, fixture_bots, tmp
     assert unknown.exit_code == 2 and "unknown strategy" in flat(unknown)
     missing = runner.invoke(app, ["play", "--base-url", base, "--bot", str(tmp_path / "nope.py")], env=env)
     assert missing.exit_code == 2 and "does not exist" in flat(missing)
-    bot = str(fixture_bots / "random_template.py")
+    bot = str(random_template)
     wrong = runner.invoke(app, ["play", "--base-url", base, "--bot", bot, "--password", "wrong"], env=env)
     assert wrong.exit_code == 1 and "INVALID_LOGIN_OR_PASSWORD" in flat(wrong)
     style = runner.invoke(app, ["play", "--base-url", base, "--bot", bot, "--game-style", "99"], env=env)
@@ -84,10 +84,10 @@ def test_play_explains_bad_arguments_and_refusals(real_server, fixture_bots, tmp
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-def test_ctrl_c_cancels_a_waiting_offer(real_server, fixture_bots, tmp_path):
+def test_ctrl_c_cancels_a_waiting_offer(real_server, random_template, tmp_path):
     base, passwords = real_server()
     command = [sys.executable, "-c", "from bot.cli import main; main()", "play", "--base-url", base]
-    command += ["--bot", str(fixture_bots / "random_template.py"), "--game-style", "1", "--quiet", "-v", "--no-record"]
+    command += ["--bot", str(random_template), "--game-style", "1", "--quiet", "-v", "--no-record"]
     child = subprocess.Popen(
         command,
         cwd=REPO,

@@ -44,11 +44,11 @@ FAULTS = {
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))
-def test_the_client_finishes_the_match_through_faults(real_server, fixture_bots, tmp_path, fault):
+def test_the_client_finishes_the_match_through_faults(real_server, random_template, tmp_path, fault):
     base, passwords = real_server(move_time_ms=FAULT_MOVE_TIME_MS)
     proxy = FaultProxy(base.removesuffix("/prod/"), FAULTS[fault])
     with proxy.running() as proxy_base:
-        bot = file_bot(fixture_bots / "random_template.py")
+        bot = file_bot(random_template)
         (summary,) = play_through(proxy_base, passwords["tester"], bot, tmp_path)
     assert summary.error is None, summary.error
     assert summary.status in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), summary  # never LOST_BY_TIMEOUT
@@ -101,7 +101,7 @@ def test_idempotent_calls_retry_until_they_succeed_and_give_up_with_a_clear_erro
     assert dead.seen["GM-MakeMove"] == 1
 
 
-def test_a_move_that_arrives_after_the_end_is_recorded_as_not_played(real_server, fixture_bots, tmp_path):
+def test_a_move_that_arrives_after_the_end_is_recorded_as_not_played(real_server, random_template, tmp_path):
     base, passwords = real_server(move_time_ms=400)
 
     def late_first_move(call: str, count: int) -> str:
@@ -110,7 +110,7 @@ def test_a_move_that_arrives_after_the_end_is_recorded_as_not_played(real_server
 
     proxy = FaultProxy(base.removesuffix("/prod/"), late_first_move)
     with proxy.running() as proxy_base:
-        bot = file_bot(fixture_bots / "random_template.py")
+        bot = file_bot(random_template)
         (summary,) = play_through(proxy_base, passwords["tester"], bot, tmp_path)
     assert summary.status == "LOST_BY_TIMEOUT" and summary.moves == 0
     records = read_replay(summary.record_path)

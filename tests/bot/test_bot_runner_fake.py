@@ -33,9 +33,9 @@ def assert_clean(log, summaries, games: int = 1) -> None:
     assert log.refused_moves == [], "the client sent a move the rules refuse"
 
 
-def test_random_template_file_bot_plays_full_matches(fake_referee, fixture_bots, tmp_path):
+def test_random_template_file_bot_plays_full_matches(fake_referee, random_template, tmp_path):
     base, log = fake_referee(rounds=2)
-    summaries = run_games(base, file_bot(fixture_bots / "random_template.py"), tmp_path, games=2)
+    summaries = run_games(base, file_bot(random_template), tmp_path, games=2)
     assert_clean(log, summaries, games=2)
     assert all(summary.fallbacks == 0 for summary in summaries)
     assert sum(summary.moves for summary in summaries) == len(log.accepted_moves)
@@ -72,27 +72,27 @@ def test_bad_bots_still_play_legal_moves_in_time(fake_referee, fixture_bots, tmp
     assert records[-1]["type"] == "end" and records[-1]["fallbacks"] == summaries[0].fallbacks
 
 
-def test_waits_for_an_opponent_with_long_polls(fake_referee, fixture_bots):
+def test_waits_for_an_opponent_with_long_polls(fake_referee, random_template):
     base, log = fake_referee(polls_until_match=3)
-    summaries = run_games(base, file_bot(fixture_bots / "random_template.py"))
+    summaries = run_games(base, file_bot(random_template))
     assert_clean(log, summaries)
     waiting = ("GM-PollForGameState", "WAITING_FOR_GAME")
     expected = [("GM-OfferGame", "WAITING_FOR_GAME"), waiting, waiting, ("GM-PollForGameState", "SUCCESS")]
     assert log.calls[:4] == expected
 
 
-def test_stop_cancels_a_waiting_offer(fake_referee, fixture_bots):
+def test_stop_cancels_a_waiting_offer(fake_referee, random_template):
     base, log = fake_referee(never_match=True)
     stop = threading.Event()
     opts = PlayOptions(game_style_id=3, wait_ms=50)
     with ArenaClient(base, CREDENTIALS, policy=FAST) as client:
-        runner = Runner(client, file_bot(fixture_bots / "random_template.py"), opts, stop=stop)
+        runner = Runner(client, file_bot(random_template), opts, stop=stop)
         threading.Timer(0.3, stop.set).start()
         assert runner.run() == []
     assert log.cancelled_offers == 1
 
 
-def test_keyboard_interrupt_cancels_a_waiting_offer(fake_referee, fixture_bots):
+def test_keyboard_interrupt_cancels_a_waiting_offer(fake_referee, random_template):
     base, log = fake_referee(never_match=True)
     polls = 0
 
@@ -105,15 +105,15 @@ def test_keyboard_interrupt_cancels_a_waiting_offer(fake_referee, fixture_bots):
             return super().poll(player_key, max_wait_ms)
 
     with Interrupting(base, CREDENTIALS, policy=FAST) as client:
-        runner = Runner(client, file_bot(fixture_bots / "random_template.py"), PlayOptions(game_style_id=3, wait_ms=10))
+        runner = Runner(client, file_bot(random_template), PlayOptions(game_style_id=3, wait_ms=10))
         with pytest.raises(KeyboardInterrupt):
             runner.run()
     assert log.cancelled_offers == 1
 
 
-def test_refusals_are_clear_errors(fake_referee, fixture_bots):
+def test_refusals_are_clear_errors(fake_referee, random_template):
     base, _log = fake_referee()
-    bot = file_bot(fixture_bots / "random_template.py")
+    bot = file_bot(random_template)
     with pytest.raises(PlayError, match="Check of OpponentId failed"):
         run_games(base, bot, opponent_id="nobody-like-this")
     with (

@@ -35,12 +35,10 @@ def assert_finished_in_time(summaries, games: int = 1) -> None:
         assert summary.moves > 0
 
 
-def test_user_file_bot_like_the_arena_template_plays_full_matches(real_server, fixture_bots, tmp_path):
+def test_user_file_bot_like_the_arena_template_plays_full_matches(real_server, random_template, tmp_path):
     # A long move time: the test says no fallback is needed, and a busy machine must not make one necessary.
     base, passwords = real_server(move_time_ms=60_000)
-    summaries = play(
-        base, passwords["tester"], file_bot(fixture_bots / "random_template.py"), tmp_path, games=2, move_time_s=60
-    )
+    summaries = play(base, passwords["tester"], file_bot(random_template), tmp_path, games=2, move_time_s=60)
     assert_finished_in_time(summaries, games=2)
     assert all(summary.fallbacks == 0 for summary in summaries)
     for summary in summaries:

@@ -16,7 +16,7 @@ def _flat(result) -> str:
     return " ".join(result.output.split())
 
 
-def test_an_unknown_opponent_lists_the_house_bots(real_server, fixture_bots, tmp_path):
+def test_an_unknown_opponent_lists_the_house_bots(real_server, random_template, tmp_path):
     base, passwords = real_server()
     env = {
         "RUMMY_VISION_BOT_ID": "tester",
@@ -24,7 +24,7 @@ def test_an_unknown_opponent_lists_the_house_bots(real_server, fixture_bots, tmp
         "RUMMY_VISION_CONFIG": str(tmp_path / "no-config.toml"),
         "COLUMNS": "300",
     }
-    bot = str(fixture_bots / "random_template.py")
+    bot = str(random_template)
     result = runner.invoke(app, ["play", "--base-url", base, "--bot", bot, "--opponent", "nobody-xyz"], env=env)
     assert result.exit_code == 1
     assert "Check of OpponentId failed" in _flat(result)

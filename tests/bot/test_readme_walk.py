@@ -21,7 +21,7 @@ import pytest
 from test_readme_commands import _readme_commands
 
 REPO = Path(__file__).resolve().parents[2]
-TEMPLATE = REPO / "fixtures" / "bots" / "random_template.py"
+TEMPLATE = REPO / "bot" / "templates" / "files" / "random.py"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ class FakeTraining:
     keys: set[str] = field(default_factory=set)
     tags: dict[str, str] = field(default_factory=dict)  # tag id -> name
     pictures: dict[str, str] = field(default_factory=dict)  # picture name -> tag name
+    contents: dict[str, bytes] = field(default_factory=dict)  # picture name -> the bytes uploaded
     published: dict[str, str] = field(default_factory=dict)  # publish name -> prediction resource
     polls: int = 0
 
@@ -74,7 +75,8 @@ def fake_training():
         body = await request.json()
         assert len(body["images"]) <= 64
         for image in body["images"]:
-            assert base64.b64decode(image["contents"])
+            fake.contents[image["name"]] = base64.b64decode(image["contents"])
+            assert fake.contents[image["name"]]
             fake.pictures[image["name"]] = fake.tags[image["tagIds"][0]]
         return {"isBatchSuccessful": True, "images": [{"sourceUrl": i["name"], "status": "OK"} for i in body["images"]]}
 
@@ -170,3 +172,100 @@ def test_cli_trains_and_prints_the_prediction_url(fake_training: FakeTraining, t
     monkeypatch.delenv("CUSTOM_VISION_TRAINING_KEY")
     result = CliRunner().invoke(app, [*args, "--endpoint", fake_training.base_url])
     assert result.exit_code == 2 and "CUSTOM_VISION_TRAINING_KEY" in result.output
+
+
+def picture(seed: int, side: int = 300) -> bytes:
+    """A PNG of random coloured blocks (a picture the gallery can describe), `side` pixels square."""
+    import io
+    import random
+
+    from PIL import Image, ImageDraw
+
+    rng = random.Random(seed)
+    image = Image.new("RGB", (side, side), tuple(rng.randrange(256) for _ in range(3)))
+    draw = ImageDraw.Draw(image)
+    for _ in range(12):
+        x, y = rng.randrange(side), rng.randrange(side)
+        draw.rectangle((x, y, x + side // 4, y + side // 5), fill=tuple(rng.randrange(256) for _ in range(3)))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def noise_picture(side: int) -> bytes:
+    """A PNG of random pixels: large on disk, so the gallery keeps a smaller copy."""
+    import io
+    import random
+
+    from PIL import Image
+
+    image = Image.frombytes("RGB", (side, side), random.Random(side).randbytes(side * side * 3))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_the_gallery_keeps_its_pictures_and_trains_custom_vision_from_them(
+    fake_training: FakeTraining, tmp_path: Path, monkeypatch
+) -> None:
+    import sqlite3
+
+    import numpy as np
+    from typer.testing import CliRunner
+
+    from bot.cli.main import app
+    from recognizers.gallery import Gallery
+    from recognizers.gallery_pictures import KEEP_MAX_BYTES, KEEP_MAX_SIDE
+    from recognizers.local import LocalRecognizer
+
+    path = tmp_path / "gallery.sqlite3"
+    # A gallery from before pictures were kept: one entry, features only.
+    with sqlite3.connect(path) as old:
+        old.execute(
+            "CREATE TABLE pictures (id INTEGER PRIMARY KEY, landmark TEXT NOT NULL, content_hash TEXT NOT NULL UNIQUE,"
+            " source TEXT NOT NULL, version INTEGER NOT NULL, vectors BLOB NOT NULL, dims INTEGER NOT NULL,"
+            " added_at REAL NOT NULL)"
+        )
+        vectors = np.zeros((1, 4), dtype=np.float32).tobytes()
+        old.execute("INSERT INTO pictures VALUES (1, 'giralda', 'old', 'import', 0, ?, 4, 0)", (vectors,))
+    store = Gallery(path)
+    learner = LocalRecognizer(store)
+    kept: dict[str, bytes] = {}
+    for index, landmark in enumerate(["trevi fountain"] * 5 + ["big ben"] * 5):
+        data = picture(index)
+        assert learner.learn(data, landmark, source="import")
+        kept[data.hex()] = data
+    large = noise_picture(1400)
+    assert len(large) > KEEP_MAX_BYTES and learner.learn(large, "big ben", source="azure")
+    store.close()
+
+    runner = CliRunner()
+    done = runner.invoke(app, ["recognizers", "export", str(tmp_path / "out"), "--gallery", str(path)])
+    assert done.exit_code == 0, done.output
+    folded = " ".join(done.output.split())
+    assert "big ben: 6" in folded and "trevi fountain: 5" in folded
+    assert "1 gallery entry has no picture" in folded, "the old entry is counted, not silently dropped"
+    written = sorted((tmp_path / "out").rglob("*.*"))
+    assert len(written) == 11 and {p.parent.name for p in written} == {"big ben", "trevi fountain"}
+    as_is = [p for p in written if p.suffix == ".png"]
+    assert len(as_is) == 10 and all(p.read_bytes().hex() in kept for p in as_is), "small pictures are kept as they are"
+    (smaller,) = [p for p in written if p.suffix == ".jpg"]
+    from PIL import Image
+
+    with Image.open(smaller) as image:
+        assert max(image.size) == KEEP_MAX_SIDE and len(smaller.read_bytes()) < len(large)
+    again = runner.invoke(app, ["recognizers", "export", str(tmp_path / "out"), "--gallery", str(path)])
+    assert again.exit_code == 0 and len(sorted((tmp_path / "out").rglob("*.*"))) == 11
+
+    monkeypatch.setenv("CUSTOM_VISION_TRAINING_KEY", TRAINING_KEY)
+    monkeypatch.setattr("recognizers.customvision_training.time.sleep", lambda s: None)
+    args = ["recognizers", "train-customvision", "--from-gallery", "--gallery", str(path)]
+    args += ["--prediction-resource-id", RESOURCE, "--endpoint", fake_training.base_url]
+    trained = runner.invoke(app, args)
+    assert trained.exit_code == 0, trained.output
+    assert "Trained on 11 pictures of 2 landmarks" in trained.output
+    assert sorted(fake_training.pictures.values()).count("big ben") == 6
+    uploaded = {data.hex() for data in fake_training.contents.values()}
+    assert set(kept) <= uploaded, "the pictures uploaded are the gallery's own"
+    both = runner.invoke(app, [*args, str(tmp_path / "out")])
+    assert both.exit_code == 2 and "one of the two" in both.output

@@ -30,6 +30,7 @@ MAX_THINK_SECONDS = 4.0  # never spend longer than this on one move, whatever th
 PARALLEL_CALLS = 8
 
 # Other names a tag may carry (a classifier's tags may be named in any language).
+# ---- begin shared block: aliases (the same in every starter template that has it) ----
 ALIASES = {
     "brandenburger tor": "brandenburg gate",
     "houses of parliament": "palace of westminster",
@@ -67,15 +68,19 @@ ALIASES = {
     "jal mahal palace": "jal mahal",
     "la giralda": "giralda",
 }
+# ---- end shared block: aliases ----
 
 LABELS = {}  # picture URL -> landmark (a catalog name) or None when no tag reached THRESHOLD
+# ---- begin shared block: label cache (the same in every starter template that has it) ----
 FAILED_AT = {}  # picture URL -> time of the last failed call (retried after RETRY_AFTER_SECONDS)
 RETRY_AFTER_SECONDS = 10.0
 _sent = deque()  # times of the calls in the current rate-limit window
 _pool = ThreadPoolExecutor(max_workers=PARALLEL_CALLS)
 _pending = {}  # picture URL -> future of a call still running (it fills LABELS when it lands)
+# ---- end shared block: label cache ----
 
 
+# ---- begin shared block: landmark names (the same in every starter template that has it) ----
 def normalize(name):
     plain = unicodedata.normalize("NFKD", name)
     plain = "".join(c for c in plain if not unicodedata.combining(c)).lower().replace("'", "")
@@ -85,7 +90,7 @@ def normalize(name):
 
 
 def to_catalog(name, catalog):
-    """The catalog entry a tag or landmark name denotes, or None."""
+    """The catalog entry a landmark name (from Azure, or a classifier's tag) denotes, or None."""
     wanted = normalize(name)
     by_norm = {normalize(entry): entry for entry in catalog}
     if wanted in by_norm:
@@ -96,10 +101,14 @@ def to_catalog(name, catalog):
     return alias if alias in catalog else None
 
 
+# ---- end shared block: landmark names ----
+
+
 def key_is_set():
     return PREDICTION_KEY and not PREDICTION_KEY.startswith("PASTE-") and "YOUR-RESOURCE" not in PREDICTION_URL
 
 
+# ---- begin shared block: rate limit (the same in every starter template that has it) ----
 def take_call_slot():
     """True if a call may go now under CALLS_PER_PERIOD per PERIOD_SECONDS (no waiting: moves are timed)."""
     now = time.monotonic()
@@ -109,6 +118,9 @@ def take_call_slot():
         return False
     _sent.append(now)
     return True
+
+
+# ---- end shared block: rate limit ----
 
 
 def analyze(url, catalog, timeout):
@@ -130,6 +142,7 @@ def analyze(url, catalog, timeout):
         _pending.pop(url, None)
 
 
+# ---- begin shared block: labelling (the same in every starter template that has it) ----
 def label_cards(cards, catalog, stop_at):
     """Label the unseen cards in parallel, as far as the rate limit and the time allow.
 
@@ -163,6 +176,10 @@ def stop_time(gamestate):
     return now + MAX_THINK_SECONDS
 
 
+# ---- end shared block: labelling ----
+
+
+# ---- begin shared block: greedy player (the same in every starter template that has it) ----
 SET_POINTS = {("same", 3): 20, ("same", 4): 30, ("same", 5): 50, ("diff", 3): 25, ("diff", 4): 35}
 
 
@@ -207,3 +224,6 @@ def calculate_move(gamestate):
         return len(mine.get(label, [])) if label else 0
 
     return {"Give": min(my_hand, key=rarity)[0]}
+
+
+# ---- end shared block: greedy player ----

@@ -14,16 +14,19 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 import requests
 
+# ---- begin shared block: azure settings (the same in every starter template that has it) ----
 AZURE_ENDPOINT = os.environ.get("AZURE_VISION_ENDPOINT", "https://YOUR-RESOURCE.cognitiveservices.azure.com")
 AZURE_KEY = os.environ.get("AZURE_VISION_KEY", "PASTE-YOUR-COMPUTER-VISION-KEY-HERE")
 # Free trial keys: 20 calls per 60 s (and 5,000 a month); student/standard keys: 20 calls per 1 s.
 CALLS_PER_PERIOD = int(os.environ.get("AZURE_CALLS_PER_PERIOD", "20"))
 PERIOD_SECONDS = float(os.environ.get("AZURE_PERIOD_SECONDS", "60"))
+# ---- end shared block: azure settings ----
 SAFETY_SECONDS = 1.0  # answer at least this long before the move's ResponseDeadline
 MAX_THINK_SECONDS = 4.0  # never spend longer than this on one move, whatever the deadline
 PARALLEL_CALLS = 8
 
 # Other names Azure may give a landmark (it answers in English, sometimes the local name).
+# ---- begin shared block: aliases (the same in every starter template that has it) ----
 ALIASES = {
     "brandenburger tor": "brandenburg gate",
     "houses of parliament": "palace of westminster",
@@ -61,15 +64,19 @@ ALIASES = {
     "jal mahal palace": "jal mahal",
     "la giralda": "giralda",
 }
+# ---- end shared block: aliases ----
 
 LABELS = {}  # picture URL -> landmark (a catalog name) or None when Azure saw no catalog landmark
+# ---- begin shared block: label cache (the same in every starter template that has it) ----
 FAILED_AT = {}  # picture URL -> time of the last failed call (retried after RETRY_AFTER_SECONDS)
 RETRY_AFTER_SECONDS = 10.0
 _sent = deque()  # times of the calls in the current rate-limit window
 _pool = ThreadPoolExecutor(max_workers=PARALLEL_CALLS)
 _pending = {}  # picture URL -> future of a call still running (it fills LABELS when it lands)
+# ---- end shared block: label cache ----
 
 
+# ---- begin shared block: landmark names (the same in every starter template that has it) ----
 def normalize(name):
     plain = unicodedata.normalize("NFKD", name)
     plain = "".join(c for c in plain if not unicodedata.combining(c)).lower().replace("'", "")
@@ -79,7 +86,7 @@ def normalize(name):
 
 
 def to_catalog(name, catalog):
-    """The catalog entry an Azure landmark name denotes, or None."""
+    """The catalog entry a landmark name (from Azure, or a classifier's tag) denotes, or None."""
     wanted = normalize(name)
     by_norm = {normalize(entry): entry for entry in catalog}
     if wanted in by_norm:
@@ -90,10 +97,18 @@ def to_catalog(name, catalog):
     return alias if alias in catalog else None
 
 
+# ---- end shared block: landmark names ----
+
+
+# ---- begin shared block: azure key check (the same in every starter template that has it) ----
 def key_is_set():
     return AZURE_KEY and not AZURE_KEY.startswith("PASTE-") and "YOUR-RESOURCE" not in AZURE_ENDPOINT
 
 
+# ---- end shared block: azure key check ----
+
+
+# ---- begin shared block: rate limit (the same in every starter template that has it) ----
 def take_call_slot():
     """True if a call may go now under CALLS_PER_PERIOD per PERIOD_SECONDS (no waiting: moves are timed)."""
     now = time.monotonic()
@@ -105,6 +120,10 @@ def take_call_slot():
     return True
 
 
+# ---- end shared block: rate limit ----
+
+
+# ---- begin shared block: azure call (the same in every starter template that has it) ----
 def analyze(url, catalog, timeout):
     """Ask Azure which landmark the picture at `url` shows; store the answer in LABELS."""
     try:
@@ -131,6 +150,10 @@ def analyze(url, catalog, timeout):
         _pending.pop(url, None)
 
 
+# ---- end shared block: azure call ----
+
+
+# ---- begin shared block: labelling (the same in every starter template that has it) ----
 def label_cards(cards, catalog, stop_at):
     """Label the unseen cards in parallel, as far as the rate limit and the time allow.
 
@@ -164,6 +187,10 @@ def stop_time(gamestate):
     return now + MAX_THINK_SECONDS
 
 
+# ---- end shared block: labelling ----
+
+
+# ---- begin shared block: greedy player (the same in every starter template that has it) ----
 SET_POINTS = {("same", 3): 20, ("same", 4): 30, ("same", 5): 50, ("diff", 3): 25, ("diff", 4): 35}
 
 
@@ -208,3 +235,6 @@ def calculate_move(gamestate):
         return len(mine.get(label, [])) if label else 0
 
     return {"Give": min(my_hand, key=rarity)[0]}
+
+
+# ---- end shared block: greedy player ----
