@@ -46,7 +46,12 @@ def match(
     game_style: int = typer.Option(1, "--game-style", help="With --server: the GameStyleId (a one-round style)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes playing rounds in parallel."),
     db: Path | None = typer.Option(None, "--db", help="SQLite records file (default: the server's data file)."),
-    record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
+    record: bool = typer.Option(
+        True,
+        "--record/--no-record",
+        help="Store every round in the records file. Over --server, --no-record also deletes the matches the"
+        " server recorded; the bot accounts made for the run are removed either way.",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
     """Play A against B in process and print rounds won, margins and win rates with 95% intervals.
@@ -82,7 +87,7 @@ def match(
             raise typer.BadParameter("choose --in-process or --server, not both")
         if duplicate:
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
-        played = _over_server(console, server, contenders, rounds, db, game_style, names)
+        played = _over_server(console, server, contenders, rounds, db, game_style, names, keep=record)
     else:
         plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
         tasks = [
@@ -154,7 +159,15 @@ def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], 
 
 
 def _over_server(
-    console: Any, server: str, contenders: list[Any], rounds: int, db: Path | None, style: int, names: tuple[str, str]
+    console: Any,
+    server: str,
+    contenders: list[Any],
+    rounds: int,
+    db: Path | None,
+    style: int,
+    names: tuple[str, str],
+    *,
+    keep: bool,
 ) -> list[Any]:
     from bot.matches.match_records import default_db_path
     from bot.matches.server_match import play_over_server
@@ -165,7 +178,13 @@ def _over_server(
     with _progress(console, rounds, f"{names[0]} vs {names[1]} on {server}") as advance:
         try:
             return play_over_server(
-                server, (contenders[0], contenders[1]), rounds, db=path, game_style_id=style, progress=advance
+                server,
+                (contenders[0], contenders[1]),
+                rounds,
+                db=path,
+                game_style_id=style,
+                progress=advance,
+                keep_records=keep,
             )
         except RuntimeError as error:
             raise typer.BadParameter(str(error)) from None

@@ -3,7 +3,9 @@
 Both contenders get fresh bot accounts in the server's database (so this works with a local server
 whose records file is reachable), then each runs the ordinary bot client in its own thread,
 offering games that name the other as `OpponentId`. The rounds come back from the server's records,
-the decision times from the clients' replay files.
+the decision times from the clients' replay files. The accounts are removed afterwards (their
+passwords lived only in this process), and without `keep_records` so are the matches the server
+recorded.
 """
 
 from __future__ import annotations
@@ -49,9 +51,38 @@ def play_over_server(
     db: Path,
     game_style_id: int = ONE_ROUND_STYLE,
     progress: Callable[[int], None] | None = None,
+    keep_records: bool = True,
 ) -> list[tuple[RoundResult, int]]:
     """(round, seat of the first contender) for each of `rounds` one-round matches, in the order played."""
     accounts = register_players(db, contenders)
+    try:
+        return _play_rounds(base_url, contenders, rounds, accounts, db, game_style_id, progress, keep_records)
+    finally:
+        remove_players(db, [bot_id for bot_id, _password in accounts])
+
+
+def remove_players(db: Path, bot_ids: Sequence[str]) -> None:
+    """Forget the accounts `register_players` made: nobody knows their passwords any more."""
+    connection = connect(db)
+    try:
+        accounts = Accounts(connection)
+        for bot_id in bot_ids:
+            if accounts.get(bot_id) is not None:
+                accounts.remove_bot(bot_id)
+    finally:
+        connection.close()
+
+
+def _play_rounds(
+    base_url: str,
+    contenders: tuple[Contender, Contender],
+    rounds: int,
+    accounts: list[tuple[str, str]],
+    db: Path,
+    game_style_id: int,
+    progress: Callable[[int], None] | None,
+    keep_records: bool,
+) -> list[tuple[RoundResult, int]]:
     replays = Path(tempfile.mkdtemp(prefix="rummy-vision-match-"))
     summaries: list[list[MatchSummary]] = [[], []]
     errors: list[BaseException] = []
@@ -95,6 +126,8 @@ def play_over_server(
             played.append(_round_of(record, names, contenders, think))
             if progress:
                 progress(1)
+        if not keep_records:
+            records.forget_matches([result.game_id for result, _seat in played if result.game_id is not None])
         return played
     finally:
         records.close()

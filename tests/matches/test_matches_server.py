@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 from typer.testing import CliRunner
 
 from bot.cli import app
@@ -58,3 +59,39 @@ def test_server_mode_refuses_duplicate_deals(tmp_path):
     arguments = ["match", "greedy", "random", "--server", "http://127.0.0.1:9/prod/", "--duplicate"]
     result = CliRunner().invoke(app, [*arguments, "--db", str(tmp_path)], env={"COLUMNS": "200"})
     assert result.exit_code != 0 and "duplicate deals need --in-process" in result.output
+
+
+def test_no_record_over_the_server_leaves_no_matches_no_viewer_entries_and_no_accounts(tmp_path):
+    from server.accounts import Accounts
+
+    db = tmp_path / "records.sqlite3"
+    with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
+        before = {bot.name for bot in Accounts(server.app.state.records.db).all()}
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--db", str(db), "--rounds", "2"]
+        result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE), "--no-record", "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout.strip().splitlines()[-1])["rounds"] == 2
+        entries = httpx.get(server.base + "/viewer/api/entries").json()["Entries"]
+        after = {bot.name for bot in Accounts(server.app.state.records.db).all()}
+    assert entries == []
+    assert after == before
+    records = Records(db)
+    try:
+        assert records.list_matches() == []
+    finally:
+        records.close()
+
+
+def test_a_recorded_run_over_the_server_keeps_its_matches_but_not_its_throwaway_accounts(tmp_path):
+    from server.accounts import Accounts
+
+    db = tmp_path / "records.sqlite3"
+    with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
+        before = {bot.name for bot in Accounts(server.app.state.records.db).all()}
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--db", str(db), "--rounds", "2"]
+        result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE)])
+        assert result.exit_code == 0, result.output
+        after = {bot.name for bot in Accounts(server.app.state.records.db).all()}
+        entries = httpx.get(server.base + "/viewer/api/entries").json()["Entries"]
+    assert after == before
+    assert [entry["Games"] for entry in entries] == [2]
