@@ -399,6 +399,25 @@ def local_recognizer(
     _save(ctx, name, figures, run, seeds={"referee": chosen}, settings=settings, out=out, save=save)
 
 
+@measure_app.command("local-unseen")
+def local_unseen(
+    ctx: typer.Context,
+    seed: int | None = typer.Option(None, help="The referee's --seed (default: the reported one; 777 tuned it)."),
+    test_matches: int = typer.Option(25, min=1, help="Matches whose cards in view are the test set."),
+    name: str = typer.Option("local-unseen", help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
+    save: bool = typer.Option(True, help=SAVE_HELP),
+) -> None:
+    """The `local` recognizer's false accepts on landmarks absent from its gallery (half the catalog each way)."""
+    from bot.measure.local_recognizer import UNSEEN_SEED, measure_unseen
+
+    chosen = UNSEEN_SEED if seed is None else seed
+    run = start_run()
+    figures = measure_unseen(chosen, test_matches, emit=emit)
+    settings = {"test_matches": test_matches}
+    _save(ctx, name, figures, run, seeds={"referee": chosen, "tuning": 777}, settings=settings, out=out, save=save)
+
+
 @measure_app.command()
 def server(
     ctx: typer.Context,
