@@ -418,6 +418,31 @@ def local_unseen(
     _save(ctx, name, figures, run, seeds={"referee": chosen, "tuning": 777}, settings=settings, out=out, save=save)
 
 
+@measure_app.command("baseline-bot")
+def baseline_bot(
+    ctx: typer.Context,
+    player: str = typer.Option("heuristic", help="Our strategy (a registered name) to play against the bot."),
+    deals: int = typer.Option(200, min=1, help="Duplicate deals (two rounds each)."),
+    first_seed: int | None = typer.Option(None, help="First deal seed (default 70000)."),
+    name: str = typer.Option("baseline-bot", help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
+    save: bool = typer.Option(True, help=SAVE_HELP),
+) -> None:
+    """A strategy against the 40-line "lay any set, else give the rarest card" bot (fixtures/strategies)."""
+    from bot.measure.baseline_bot import FIRST_SEED, baseline_duel
+
+    seed = FIRST_SEED if first_seed is None else first_seed
+    run = start_run()
+    figures = baseline_duel(player, deals, seed)
+    low, high = figures["wilson95"]
+    emit(
+        f"{player} vs {figures['opponent']}: {figures['won']}/{figures['rounds']} rounds won "
+        f"({figures['win_rate']:.1%}, Wilson 95% {low:.1%}-{high:.1%}), mean margin {figures['mean_margin']:+.1f}"
+    )
+    settings = {"player": player, "deals": deals}
+    _save(ctx, name, figures, run, seeds={"deals": [seed, seed + deals - 1]}, settings=settings, out=out, save=save)
+
+
 @measure_app.command()
 def server(
     ctx: typer.Context,
