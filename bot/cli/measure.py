@@ -382,7 +382,7 @@ def correction(
 def local_recognizer(
     ctx: typer.Context,
     seed: int | None = typer.Option(None, help="The referee's --seed (default: the reported one, not tuned on)."),
-    test_matches: int = typer.Option(25, min=1, help="Matches whose 40 cards are the test set."),
+    test_matches: int = typer.Option(25, min=1, help="Matches whose cards in view are the test set."),
     matches: int = typer.Option(100, min=1, help="Matches for the calls-saved measurement."),
     sweep: bool = typer.Option(False, help="Only precision/coverage per margin (a tuning aid)."),
     name: str = typer.Option("local-recognizer", help=NAME_HELP),
