@@ -421,7 +421,7 @@ def local_unseen(
 @measure_app.command("baseline-bot")
 def baseline_bot(
     ctx: typer.Context,
-    player: str = typer.Option("heuristic", help="Our strategy (a registered name) to play against the bot."),
+    player: str = typer.Option("heuristic", help="Our strategy, NAME or NAME:KEY=VALUE,..., to play against the bot."),
     deals: int = typer.Option(200, min=1, help="Duplicate deals (two rounds each)."),
     first_seed: int | None = typer.Option(None, help="First deal seed (default 70000)."),
     name: str = typer.Option("baseline-bot", help=NAME_HELP),

@@ -11,6 +11,7 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+from bot.measure.duel import parse_player
 from bot.measure.record import REPOSITORY
 from rummy.deals import make_deal, play_round
 from rummy.stats import wilson_interval
@@ -30,14 +31,15 @@ def lay_any_set(path: Path = FIXTURE) -> Any:
 
 
 def baseline_duel(player: str, deals: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
-    """`player` (a registered strategy spec without options) against the fixture on duplicate deals."""
+    """`player` (`name` or `name:key=value,...`) against the fixture on duplicate deals."""
     bot = lay_any_set()
+    name, options = parse_player(player)
     won = 0
     margins = []
     for seed in range(first_seed, first_seed + deals):
         deal = make_deal(seed)
         for seat in (0, 1):
-            ours = get_strategy(player)
+            ours = get_strategy(name, **options)
             final = play_round(deal, (ours, bot) if seat == 0 else (bot, ours))
             won += final.winner() == seat  # a tie goes to the second mover, as the rules say
             margins.append(final.margin(seat))
