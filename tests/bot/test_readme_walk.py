@@ -109,7 +109,7 @@ WALK: dict[str, Step] = {
     "rummy-vision new-bot mybot.py --template strong": Step(("Wrote the strong template to mybot.py", "play --bot")),
     "rummy-vision play --bot mybot.py --opponent housebot-practise": Step(("Matches played", "housebot-practise")),
     "rummy-vision check-recording ~/.local/share/rummy-vision/replays/*.jsonl": Step(
-        ("game1-mybot-vs-housebot-greedy.jsonl: no divergence",)
+        ("-mybot-vs-housebot-greedy.jsonl: no divergence",)
     ),
     # On the local referee's recording, the hypothesis that points are shown net is refuted, line by line.
     "rummy-vision check-recording game.jsonl --points-shown net": Step(
