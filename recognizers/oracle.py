@@ -52,6 +52,7 @@ class OracleRecognizer:
         source: LabelSource | None = None,
         client: httpx.Client | None = None,
         timeout: float = 5.0,
+        by_url: bool = False,
     ) -> None:
         if source is None and not base_url:
             raise ValueError("oracle needs a server base URL (and a GameId) or a {url: landmark} source")
@@ -60,6 +61,8 @@ class OracleRecognizer:
         self._source = source
         self._http = client
         self._timeout = timeout
+        # Ask for labels keyed by URL path: for a caller with pictures but not the gamestate's card ids.
+        self._by_url = by_url
         self._known: dict[str, str] = {}
         self._logged: set[str] = set()
 
@@ -107,7 +110,7 @@ class OracleRecognizer:
         try:
             url = f"{self.base_url}/oracle/labels/{self.game_id}"
             try:
-                response = client.get(url)
+                response = client.get(url, params={"by": "url"} if self._by_url else None)
             except httpx.ConnectError:
                 raise ValueError(f"connection refused at {self.base_url}: is the server running?") from None
             if response.status_code != 200:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -268,6 +268,12 @@ class Records:
             _finish_match(db, game_id, match, end_reason, now)
 
     # --- reads --------------------------------------------------------------------------------
+
+    def forget_matches(self, game_ids: Sequence[int]) -> None:
+        """Delete finished matches with their rounds, cards and moves (a run asked not to be recorded)."""
+        with self._transaction() as db:
+            for table in ("moves", "deal_cards", "rounds", "matches"):
+                db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(game_id,) for game_id in game_ids])
 
     def landmark_of_token(self, token: str) -> str | None:
         row = self.db.execute("SELECT landmark FROM deal_cards WHERE token=? LIMIT 1", (token,)).fetchone()

@@ -85,7 +85,7 @@ def list_runs(db: sqlite3.Connection) -> list[dict[str, Any]]:
     """Every run, newest first, with its round count and the time its first round started."""
     ensure_schema(db)
     rows = db.execute(
-        "SELECT r.run_id, r.kind, r.title, r.created_at, r.players, r.standings, r.head_to_head,"
+        "SELECT r.run_id, r.kind, r.title, r.created_at, r.players, r.tournament_id, r.standings, r.head_to_head,"
         " COUNT(g.game_id) AS games, MIN(m.started_at) AS started_at, MAX(m.ended_at) AS ended_at"
         " FROM runs r LEFT JOIN run_games g ON g.run_id = r.run_id LEFT JOIN matches m ON m.game_id = g.game_id"
         " GROUP BY r.run_id ORDER BY r.run_id DESC"
@@ -136,6 +136,8 @@ def _run_json(row: sqlite3.Row) -> dict[str, Any]:
     return {
         "RunId": row["run_id"],
         "Kind": row["kind"],
+        # A tournament's own number, the one `rummy-vision tournament` and `ratings` print (None for a match run).
+        "TournamentId": row["tournament_id"],
         "Title": row["title"],
         "CreatedAt": row["created_at"],
         "Players": json.loads(row["players"]),

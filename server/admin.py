@@ -92,6 +92,11 @@ class NewRun(BaseModel):
     Games: list[RunGame] = Field(min_length=1, max_length=10_000)
 
 
+class ForgetGames(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    GameIds: list[Annotated[int, Field(ge=1, le=2**63 - 1)]] = Field(min_length=1, max_length=10_000)
+
+
 def _error(message: str, status: int, **headers: str) -> JSONResponse:
     return SafeJSONResponse({"ErrorMessage": message}, status_code=status, headers=headers or None)
 
@@ -192,3 +197,22 @@ async def add_run(request: Request) -> Response:
         games=[(game.GameId, game.Label) for game in body.Games],
     )
     return SafeJSONResponse({"RunId": run_id}, status_code=201)
+
+
+@router.post("/games/forget")
+async def forget_games(request: Request) -> Response:
+    """Delete finished matches from the records (a run asked not to be recorded); a running one is refused."""
+    body = await _allowed_body(request, ForgetGames)
+    if isinstance(body, Response):
+        return body
+    records = request.app.state.records
+    summaries = {game_id: records.match_summary(game_id) for game_id in body.GameIds}
+    unknown = [game_id for game_id, summary in summaries.items() if summary is None]
+    if unknown:
+        return _error(f"no recorded match with GameId {', '.join(map(str, unknown[:10]))}", 400)
+    running = [game_id for game_id, summary in summaries.items() if summary["EndedAt"] is None]
+    if running:
+        listed = ", ".join(map(str, running[:10]))
+        return _error(f"match {listed} has not ended: only finished matches are forgotten", 409)
+    records.forget_matches(body.GameIds)
+    return SafeJSONResponse({"Forgotten": body.GameIds})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -181,10 +181,10 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.oracle:
 
         @app.get("/oracle/labels/{game_id}", tags=["oracle"])
-        async def oracle_labels(game_id: int) -> JSONResponse:
+        async def oracle_labels(game_id: int, by: Literal["id", "url"] = "id") -> JSONResponse:
             """{card id: landmark} for the cards in view in the match's current round, in id order (local play
-            only; nothing about the deck)."""
-            labels = referee.oracle_labels(game_id)
+            only; nothing about the deck). `?by=url` keys them by URL path instead."""
+            labels = referee.oracle_labels(game_id, by_url=by == "url")
             if labels is None:
                 return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
             return JSONResponse(labels)

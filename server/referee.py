@@ -189,15 +189,16 @@ class Referee:
     def landmark_of_url(self, url: str) -> str | None:
         return self.landmark_of_token(token_of(url))
 
-    def oracle_labels(self, game_id: int) -> dict[str, str] | None:
+    def oracle_labels(self, game_id: int, *, by_url: bool = False) -> dict[str, str] | None:
         """{card id: landmark} for the cards in view in the match's current round (both hands and the laid
-        cards), in id order (None if not in memory). Nothing about the deck: not its cards, not its order."""
+        cards), in id order (None if not in memory). Nothing about the deck: not its cards, not its order.
+        With by_url the keys are the cards' URL paths, for a caller that has pictures but no card ids."""
         live = self.live.get(game_id)
         if live is None:
             return None
         shown = live.match.current
         cards = sorted([*shown.hands[0], *shown.hands[1], *shown.laid], key=lambda card: card.id)
-        return {str(card.id): card.kind for card in cards}
+        return {card.url if by_url else str(card.id): card.kind for card in cards}
 
     # --- calls' building blocks ---------------------------------------------------------------
 

@@ -48,6 +48,10 @@ class ArenaAgent:
         self.tracker.observe(gamestate, {card_id: label.landmark for card_id, label in self.last_labels.items()})
         self.labelled.update((card_id, label.landmark is not None) for card_id, label in self.last_labels.items())
 
+    def cards_unknown(self) -> tuple[int, int]:
+        """(cards whose last label named no landmark, cards seen) this match."""
+        return sum(1 for known in self.labelled.values() if not known), len(self.labelled)
+
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)
         state = self.tracker.count_state()

@@ -58,7 +58,12 @@ def match(
         "--db",
         help="SQLite records file (default: the server's data file; not with --server).",
     ),
-    record: bool = typer.Option(True, "--record/--no-record", help="Store every round in the records file."),
+    record: bool = typer.Option(
+        True,
+        "--record/--no-record",
+        help="Store every round in the records file. Over --server, --no-record also has the server forget the"
+        " rounds it recorded and removes the accounts made for the run (both through its admin API).",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
 ) -> None:
     """Play A against B in process and print rounds won, margins and win rates with 95% intervals.
@@ -117,6 +122,8 @@ def match(
     sources = [contender.source() for contender in contenders]
     stored: tuple[Path | str, list[int]] | None = None
     try:
+        if server is not None and not record:
+            _forget_over_server(console, admin, played)
         if record and played:
             dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
             title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
@@ -235,6 +242,20 @@ def _over_server(
                 admin.close()
             raise typer.BadParameter(str(error)) from None
     return played, admin
+
+
+def _forget_over_server(console: Any, admin: Any, played: list[Any]) -> None:
+    """--no-record over a server: the server recorded every round as it refereed it, so ask it to forget them."""
+    game_ids = [result.game_id for result, _seat in played if result.game_id is not None]
+    if not game_ids:
+        return
+    if admin is None:
+        console.print(
+            f"[yellow]The server keeps the {len(game_ids)} rounds it recorded: forgetting them needs its admin"
+            " token (your own local referee).[/yellow]"
+        )
+        return
+    admin.forget_games(game_ids)
 
 
 def _store(

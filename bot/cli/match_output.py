@@ -74,16 +74,19 @@ def print_sources(console: Any, names: Sequence[str], sources: Sequence[dict[str
 BLIND_WARNING_SHARE = 0.02
 
 
+def blindness_warning(name: str, share: float | None, cards_seen: int) -> str | None:
+    """A warning when a recognizer left a noticeable share of the cards unknown, else None."""
+    if share is None or share <= BLIND_WARNING_SHARE:
+        return None
+    return (
+        f"{name}: its recognizer left {share:.1%} of the {cards_seen} cards it saw unknown;"
+        " those moves were played without knowing the cards"
+    )
+
+
 def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
     """A warning for each player whose recognizer left a noticeable share of the cards unknown."""
-    from rich.markup import escape
-
     for summary in summaries:
-        share = summary.unknown_share
-        if share is not None and share > BLIND_WARNING_SHARE:
-            console.print(
-                f"[yellow]{escape(summary.name)}: its recognizer left {share:.1%} of the {summary.cards_seen} cards"
-                " it saw unknown; those moves were played without knowing the cards[/]",
-                soft_wrap=True,
-                highlight=False,
-            )
+        warning = blindness_warning(summary.name, summary.unknown_share, summary.cards_seen)
+        if warning:
+            console.print(Text(warning, style="yellow"), soft_wrap=True, highlight=False)

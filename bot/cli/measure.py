@@ -408,7 +408,7 @@ def correction(
 def local_recognizer(
     ctx: typer.Context,
     seed: int | None = typer.Option(None, help="The referee's --seed (default: the reported one, not tuned on)."),
-    test_matches: int = typer.Option(25, min=1, help="Matches whose 40 cards are the test set."),
+    test_matches: int = typer.Option(25, min=1, help="Matches whose cards in view are the test set."),
     matches: int = typer.Option(100, min=1, help="Matches for the calls-saved measurement."),
     sweep: bool = typer.Option(False, help="Only precision/coverage per margin (a tuning aid)."),
     name: str = typer.Option("local-recognizer", help=NAME_HELP),
@@ -429,6 +429,58 @@ def local_recognizer(
         out=out,
         save=save,
     )
+
+
+@measure_app.command("local-unseen")
+def local_unseen(
+    ctx: typer.Context,
+    seed: int | None = typer.Option(None, help="The referee's --seed (default: the reported one; 777 tuned it)."),
+    test_matches: int = typer.Option(25, min=1, help="Matches whose cards in view are the test set."),
+    name: str = typer.Option("local-unseen", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """The `local` recognizer's false accepts on landmarks absent from its gallery (half the catalog each way)."""
+    from bot.measure.local_recognizer import UNSEEN_SEED, measure_unseen
+
+    chosen = UNSEEN_SEED if seed is None else seed
+    _measure(
+        ctx,
+        name,
+        lambda: measure_unseen(chosen, test_matches, emit=emit),
+        seeds={"referee": chosen, "tuning": 777},
+        settings={"test_matches": test_matches},
+        out=out,
+        save=save,
+    )
+
+
+@measure_app.command("baseline-bot")
+def baseline_bot(
+    ctx: typer.Context,
+    player: str = typer.Option("heuristic", help="Our strategy, NAME or NAME:KEY=VALUE,..., to play against the bot."),
+    deals: int = typer.Option(200, min=1, help="Duplicate deals (two rounds each)."),
+    first_seed: int | None = typer.Option(None, help="First deal seed (default 70000)."),
+    name: str = typer.Option("baseline-bot", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """A strategy against the 40-line "lay any set, else give the rarest card" bot (fixtures/strategies)."""
+    from bot.measure.baseline_bot import FIRST_SEED, baseline_duel
+
+    seed = FIRST_SEED if first_seed is None else first_seed
+
+    def work() -> Any:
+        figures = baseline_duel(player, deals, seed)
+        low, high = figures["wilson95"]
+        emit(
+            f"{player} vs {figures['opponent']}: {figures['won']}/{figures['rounds']} rounds won "
+            f"({figures['win_rate']:.1%}, Wilson 95% {low:.1%}-{high:.1%}), mean margin {figures['mean_margin']:+.1f}"
+        )
+        return figures
+
+    settings = {"player": player, "deals": deals}
+    _measure(ctx, name, work, seeds={"deals": [seed, seed + deals - 1]}, settings=settings, out=out, save=save)
 
 
 @measure_app.command()

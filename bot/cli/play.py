@@ -136,7 +136,8 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     from rich.console import Console
     from rich.markup import escape
 
-    from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table
+    from bot.cli.match_output import blindness_warning
+    from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table, tally, unknown_share
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError, Runner, SilentObserver
 
@@ -200,6 +201,11 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         out.print(summary_table(summaries))
         for line in replay_lines(summaries):
             out.print(line, soft_wrap=True, highlight=False, markup=False)
+    if summaries and not json_lines:
+        totals = tally(summaries)
+        warning = blindness_warning(match_bot.label, unknown_share(totals), totals["cards_seen"])
+        if warning:
+            err.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
     if code:
         raise typer.Exit(code)
 

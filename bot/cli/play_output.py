@@ -30,7 +30,18 @@ def tally(summaries: Sequence[MatchSummary]) -> dict[str, int]:
         "drawn": statuses["DRAWN"],
         "aborted": statuses["ABORTED"],
         "fallbacks": sum(summary.fallbacks for summary in summaries),
+        "cards_seen": sum(summary.cards_seen for summary in summaries),
+        "cards_unknown": sum(summary.cards_unknown for summary in summaries),
     }
+
+
+def unknown_share(totals: dict[str, int]) -> float | None:
+    """The share of the cards our recognizer saw that it left unknown, over the run; None for a bot file."""
+    return totals["cards_unknown"] / totals["cards_seen"] if totals["cards_seen"] else None
+
+
+def share_text(share: float | None) -> str:
+    return "-" if share is None else f"{share:.1%}"
 
 
 class LiveStatus:
@@ -83,7 +94,8 @@ class LiveStatus:
 def summary_table(summaries: Sequence[MatchSummary]) -> Table:
     table = Table(title="Matches played")
     # Replay paths are printed whole below the table (replay_lines): a table column would cut them short.
-    for column in ("#", "game", "opponent", "result", "rounds", "moves", "fallbacks", "seconds"):
+    # "unknown": the share of the cards our recognizer left unknown ("-" for a bot file, which labels its own).
+    for column in ("#", "game", "opponent", "result", "rounds", "moves", "fallbacks", "unknown", "seconds"):
         table.add_column(column)
     for index, summary in enumerate(summaries, start=1):
         table.add_row(
@@ -94,12 +106,15 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
             f"{summary.my_score}-{summary.opp_score}",
             str(summary.moves),
             str(summary.fallbacks),
+            share_text(summary.unknown_share),
             f"{summary.duration_s:.1f}",
         )
     totals = tally(summaries)
+    share = unknown_share(totals)
+    unknown = "" if share is None else f"; recognizer left {share:.1%} of {totals['cards_seen']} cards unknown"
     table.caption = (
         f"won {totals['won']}, lost {totals['lost']}, drawn {totals['drawn']}, aborted {totals['aborted']}; "
-        f"{totals['fallbacks']} fallback moves"
+        f"{totals['fallbacks']} fallback moves{unknown}"
     )
     return table
 
@@ -120,7 +135,10 @@ class JsonLines(SilentObserver):
 
     def summary(self, summaries: Sequence[MatchSummary], faults: Sequence[dict[str, Any]] = ()) -> None:
         """The run's totals, with each distinct fault of the bot (`key`, `reason`, `count`, `traceback`)."""
-        self._emit({"event": "summary", **tally(summaries), "fault_reasons": list(faults)})
+        totals = tally(summaries)
+        share = unknown_share(totals)
+        rounded = None if share is None else round(share, 4)
+        self._emit({"event": "summary", **totals, "unknown_share": rounded, "fault_reasons": list(faults)})
 
     def _emit(self, record: dict[str, Any]) -> None:
         self.stream.write(json.dumps(record) + "\n")

@@ -87,10 +87,7 @@ def solve(
     layer_states = {d: sizes[d] for d in range(1, last + 1)}
     total = sum(layer_states.values())
     done_before = sum(layer_states[d] for d in range(1, already + 1))
-    console.print(
-        f"Table: {path} ({table_bytes(DEFAULT_RULES, last) / 1e9:.2f} GB, layers 1..{last}, "
-        f"{total:,} states; {already} layer(s) already built)"
-    )
+    console.print(plan_line(path, sizes, last, already, table_bytes(DEFAULT_RULES, last)), soft_wrap=True)
     began = time.perf_counter()
     with Progress(
         TextColumn("[bold]{task.fields[layer]}"),
@@ -140,6 +137,16 @@ def solve(
             raise typer.Exit(2) from None
         console.print(f"Done: {win_path} holds win layers 1..{win_header['done']}.")
         print(win_path)
+
+
+def plan_line(path: Path, sizes: list[int], last: int, already: int, size_bytes: int) -> str:
+    """What a build will store. Layer 0 (an empty deck: the round is over) is scored, never stored, so
+    the stored count is the state count less layer 0's."""
+    stored = sum(sizes[1 : last + 1])
+    return (
+        f"Table: {path} ({size_bytes / 1e9:.2f} GB, layers 1..{last}, {stored:,} states stored; "
+        f"layer 0's {sizes[0]:,} end-of-round states are scored, not stored; {already} layer(s) already built)"
+    )
 
 
 def _verify(out: Path | None, samples: int, seed: int) -> None:

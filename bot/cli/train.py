@@ -80,28 +80,43 @@ def train(
         TimeRemainingColumn(),
         console=console,
     ) as progress:
-        task = progress.add_task("train", total=episodes, status=f"win rate vs {opponent}: measuring ...")
+        task = progress.add_task("train", total=episodes, status=f"win rate vs {opponent}: measuring episode 0")
+
+        def figures(point: CurvePoint) -> str:
+            return (
+                f"win rate vs {opponent} {point.win_rate:.1%} ({point.win_low:.0%}-{point.win_high:.0%}), "
+                f"regret {point.mean_regret:.2f}"
+            )
+
+        def on_measure(point: CurvePoint) -> None:
+            progress.console.print(f"episode {point.episodes}: {figures(point)}, optimal {point.optimal_share:.0%}")
+            progress.update(task, status=figures(point))
 
         def on_episode(stats: EpisodeStats, point: CurvePoint | None) -> None:
-            if point is not None:
-                progress.update(
-                    task,
-                    status=f"win rate vs {opponent} {point.win_rate:.1%} "
-                    f"({point.win_low:.0%}-{point.win_high:.0%}), regret {point.mean_regret:.2f}",
-                )
             progress.advance(task)
 
-        learner, curve = run_training(settings, evaluation=evaluation, eval_every=eval_every, on_episode=on_episode)
+        learner, curve = run_training(
+            settings, evaluation=evaluation, eval_every=eval_every, on_episode=on_episode, on_measure=on_measure
+        )
     wall = time.perf_counter() - started
-    weights = out / "weights.npz"
-    learner.model.save(weights)
+    # weights.npz is the checkpoint with the lowest regret on the curve's solved positions; the last one is
+    # kept beside it, since later episodes need not be better.
+    weights, last_weights = out / "weights.npz", out / "weights-last.npz"
+    learner.best_model().save(weights)
+    learner.model.save(last_weights)
     write_csv(curve, out / "curve.csv")
     plot(curve, out / "curve.png", opponent=opponent, title=f"TD(lambda) self-play, seed {seed}")
     last = curve[-1]
+    best = learner.best.point if learner.best is not None else last
     console.print(
         f"{episodes} episodes in {learner.model.meta['training_seconds']:.0f} s of training "
-        f"({wall:.0f} s with the curve's measurements); win rate vs {opponent} {last.win_rate:.1%} "
-        f"(95% {last.win_low:.1%}-{last.win_high:.1%}), mean regret {last.mean_regret:.2f} points, "
+        f"({wall:.0f} s with the curve's measurements); at the end: {figures(last)} points, "
         f"optimal moves {last.optimal_share:.0%}"
     )
-    console.print(f"weights: {weights}\ncurve: {out / 'curve.csv'}, {out / 'curve.png'}")
+    console.print(
+        f"weights: {weights} (episode {best.episodes}, the lowest regret on the curve: {best.mean_regret:.2f}; "
+        f"chosen on the curve's own positions, so measure it on others)\n"
+        f"last weights: {last_weights} (episode {last.episodes}, regret {last.mean_regret:.2f})\n"
+        f"curve: {out / 'curve.csv'}, {out / 'curve.png'}",
+        soft_wrap=True,
+    )

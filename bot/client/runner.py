@@ -62,9 +62,17 @@ class MatchSummary:
     duration_s: float
     record_path: str | None = None
     error: str | None = None
+    cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
+    cards_unknown: int = 0  # of those, the ones it left unknown
+
+    @property
+    def unknown_share(self) -> float | None:
+        """The share of the cards it saw that our recognizer left unknown; None when it saw none."""
+        return self.cards_unknown / self.cards_seen if self.cards_seen else None
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        share = self.unknown_share
+        return {**self.__dict__, "unknown_share": None if share is None else round(share, 4)}
 
 
 class Observer(Protocol):
@@ -385,6 +393,7 @@ class Runner:
     def _finish(self, match: _Match, error: str | None) -> MatchSummary:
         state = match.state
         status = str(state.get("GameStatus")) if error is None else "ABORTED"
+        unknown, seen = match.guard.cards_unknown() if match.guard is not None else (0, 0)
         summary = MatchSummary(
             game_id=state.get("GameId"),
             opponent_id=str(state.get("OpponentId", "")),
@@ -396,6 +405,8 @@ class Runner:
             duration_s=round(time.monotonic() - match.started, 3),
             record_path=str(match.recorder.path) if match.recorder else None,
             error=error,
+            cards_seen=seen,
+            cards_unknown=unknown,
         )
         if match.recorder:
             match.recorder.end(

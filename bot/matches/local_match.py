@@ -46,8 +46,8 @@ class Agent:
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards left unknown, cards seen) by our strategy's recognizer; (0, 0) for a bot file."""
-        labelled: dict[int, bool] = getattr(self.source, "labelled", {})
-        return sum(1 for known in labelled.values() if not known), len(labelled)
+        counted = getattr(self.source, "cards_unknown", None)
+        return counted() if callable(counted) else (0, 0)
 
     @property
     def last_suggestions(self) -> list[dict[str, Any]]:

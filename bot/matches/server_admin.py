@@ -82,6 +82,10 @@ class ServerAdmin:
         }
         return int(self._call("POST", "admin/runs", body)["RunId"])
 
+    def forget_games(self, game_ids: Sequence[int]) -> None:
+        """Delete these finished matches from the server's records."""
+        self._call("POST", "admin/games/forget", {"GameIds": list(game_ids)})
+
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         url = self.root.join(path)
         try:

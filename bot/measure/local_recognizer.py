@@ -98,7 +98,7 @@ def referee(seed: int, workdir: Path) -> Iterator[tuple[str, str]]:
 
 
 def fetch_match(client: httpx.Client, base: str, password: str, folder: Path) -> list[Card]:
-    """Start a match against housebot-practise and download its first round's 40 cards."""
+    """Start a match against housebot-practise and download the pictures of its first round's cards in view."""
     offer = client.post(
         f"{base}/prod/GM-OfferGame",
         json={
@@ -112,12 +112,13 @@ def fetch_match(client: httpx.Client, base: str, password: str, folder: Path) ->
     if "GameState" not in offer:
         raise RuntimeError(f"the referee did not start a match: {offer}")
     game_id = offer["GameState"]["GameId"]
-    labels: dict[str, str] = client.get(f"{base}/oracle/labels/{game_id}").json()
+    # By URL path: the pictures are what is downloaded; the oracle's default keys are card ids.
+    labels: dict[str, str] = client.get(f"{base}/oracle/labels/{game_id}", params={"by": "url"}).json()
     folder.mkdir(parents=True)
     cards = []
     for index, (url, landmark) in enumerate(sorted(labels.items())):
         path = folder / f"{index}.png"
-        path.write_bytes(client.get(url).content)
+        path.write_bytes(client.get(base + url).content)
         cards.append(Card(str(path), landmark))
     return cards
 
@@ -262,6 +263,71 @@ def report_calls_saved(rounds: list[list[Card]], emit: Emit = print) -> dict[str
     }
 
 
+UNSEEN_SEED = 20261125  # the reported seed of the unseen-landmark measurement; 777 tuned DEFAULT_REACH
+
+
+def report_unseen(pool: list[Card], rounds: list[list[Card]], k: int = 3, emit: Emit = print) -> dict[str, Any]:
+    """False accepts on landmarks absent from the gallery: the catalog (sorted) split into alternate halves,
+    each half's gallery (k pictures a landmark) tested on every card; an answer for a card whose landmark
+    is absent is a false accept. Present cards show what the cut-offs cost in coverage."""
+    names = sorted({card.landmark for card in pool})
+    absent = absent_answered = present = present_answered = present_right = 0
+    for half in (0, 1):
+        shown = set(names[half::2])
+        recognizer = LocalRecognizer(gallery_of([card for card in pool if card.landmark in shown], k))
+        for deal in rounds:
+            labels, _seconds = label_all(recognizer, deal)
+            for index, card in enumerate(deal):
+                label = labels[index]
+                if card.landmark in shown:
+                    present += 1
+                    present_answered += label.known
+                    present_right += label.landmark == card.landmark
+                else:
+                    absent += 1
+                    absent_answered += label.known
+    figures = {
+        "k": k,
+        "absent_cards": absent,
+        "false_accepts": absent_answered,
+        "false_accept_rate": absent_answered / absent,
+        "present_cards": present,
+        "present_answered": present_answered / present,
+        "present_precision": present_right / present_answered if present_answered else 0.0,
+    }
+    emit(
+        f"landmarks absent from the gallery (k={k}, alternate halves of the catalog): {absent_answered} of {absent}"
+        f" cards answered ({figures['false_accept_rate']:.2%} false accepts); present landmarks: "
+        f"{figures['present_answered']:.1%} answered, {figures['present_precision']:.2%} of answers right"
+    )
+    return figures
+
+
+def measure_unseen(seed: int = UNSEEN_SEED, test_matches: int = 25, *, emit: Emit = print) -> dict[str, Any]:
+    """`report_unseen` against a fresh referee on `seed`."""
+    os.environ.setdefault("RUMMY_VISION_CONFIG", os.devnull)
+    with tempfile.TemporaryDirectory(prefix="measure-unseen-") as tmp, referee(seed, Path(tmp)) as (base, pw):
+        pool, matches = gallery_pool(base, pw, Path(tmp))
+        rounds = collect(base, pw, Path(tmp), test_matches, "test")
+        emit(f"referee seed {seed}: gallery pool from matches 1-{matches}, test cards from the next {test_matches}")
+        return {"gallery_matches": matches, "unseen": report_unseen(pool, rounds, emit=emit)}
+
+
+def gallery_pool(base: str, password: str, workdir: Path, per_landmark: int = 5) -> tuple[list[Card], int]:
+    """The first `per_landmark` cards of every landmark, from as many matches as that takes."""
+    pool: list[Card] = []
+    counts: dict[str, int] = {}
+    with httpx.Client(timeout=30) as client:
+        n = 0
+        while any(counts.get(name, 0) < per_landmark for name in DEFAULT_CATALOG):
+            for card in fetch_match(client, base, password, workdir / f"gallery-{n}"):
+                if counts.get(card.landmark, 0) < per_landmark:
+                    pool.append(card)
+                    counts[card.landmark] = counts.get(card.landmark, 0) + 1
+            n += 1
+    return pool, n
+
+
 def measure_local(
     seed: int = DEFAULT_SEED, test_matches: int = 25, matches: int = 100, *, sweep: bool = False, emit: Emit = print
 ) -> dict[str, Any]:
@@ -269,16 +335,7 @@ def measure_local(
     os.environ.setdefault("RUMMY_VISION_CONFIG", os.devnull)
     with tempfile.TemporaryDirectory(prefix="measure-local-") as tmp, referee(seed, Path(tmp)) as (base, pw):
         workdir = Path(tmp)
-        pool: list[Card] = []
-        counts: dict[str, int] = {}
-        with httpx.Client(timeout=30) as client:
-            n = 0
-            while any(counts.get(name, 0) < 5 for name in DEFAULT_CATALOG):
-                for card in fetch_match(client, base, pw, workdir / f"gallery-{n}"):
-                    if counts.get(card.landmark, 0) < 5:
-                        pool.append(card)
-                        counts[card.landmark] = counts.get(card.landmark, 0) + 1
-                n += 1
+        pool, n = gallery_pool(base, pw, workdir)
         rounds = collect(base, pw, workdir, test_matches if sweep else max(matches, test_matches), "test")
         emit(
             f"referee seed {seed}: gallery pool from matches 1-{n} (5 pictures per landmark), "

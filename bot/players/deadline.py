@@ -160,6 +160,12 @@ class GuardedBot:
             int(card_id): str(label.landmark) for card_id, label in found.items() if getattr(label, "landmark", None)
         }
 
+    def cards_unknown(self) -> tuple[int, int]:
+        """(cards left unknown, cards seen) by our strategy's recognizer this match."""
+        agent = getattr(self._calculate_move, "__self__", None)
+        counted = getattr(agent, "cards_unknown", None)
+        return counted() if callable(counted) else (0, 0)
+
     @property
     def busy(self) -> bool:
         return self._busy is not None and self._busy.is_alive()

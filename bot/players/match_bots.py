@@ -29,6 +29,10 @@ class Mover(Protocol):
         """The landmarks the bot's recognizer gave the cards it last saw (empty for a bot file)."""
         ...
 
+    def cards_unknown(self) -> tuple[int, int]:
+        """(cards left unknown, cards seen) by the bot's recognizer this match; (0, 0) for a bot file."""
+        ...
+
 
 class MatchBot(Protocol):
     @property

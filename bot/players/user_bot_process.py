@@ -168,6 +168,10 @@ class UserBotProcess:
         """A bot file labels cards itself; its replays show card ids."""
         return {}
 
+    def cards_unknown(self) -> tuple[int, int]:
+        """A bot file labels cards itself: nothing of ours was asked."""
+        return 0, 0
+
     def close(self) -> None:
         self._requests.close()
         self._answers.close()

@@ -131,7 +131,9 @@
     const row = el("tr", "run-row");
     row.dataset.runId = entry.RunId;
     row.dataset.kind = entry.Kind;
-    const link = el("a", null, entry.Kind === "tournament" ? `Tournament ${entry.RunId}` : `Match run ${entry.RunId}`);
+    // A tournament goes by the number the CLI printed for it; a match run by its run number.
+    const name = entry.Kind === "tournament" ? `Tournament ${entry.TournamentId ?? entry.RunId}` : `Match run ${entry.RunId}`;
+    const link = el("a", null, name);
     link.href = `#run/${entry.RunId}`;
     const idCell = el("td");
     idCell.append(link);

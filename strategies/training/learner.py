@@ -72,6 +72,25 @@ class TDLearner:
         self.lookahead = Lookahead(self.rules, self.model, self.featurizer)
         self.rng = random.Random(f"td-lambda:{settings.seed}")
         self.episodes_done = 0
+        self.best: Checkpoint | None = None  # the measured checkpoint with the lowest curve regret so far
+
+    def keep_if_best(self, point: CurvePoint) -> None:
+        """Remember the weights behind `point` when its regret is the lowest measured (ties keep the earlier)."""
+        if self.best is None or point.mean_regret < self.best.point.mean_regret:
+            self.best = Checkpoint(point, self.model.theta.copy())
+
+    def best_model(self) -> ValueModel:
+        """The weights of the checkpoint with the lowest curve regret (the current ones if none was measured)."""
+        if self.best is None:
+            return self.model
+        model = ValueModel(self.model.n_features, self.model.hidden, meta=self.model.meta)
+        model.theta[...] = self.best.theta
+        model.meta.update(
+            episodes=self.best.point.episodes,
+            training_seconds=round(self.best.point.seconds, 1),
+            checkpoint="the lowest mean regret on the curve's solved positions",
+        )
+        return model
 
     def choose(self, state: CountState, explore: bool) -> int:
         legal, values = self.lookahead.move_values(state)
@@ -136,6 +155,12 @@ class CurvePoint:
     mean_regret: float  # points, on the fixed solved positions
     optimal_share: float
     value_error: float  # mean |V(s) - exact V(s)| in points on the same positions
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    point: CurvePoint
+    theta: np.ndarray[Any, np.dtype[np.float64]]
 
 
 @dataclass
@@ -215,13 +240,23 @@ def train(
     evaluation: Evaluation | None = None,
     eval_every: int = 0,
     on_episode: Callable[[EpisodeStats, CurvePoint | None], None] | None = None,
+    on_measure: Callable[[CurvePoint], None] | None = None,
 ) -> tuple[TDLearner, list[CurvePoint]]:
-    """Train for `settings.episodes` rounds; measure at 0 and every `eval_every` episodes (and at the end)."""
+    """Train for `settings.episodes` rounds; measure at 0 and every `eval_every` episodes (and at the end),
+    telling `on_measure` each point (episode 0's too) and keeping the best one's weights in `learner.best`."""
     learner = TDLearner(settings)
     curve: list[CurvePoint] = []
     training_seconds = 0.0
+
+    def measured(point: CurvePoint) -> CurvePoint:
+        curve.append(point)
+        learner.keep_if_best(point)
+        if on_measure is not None:
+            on_measure(point)
+        return point
+
     if evaluation is not None:
-        curve.append(evaluation.measure(learner, 0.0))
+        measured(evaluation.measure(learner, 0.0))
     for episode in range(1, settings.episodes + 1):
         began = time.perf_counter()
         stats = learner.play_episode()
@@ -229,8 +264,7 @@ def train(
         point = None
         due = eval_every > 0 and episode % eval_every == 0
         if evaluation is not None and (due or episode == settings.episodes):
-            point = evaluation.measure(learner, training_seconds)
-            curve.append(point)
+            point = measured(evaluation.measure(learner, training_seconds))
         if on_episode is not None:
             on_episode(stats, point)
     learner.model.meta["training_seconds"] = round(training_seconds, 1)

@@ -73,8 +73,30 @@ def test_train_command_writes_weights_and_curve(tmp_path: Path) -> None:
     assert [row["episodes"] for row in rows] == ["0", "3", "6"]
     assert all(0 <= float(row["win_rate"]) <= 1 and float(row["mean_regret"]) >= 0 for row in rows)
     assert Image.open(out / "curve.png").size == (900, 640)
-    trained = LearnedStrategy(out / "weights.npz")
-    assert trained.model.meta["episodes"] == 6 and trained.model.meta["settings"]["seed"] == 3
+    last = LearnedStrategy(out / "weights-last.npz")
+    assert last.model.meta["episodes"] == 6 and last.model.meta["settings"]["seed"] == 3
+    # weights.npz is the checkpoint with the lowest curve regret (the earliest of equals), not the last one.
+    regrets = [float(row["mean_regret"]) for row in rows]
+    best_episode = int(rows[regrets.index(min(regrets))]["episodes"])
+    best = LearnedStrategy(out / "weights.npz")
+    assert best.model.meta["episodes"] == best_episode and best.model.meta["settings"]["seed"] == 3
+    said = " ".join(result.output.split())
+    assert f"episode 0: win rate vs greedy {float(rows[0]['win_rate']):.1%}" in said
+    assert f"(episode {best_episode}, the lowest regret on the curve" in said and "weights-last.npz (episode 6" in said
+
+
+def test_training_keeps_the_checkpoint_with_the_lowest_curve_regret() -> None:
+    from strategies.training.learner import CurvePoint, TDLearner, TrainSettings
+
+    learner = TDLearner(TrainSettings(episodes=1, seed=1, hidden=2))
+    thetas = []
+    for episodes, regret in ((0, 3.0), (10, 1.5), (20, 1.5), (30, 2.5)):
+        learner.model.theta[...] = episodes
+        thetas.append(learner.model.theta.copy())
+        learner.keep_if_best(CurvePoint(episodes, 0.0, 0.5, 0.4, 0.6, regret, 0.5, 1.0))
+    best = learner.best_model()
+    assert best.meta["episodes"] == 10 and (best.theta == thetas[1]).all()
+    assert (learner.model.theta == thetas[3]).all()  # training goes on from the last weights
 
 
 def test_train_command_refuses_an_unknown_opponent(tmp_path: Path) -> None:

@@ -105,13 +105,11 @@ def test_match_against_a_served_referee_without_recording_leaves_no_accounts_and
         result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE)])
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout.strip().splitlines()[-1])["rounds"] == 1
-        # The accounts were made and used (the match is recorded under their names), then removed.
+        # The accounts were made, used and removed; the server forgot the rounds it recorded.
         assert _bot_names(db) == []
         records = Records(db)
         try:
-            (played,) = records.list_matches()
-            assert played["Status"] == "FINISHED" and all(name.startswith("match-") for name in played["Players"])
-            assert list_runs(records.db) == []
+            assert records.list_matches() == [] and list_runs(records.db) == []
         finally:
             records.close()
     finally:
@@ -182,3 +180,22 @@ def test_match_over_a_server_without_an_admin_api_says_how_to_bring_accounts(tmp
         result = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
     assert result.exit_code == 2
     assert "has no admin API" in result.output and "--accounts FILE" in result.output
+
+
+def test_no_record_over_the_server_leaves_no_matches_no_viewer_entries_and_no_accounts(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
+        before = _bot_names(db)
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "2"]
+        result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE), "--no-record", "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout.strip().splitlines()[-1])["rounds"] == 2
+        entries = httpx.get(server.base + "/viewer/api/entries").json()["Entries"]
+        after = _bot_names(db)
+    assert entries == []
+    assert after == before
+    records = Records(db)
+    try:
+        assert records.list_matches() == []
+    finally:
+        records.close()

@@ -62,7 +62,7 @@ def test_import_then_recognize_captionless_cards(cards_dir: Path, tmp_path: Path
 
 def test_below_the_threshold_it_says_unknown_but_keeps_candidates(cards_dir: Path, tmp_path: Path) -> None:
     gallery = Gallery(":memory:")
-    learner = LocalRecognizer(gallery, threshold=1.0)  # no margin reaches 1.0
+    learner = LocalRecognizer(gallery, threshold=1.0, reach=float("inf"))  # no margin reaches 1.0; any distance
     for path in (cards_dir / "gallery").glob("*/g0.png"):
         learner.learn(path.read_bytes(), path.parent.name, source="import")
     test = cards_dir / "test" / "fitz roy" / "t0.png"
@@ -122,3 +122,20 @@ def test_registry_builds_local_forms(tmp_path: Path) -> None:
     assert wrapped.name == "corrected:local:noisy:0.05:oracle"
     beside = get_recognizer("local", cache=str(tmp_path / "labels.sqlite3"))
     assert isinstance(beside, LocalRecognizer) and Path(beside.gallery.path) == tmp_path / "gallery.sqlite3"
+
+
+def test_landmarks_absent_from_the_gallery_are_unknown(cards_dir: Path) -> None:
+    """A card of a landmark the gallery has never seen is not named after the least unlike one it knows."""
+    recognizer = LocalRecognizer(Gallery(":memory:"))
+    for path in sorted((cards_dir / "gallery").glob("*/*.png")):
+        recognizer.learn(path.read_bytes(), path.parent.name, source="import")
+    others = [name for name in DEFAULT_CATALOG if name not in LANDMARKS]
+    assert "sunwapta falls" in others
+    labels = [
+        recognizer.label(to_png(draw_card(landmark, f"unseen-{n}")), DEFAULT_CATALOG)
+        for landmark in others
+        for n in range(2)
+    ]
+    accepted = [(label.landmark, label.reason) for label in labels if label.known]
+    assert len(accepted) <= len(labels) // 100, accepted  # under 1%: none of these 52
+    assert any("has not seen" in label.reason for label in labels)

@@ -98,3 +98,27 @@ def test_admin_calls_from_another_machine_are_refused_even_with_the_token(tmp_pa
         headers = {"Authorization": f"Bearer {allowed.state.admin_token}"}
         assert remote.post("/admin/bots", json={"Name": "x"}, headers=headers).status_code == 201
         assert remote.post("/admin/bots", json={"Name": "y"}).status_code == 401
+
+
+def _new_match(records: Records, players: tuple[str, str]) -> int:
+    return records.create_match(
+        style_id=1, rounds=1, move_time_ms=5000, seed="forget", players=players, stake=0, prize=0, now=1.0
+    )
+
+
+def test_forget_deletes_finished_matches_only_and_refuses_unknown_ones(tmp_path):
+    app = create_app(Settings(db_path=tmp_path / "records.sqlite3"))
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:
+        token = {"Authorization": f"Bearer {app.state.admin_token}"}
+        records: Records = app.state.records
+        finished, running = _new_match(records, ("a", "b")), _new_match(records, ("c", "d"))
+        with records.db:
+            records.db.execute("UPDATE matches SET status='FINISHED', ended_at=2.0 WHERE game_id=?", (finished,))
+        assert client.post("/admin/games/forget", json={"GameIds": [finished]}).status_code == 401
+        unknown = client.post("/admin/games/forget", json={"GameIds": [finished, 999]}, headers=token)
+        assert unknown.status_code == 400 and "999" in unknown.json()["ErrorMessage"]
+        refused = client.post("/admin/games/forget", json={"GameIds": [running]}, headers=token)
+        assert refused.status_code == 409 and "has not ended" in refused.json()["ErrorMessage"]
+        assert {match["GameId"] for match in records.list_matches()} == {finished, running}
+        assert client.post("/admin/games/forget", json={"GameIds": [finished]}, headers=token).status_code == 200
+        assert {match["GameId"] for match in records.list_matches()} == {running}

@@ -3,6 +3,8 @@ their rounds inside, each round with its own start time."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -12,13 +14,17 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def match_and_tournament(db_path) -> None:
+def match_and_tournament(db_path) -> int:
+    """Store a match run, then a tournament; return the tournament's number as the CLI printed it."""
     played = runner.invoke(
         app, ["match", "greedy", "random", "--rounds", "4", "--duplicate", "--time-ms", "50", "--db", str(db_path)]
     )
     assert played.exit_code == 0, played.output
     held = runner.invoke(app, ["tournament", "random", "greedy", "heuristic", "--rounds", "2", "--db", str(db_path)])
     assert held.exit_code == 0, held.output
+    number = re.search(r"Stored as tournament (\d+)", " ".join(held.output.split()))
+    assert number, held.output
+    return int(number.group(1))
 
 
 def test_entries_group_a_match_run_and_a_tournament(start_viewer_server, match_and_tournament) -> None:
@@ -31,6 +37,9 @@ def test_entries_group_a_match_run_and_a_tournament(start_viewer_server, match_a
     assert match["Standings"]["Columns"][:2] == ["player", "won"]
     assert tournament["Games"] == 6 and sorted(tournament["Players"]) == ["greedy", "heuristic", "random"]
     assert [row[0] for row in tournament["Standings"]["Rows"]] == ["1", "2", "3"]
+    # The match run came first, so the tournament's run number differs from the number the CLI gave it.
+    assert tournament["RunId"] != match_and_tournament and tournament["TournamentId"] == match_and_tournament
+    assert match["TournamentId"] is None
 
     detail = server.get(f"/viewer/api/runs/{match['RunId']}").json()
     games = detail["Games"]
@@ -57,6 +66,7 @@ def test_viewer_shows_a_tournament_with_its_standings_and_rounds(
     assert page.locator("tr.run-row").count() == 2 and page.locator("tr.game-row").count() == 0
     tournament = page.locator("tr.run-row[data-kind='tournament']")
     assert "heuristic" in tournament.inner_text() and "6" in tournament.inner_text()
+    assert tournament.locator("a").inner_text() == f"Tournament {match_and_tournament}"
     tournament.click()
 
     page.wait_for_selector("#run-view:not([hidden]) tr.run-game-row")

@@ -1,0 +1,37 @@
+"""`play` shows the share of cards its recognizer left unknown, per match and over the run, also in `--json`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bot.cli import app
+
+
+def _play(base: str, password: str, tmp_path: Path, strategy: str, recognizer: str, *extra: str):
+    args = ["play", "--base-url", base, "--strategy", strategy, "--recognizer", recognizer]
+    args += ["--opponent", "housebot-practise", "--game-style", "3", "--no-record", "--password", password, *extra]
+    env = {"RUMMY_VISION_BOT_ID": "tester", "RUMMY_VISION_CONFIG": str(tmp_path / "none.toml"), "COLUMNS": "300"}
+    result = CliRunner().invoke(app, args, env=env)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_play_json_gives_the_unknown_share_per_match_and_in_the_summary(real_server, tmp_path):
+    base, passwords = real_server(move_time_ms=60_000)
+    # The stub knows no card; a picture-blind strategy may still play with it.
+    result = _play(base, passwords["tester"], tmp_path, "random", "stub", "--json")
+    match, summary = [json.loads(line) for line in result.stdout.splitlines()]
+    assert match["cards_seen"] > 0 and match["unknown_share"] == 1.0
+    assert summary["cards_seen"] == match["cards_seen"] and summary["cards_unknown"] == match["cards_unknown"]
+    assert summary["unknown_share"] == match["unknown_share"]
+
+
+def test_play_table_shows_the_share_and_warns_when_cards_went_unknown(real_server, tmp_path):
+    base, passwords = real_server(move_time_ms=60_000)
+    clear = " ".join(_play(base, passwords["tester"], tmp_path, "greedy", "oracle").output.split())
+    assert "unknown" in clear and "recognizer left 0.0% of" in clear and "without knowing the cards" not in clear
+    noisy = " ".join(_play(base, passwords["tester"], tmp_path, "random", "stub").output.split())
+    assert "strategy:random: its recognizer left 100.0%" in noisy and "without knowing the cards" in noisy
