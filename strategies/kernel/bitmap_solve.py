@@ -20,20 +20,12 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
 
-from strategies.kernel.core import (
-    apply_move,
-    canonical_index,
-    chance_margin,
-    legal_mask,
-    move_count,
-    size,
-)
+from strategies.kernel.backup import average_draw, best_move, every_move, fold_afters
+from strategies.kernel.core import NIBBLE, apply_move, canonical_index, end_margin, move_count
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_TYPES, PENALTY, Floats, Ints
-
-Table = NDArray[np.float32]
+from strategies.kernel.margin import Table, chance_margin
+from strategies.kernel.tables import N_TYPES, Floats, Ints
 
 WORD = 64
 PACK = 16  # bits of one packed hand or deck (4 bits a type, at most 4 types)
@@ -85,6 +77,16 @@ def _remember(bits: Ints, index: int, packed: int, found: Ints, seen: Ints, n: i
     return found, seen, n + 1
 
 
+@jit_inline
+def _mark_after(
+    k: Ints, mine: int, theirs: int, _points: int, _move: int, ctx: tuple[int, int, Ints, Ints, Ints, int]
+) -> tuple[int, int, Ints, Ints, Ints, int]:
+    deck, d, bits, found, seen, n = ctx
+    index = canonical_index(k, mine, theirs, deck, d)
+    found, seen, n = _remember(bits, index, pack_state(mine, theirs, deck), found, seen, n)
+    return deck, d, bits, found, seen, n
+
+
 @jit
 def mark_afters(k: Ints, states: Ints, d: int, bits: Ints) -> tuple[Ints, Ints]:
     """Every after-state (both hands non-empty) of a move from `states` (packed, layer d): their bits
@@ -94,16 +96,7 @@ def mark_afters(k: Ints, states: Ints, d: int, bits: Ints) -> tuple[Ints, Ints]:
     n = 0
     for i in range(states.shape[0]):
         mine, theirs, deck = unpack_state(states[i])
-        mask = legal_mask(k, mine, theirs)
-        move = 0
-        while mask:
-            if mask & 1:
-                mine2, theirs2, _points = apply_move(k, mine, theirs, move)
-                if mine2 != 0 and theirs2 != 0:
-                    index = canonical_index(k, mine2, theirs2, deck, d)
-                    found, seen, n = _remember(bits, index, pack_state(mine2, theirs2, deck), found, seen, n)
-            mask >>= 1
-            move += 1
+        _deck, _d, bits, found, seen, n = fold_afters(k, mine, theirs, _mark_after, (deck, d, bits, found, seen, n))
     return found[:n], seen[:n]
 
 
@@ -117,7 +110,7 @@ def mark_draws(k: Ints, afters: Ints, d: int, bits: Ints) -> tuple[Ints, Ints]:
     for i in range(afters.shape[0]):
         mine, theirs, deck = unpack_state(afters[i])
         for t in range(n_types):
-            if (deck >> (4 * t)) & 15:
+            if (deck >> (4 * t)) & NIBBLE:
                 unit = 1 << (4 * t)
                 index = canonical_index(k, theirs, mine + unit, deck - unit, d - 1)
                 found, seen, n = _remember(bits, index, pack_state(theirs, mine + unit, deck - unit), found, seen, n)
@@ -145,28 +138,24 @@ def in_rank_order(bits: Ints, found: Ints, seen: Ints) -> tuple[Ints, Ints]:
     return ranks, ordered
 
 
+@jit_inline
+def _drawn_from_states(k: Ints, drawn: int, theirs: int, rest: int, ctx: tuple[int, Ints, Ints, Floats]) -> float:
+    d, below_bits, below_ranks, below_values = ctx
+    if d == 1:
+        return float(end_margin(k, drawn, theirs, 0))
+    return -float(below_values[slot_of(below_bits, below_ranks, canonical_index(k, theirs, drawn, rest, d - 1))])
+
+
 @jit
 def after_values_from_states(
     k: Ints, afters: Ints, d: int, below_bits: Ints, below_ranks: Ints, below_values: Floats
 ) -> Floats:
     """Each after-state's expected margin over its draw, from the reachable states of layer d-1."""
     values = np.empty(afters.shape[0], dtype=np.float64)
-    penalty = k[PENALTY]
+    ctx = (d, below_bits, below_ranks, below_values)
     for i in range(afters.shape[0]):
         mine, theirs, deck = unpack_state(afters[i])
-        total = 0.0
-        for t in range(k[N_TYPES]):
-            held = (deck >> (4 * t)) & 15
-            if held:
-                unit = 1 << (4 * t)
-                drawn = mine + unit
-                if d == 1:
-                    value = float(penalty * (size(theirs) - size(drawn)))
-                else:
-                    child = canonical_index(k, theirs, drawn, deck - unit, d - 1)
-                    value = -below_values[slot_of(below_bits, below_ranks, child)]
-                total += held * value
-        values[i] = total / d
+        values[i] = average_draw(k, mine, theirs, deck, d, _drawn_from_states, ctx)
     return values
 
 
@@ -181,12 +170,11 @@ def after_values_from_table(k: Ints, afters: Ints, d: int, below: Table) -> Floa
 
 
 @jit_inline
-def _move_value(
-    k: Ints, mine: int, theirs: int, deck: int, d: int, move: int, bits: Ints, ranks: Ints, after_vals: Floats
-) -> float:
+def _move_value(k: Ints, mine: int, theirs: int, move: int, ctx: tuple[int, int, Ints, Ints, Floats]) -> float:
+    deck, d, bits, ranks, after_vals = ctx
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
-        return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
+        return float(end_margin(k, mine2, theirs2, points))
     return points + float(after_vals[slot_of(bits, ranks, canonical_index(k, mine2, theirs2, deck, d))])
 
 
@@ -196,17 +184,7 @@ def state_values(k: Ints, states: Ints, d: int, bits: Ints, ranks: Ints, after_v
     values = np.empty(states.shape[0], dtype=np.float64)
     for i in range(states.shape[0]):
         mine, theirs, deck = unpack_state(states[i])
-        mask = legal_mask(k, mine, theirs)
-        best = -np.inf
-        move = 0
-        while mask:
-            if mask & 1:
-                value = _move_value(k, mine, theirs, deck, d, move, bits, ranks, after_vals)
-                if value > best:
-                    best = value
-            mask >>= 1
-            move += 1
-        values[i] = best
+        values[i] = best_move(k, mine, theirs, _move_value, (deck, d, bits, ranks, after_vals))
     return values
 
 
@@ -215,14 +193,7 @@ def root_move_values(
     k: Ints, mine: int, theirs: int, deck: int, d: int, bits: Ints, ranks: Ints, after_vals: Floats, out: Floats
 ) -> None:
     """out[move] = the value of every legal move of the root (NaN elsewhere); banked points left out."""
-    out[:] = np.nan
-    mask = legal_mask(k, mine, theirs)
-    move = 0
-    while mask:
-        if mask & 1:
-            out[move] = _move_value(k, mine, theirs, deck, d, move, bits, ranks, after_vals)
-        mask >>= 1
-        move += 1
+    every_move(k, mine, theirs, _move_value, (deck, d, bits, ranks, after_vals), out)
 
 
 class Layer(NamedTuple):

@@ -113,22 +113,7 @@ def build_win_table(
         values = np.zeros(int(offsets[-1]), dtype=np.uint16)
         for start in range(0, size, chunk):
             stop = min(size, start + chunk)
-            value_pass(
-                tables.blob,
-                d,
-                tie,
-                unit,
-                g,
-                h,
-                offsets,
-                below.g,
-                below.h,
-                below.offsets,
-                below.values,
-                values,
-                start,
-                stop,
-            )
+            value_pass(tables.blob, d, tie, unit, WinLayer(g, h, offsets, values), below, start, stop)
             if on_progress:
                 on_progress(d, stop, size, stop / max(1e-9, time.perf_counter() - began))
         layer = WinLayer(g, h, offsets, values)

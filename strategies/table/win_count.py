@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import subprocess
 import sys
 import time
-from functools import reduce
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rummy import DEFAULT_RULES, RulesConfig
+from rummy import DEFAULT_RULES, RulesConfig, game_info
 
 CHUNK = 1 << 20
 # Bytes a state costs besides its values: G and H (int16 each) and an int64 offset every BLOCK states.
@@ -36,9 +34,8 @@ STORAGE = {"float32": 4, "uint16 fixed point": 2, "uint8 fixed point": 1}
 
 
 def point_unit(config: RulesConfig) -> int:
-    """The step of every banked difference: the gcd of all set points."""
-    points = [points for _size, points in config.same_kind_points + config.different_points]
-    return reduce(math.gcd, points)
+    """The step of every banked difference (rummy.GameInfo.point_unit)."""
+    return game_info(config).point_unit
 
 
 def tie_of(config: RulesConfig, d: int) -> int:

@@ -20,7 +20,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -111,18 +111,16 @@ def layer_crc(parts: list[NDArray[Any]]) -> int:
     return crc
 
 
-class WinLayer:
-    """One layer's arrays (memory-mapped or in memory)."""
+class WinLayer(NamedTuple):
+    """One layer's arrays (memory-mapped or in memory); the kernel takes it as one tuple."""
 
-    __slots__ = ("g", "h", "offsets", "values")
-
-    def __init__(
-        self, g: NDArray[np.int16], h: NDArray[np.int16], offsets: NDArray[np.int64], values: NDArray[np.uint16]
-    ) -> None:
-        self.g, self.h, self.offsets, self.values = g, h, offsets, values
+    g: NDArray[np.int16]
+    h: NDArray[np.int16]
+    offsets: NDArray[np.int64]
+    values: NDArray[np.uint16]
 
     def arrays(self) -> list[NDArray[Any]]:
-        return [self.g, self.h, self.offsets, self.values]
+        return list(self)
 
 
 def map_layer(path: Path, header: dict[str, Any], d: int, mode: str = "r") -> WinLayer:

@@ -1,0 +1,83 @@
+"""The two steps of expectimax every solver and table pass takes, written once: the best over the
+mover's legal moves, and the average over the mover's draw.
+
+Each takes the value of one child as a compiled function (`value_of`) with its own arguments in one
+tuple (`ctx`): the solvers differ only in how they find a child's value (a table layer, a bitmap
+slot, a sorted key, a win window). numba compiles a copy of the loop for each `value_of`, with the
+call inlined, so sharing the loop costs nothing at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+from strategies.kernel.core import NIBBLE, apply_move, legal_mask
+from strategies.kernel.jit import jit_inline
+from strategies.kernel.tables import N_TYPES, Floats, Ints
+
+# value_of(k, mine, theirs, move, ctx): the value of the mover's `move` (mine and theirs before it).
+MoveValue = Callable[[Ints, int, int, int, Any], float]
+# value_of(k, drawn, theirs, rest, ctx): the value for the mover holding `drawn` after its draw, the
+# deck now `rest` (a child of the layer below, seen by the other player next).
+DrawValue = Callable[[Ints, int, int, int, Any], float]
+T = TypeVar("T")
+# visit(k, mine, theirs, points, move, ctx) -> ctx: one after-state, the hands after `move` laid `points`.
+AfterVisit = Callable[[Ints, int, int, int, int, T], T]
+
+
+@jit_inline
+def best_move(k: Ints, mine: int, theirs: int, value_of: MoveValue, ctx: Any) -> float:
+    """The largest value_of over the mover's legal moves (the mover has at least one)."""
+    best = -np.inf
+    mask = legal_mask(k, mine, theirs)
+    move = 0
+    while mask:
+        value = value_of(k, mine, theirs, move, ctx) if mask & 1 else -np.inf
+        best = value if value > best else best
+        mask >>= 1
+        move += 1
+    return best
+
+
+@jit_inline
+def every_move(k: Ints, mine: int, theirs: int, value_of: MoveValue, ctx: Any, out: Floats) -> None:
+    """out[move] = value_of for every legal move, NaN for the others."""
+    out[:] = np.nan
+    mask = legal_mask(k, mine, theirs)
+    move = 0
+    while mask:
+        if mask & 1:
+            out[move] = value_of(k, mine, theirs, move, ctx)
+        mask >>= 1
+        move += 1
+
+
+@jit_inline
+def fold_afters(k: Ints, mine: int, theirs: int, visit: AfterVisit[T], ctx: T) -> T:
+    """ctx passed through visit(k, mine2, theirs2, points, move, ctx) for every legal move after
+    which both hands still hold cards (the moves that lead to a draw); returns the last ctx."""
+    mask = legal_mask(k, mine, theirs)
+    move = 0
+    while mask:
+        if mask & 1:
+            mine2, theirs2, points = apply_move(k, mine, theirs, move)
+            if mine2 != 0 and theirs2 != 0:
+                ctx = visit(k, mine2, theirs2, points, move, ctx)
+        mask >>= 1
+        move += 1
+    return ctx
+
+
+@jit_inline
+def average_draw(k: Ints, mine: int, theirs: int, deck: int, d: int, value_of: DrawValue, ctx: Any) -> float:
+    """The mover's expected value over its draw from the d cards of `deck` (each card equally likely)."""
+    total = 0.0
+    for t in range(k[N_TYPES]):
+        held = (deck >> (4 * t)) & NIBBLE
+        if held:
+            unit = 1 << (4 * t)
+            total += held * value_of(k, mine + unit, theirs, deck - unit, ctx)
+    return total / d
