@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel.win_layers import BLOCK
-from strategies.table.fileformat import TableError, rules_fields
+from strategies.table.fileformat import TableError, read_head, rules_fields
 
 MAGIC = b"RVWINTAB"
 FORMAT_VERSION = 1
@@ -78,13 +78,7 @@ def encode_header(header: dict[str, Any]) -> bytes:
 
 
 def read_win_header(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as file:
-            blob = file.read(DATA_OFFSET)
-    except FileNotFoundError:
-        raise TableError(f"no win table at {path}; {BUILD_HINT}") from None
-    except OSError as error:
-        raise TableError(f"cannot read the win table {path}: {error.strerror}") from None
+    blob = read_head(path, DATA_OFFSET, "win table", BUILD_HINT)
     if len(blob) < PREAMBLE.size or blob[:8] != MAGIC:
         raise TableError(f"{path} is not a win table (wrong magic bytes)")
     _magic, version, length, crc = PREAMBLE.unpack_from(blob)
