@@ -32,9 +32,7 @@ BIG = 1 << 20
 
 
 @jit_inline
-def swing_of(
-    k: Ints, mine: int, theirs: int, deck: int, d: int, below_g: Swing, below_h: Swing
-) -> tuple[int, int]:
+def swing_of(k: Ints, mine: int, theirs: int, deck: int, d: int, below_g: Swing, below_h: Swing) -> tuple[int, int]:
     """(G, H) of the state (mine, theirs, deck) of layer d, from layer d-1's bounds (unused when d == 1)."""
     penalty = k[PENALTY]
     n_types = k[N_TYPES]
@@ -71,9 +69,7 @@ def swing_of(
 
 
 @jit_parallel
-def swing_pass(
-    k: Ints, d: int, below_g: Swing, below_h: Swing, out_g: Swing, out_h: Swing, start: int
-) -> None:
+def swing_pass(k: Ints, d: int, below_g: Swing, below_h: Swing, out_g: Swing, out_h: Swing, start: int) -> None:
     """out_g[i], out_h[i] = G and H of state start+i of layer d."""
     for i in prange(out_g.shape[0]):
         mine, theirs, deck = state_at(k, d, start + i)
