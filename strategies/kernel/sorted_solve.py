@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from strategies.kernel.backup import average_draw, best_move, every_move, fold_afters
+from strategies.kernel.backup import after_states, best_move, draws, every_move
 from strategies.kernel.core import NIBBLE, apply_move, canonical_index, end_margin, move_count, state_at
 from strategies.kernel.jit import jit, jit_inline
 from strategies.kernel.tables import N_TYPES, Floats, Ints
@@ -72,23 +72,16 @@ def _unique(found: Ints) -> Ints:
     return np.unique(kept)
 
 
-@jit_inline
-def _note_after(
-    k: Ints, mine: int, theirs: int, points: int, move: int, ctx: tuple[Ints, int, Key]
-) -> tuple[Ints, int, Key]:
-    row, deck, (d, diff, tie, off) = ctx
-    row[move] = encode(k, mine, theirs, deck, d, diff + points, tie, off)
-    return ctx
-
-
 @jit
 def after_keys(k: Ints, keys: Ints, d: int, off: int) -> Ints:
     """Every after-state (both hands still non-empty) that a move of a state in `keys` leads to."""
     width = move_count(k)
     found = np.full(keys.shape[0] * width, -1, dtype=np.int64)
+    after = np.empty((3, width), dtype=np.int64)
     for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
-        fold_afters(k, mine, theirs, _note_after, (found[i * width : (i + 1) * width], deck, (d, diff, tie, off)))
+        for j in range(after_states(k, mine, theirs, after)):
+            found[i * width + j] = encode(k, after[0, j], after[1, j], deck, d, diff + after[2, j], tie, off)
     return _unique(found)
 
 
@@ -112,8 +105,10 @@ def _find(keys: Ints, key: int) -> int:
 
 
 @jit_inline
-def _drawn_from_keys(k: Ints, drawn: int, theirs: int, rest: int, ctx: tuple[Key, Ints, Floats]) -> float:
-    (d, diff, tie, off), below_keys, below_values = ctx
+def _drawn_from_keys(
+    k: Ints, drawn: int, theirs: int, rest: int, key: Key, below_keys: Ints, below_values: Floats
+) -> float:
+    d, diff, tie, off = key
     if d == 1:
         return final_value(diff + end_margin(k, drawn, theirs, 0), tie, off)
     return -float(below_values[_find(below_keys, encode(k, theirs, drawn, rest, d - 1, -diff, 1 - tie, off))])
@@ -123,10 +118,16 @@ def _drawn_from_keys(k: Ints, drawn: int, theirs: int, rest: int, ctx: tuple[Key
 def after_values(k: Ints, afters: Ints, d: int, off: int, below_keys: Ints, below_values: Floats) -> Floats:
     """Each after-state's value over its draw, from the reachable states of layer d-1 (sorted keys)."""
     values = np.empty(afters.shape[0], dtype=np.float64)
+    draw = np.empty((2, k[N_TYPES]), dtype=np.int64)
     for i in range(afters.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
-        ctx = ((d, diff, tie, off), below_keys, below_values)
-        values[i] = average_draw(k, mine, theirs, deck, d, _drawn_from_keys, ctx)
+        total = 0.0
+        for j in range(draws(k, deck, draw)):
+            unit = draw[1, j]
+            total += draw[0, j] * _drawn_from_keys(
+                k, mine + unit, theirs, deck - unit, (d, diff, tie, off), below_keys, below_values
+            )
+        values[i] = total / d
     return values
 
 
