@@ -1,10 +1,12 @@
-"""The two steps of expectimax every solver and table pass takes, written once: the best over the
-mover's legal moves, and the average over the mover's draw.
+"""The steps of expectimax every solver and table pass takes, written once: the best over the mover's
+legal moves, the average over the mover's draw, and the positions a move or a draw leads to.
 
-Each takes the value of one child as a compiled function (`value_of`) with its own arguments in one
-tuple (`ctx`): the solvers differ only in how they find a child's value (a table layer, a bitmap
-slot, a sorted key, a win window). numba compiles a copy of the loop for each `value_of`, with the
-call inlined, so sharing the loop costs nothing at run time.
+best_move, every_move and average_draw take the value of one child as a compiled function
+(`value_of`) with its own arguments in one tuple (`ctx`): the callers differ only in how they find a
+child's value (a table layer, a bitmap slot, a sorted key, a win window). numba compiles a copy of
+the loop for each `value_of`. Where a loop is the hot part of an on-demand solve, a ctx holding
+arrays cost up to twice the time (measured), so those loops walk after_states and draws instead,
+which fill a small scratch array the caller reads.
 """
 
 from __future__ import annotations
