@@ -20,6 +20,7 @@ from rummy.countstate import (
     random_decision,
 )
 from rummy.engine import Match, MoveOutcome, Round, Status
+from rummy.game_info import GameInfo, game_info
 from rummy.gamestate import GAMESTATE_KEYS, render_gamestate
 from rummy.labels import UNKNOWN, CardLabel, Recognizer
 from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
@@ -39,6 +40,7 @@ __all__ = [
     "DRAW",
     "Deal",
     "GAMESTATE_KEYS",
+    "GameInfo",
     "Give",
     "Lay",
     "MalformedMove",
@@ -55,6 +57,7 @@ __all__ = [
     "Tracker",
     "count_rules",
     "deal_round",
+    "game_info",
     "parse_move",
     "play_random_round",
     "random_decision",

@@ -20,20 +20,12 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
 
-from strategies.kernel.core import (
-    apply_move,
-    canonical_index,
-    chance_margin,
-    legal_mask,
-    move_count,
-    size,
-)
+from strategies.kernel.backup import after_states, best_move, every_move
+from strategies.kernel.core import NIBBLE, apply_move, canonical_index, end_margin, move_count
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_TYPES, PENALTY, Floats, Ints
-
-Table = NDArray[np.float32]
+from strategies.kernel.margin import Table, chance_margin
+from strategies.kernel.tables import N_TYPES, Floats, Ints
 
 WORD = 64
 PACK = 16  # bits of one packed hand or deck (4 bits a type, at most 4 types)
@@ -92,18 +84,13 @@ def mark_afters(k: Ints, states: Ints, d: int, bits: Ints) -> tuple[Ints, Ints]:
     found = np.empty(max(16, states.shape[0]), dtype=np.int64)
     seen = np.empty(found.shape[0], dtype=np.int64)
     n = 0
+    after = np.empty((3, move_count(k)), dtype=np.int64)
     for i in range(states.shape[0]):
         mine, theirs, deck = unpack_state(states[i])
-        mask = legal_mask(k, mine, theirs)
-        move = 0
-        while mask:
-            if mask & 1:
-                mine2, theirs2, _points = apply_move(k, mine, theirs, move)
-                if mine2 != 0 and theirs2 != 0:
-                    index = canonical_index(k, mine2, theirs2, deck, d)
-                    found, seen, n = _remember(bits, index, pack_state(mine2, theirs2, deck), found, seen, n)
-            mask >>= 1
-            move += 1
+        for j in range(after_states(k, mine, theirs, after)):
+            index = canonical_index(k, after[0, j], after[1, j], deck, d)
+            packed = pack_state(after[0, j], after[1, j], deck)
+            found, seen, n = _remember(bits, index, packed, found, seen, n)
     return found[:n], seen[:n]
 
 
@@ -117,7 +104,7 @@ def mark_draws(k: Ints, afters: Ints, d: int, bits: Ints) -> tuple[Ints, Ints]:
     for i in range(afters.shape[0]):
         mine, theirs, deck = unpack_state(afters[i])
         for t in range(n_types):
-            if (deck >> (4 * t)) & 15:
+            if (deck >> (4 * t)) & NIBBLE:
                 unit = 1 << (4 * t)
                 index = canonical_index(k, theirs, mine + unit, deck - unit, d - 1)
                 found, seen, n = _remember(bits, index, pack_state(theirs, mine + unit, deck - unit), found, seen, n)
@@ -149,23 +136,22 @@ def in_rank_order(bits: Ints, found: Ints, seen: Ints) -> tuple[Ints, Ints]:
 def after_values_from_states(
     k: Ints, afters: Ints, d: int, below_bits: Ints, below_ranks: Ints, below_values: Floats
 ) -> Floats:
-    """Each after-state's expected margin over its draw, from the reachable states of layer d-1."""
+    """Each after-state's expected margin over its draw, from the reachable states of layer d-1.
+
+    The draws are walked here rather than through backup.draws or average_draw: in this pass, the
+    solve's hottest after the enumeration, either doubles the time."""
     values = np.empty(afters.shape[0], dtype=np.float64)
-    penalty = k[PENALTY]
     for i in range(afters.shape[0]):
         mine, theirs, deck = unpack_state(afters[i])
         total = 0.0
         for t in range(k[N_TYPES]):
-            held = (deck >> (4 * t)) & 15
-            if held:
-                unit = 1 << (4 * t)
-                drawn = mine + unit
-                if d == 1:
-                    value = float(penalty * (size(theirs) - size(drawn)))
-                else:
-                    child = canonical_index(k, theirs, drawn, deck - unit, d - 1)
-                    value = -below_values[slot_of(below_bits, below_ranks, child)]
-                total += held * value
+            held = (deck >> (4 * t)) & NIBBLE
+            drawn = mine + (1 << (4 * t))
+            if held and d == 1:
+                total += held * float(end_margin(k, drawn, theirs, 0))
+            elif held:
+                child = canonical_index(k, theirs, drawn, deck - (1 << (4 * t)), d - 1)
+                total += held * -below_values[slot_of(below_bits, below_ranks, child)]
         values[i] = total / d
     return values
 
@@ -181,12 +167,11 @@ def after_values_from_table(k: Ints, afters: Ints, d: int, below: Table) -> Floa
 
 
 @jit_inline
-def _move_value(
-    k: Ints, mine: int, theirs: int, deck: int, d: int, move: int, bits: Ints, ranks: Ints, after_vals: Floats
-) -> float:
+def _move_value(k: Ints, mine: int, theirs: int, move: int, ctx: tuple[int, int, Ints, Ints, Floats]) -> float:
+    deck, d, bits, ranks, after_vals = ctx
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
-        return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
+        return float(end_margin(k, mine2, theirs2, points))
     return points + float(after_vals[slot_of(bits, ranks, canonical_index(k, mine2, theirs2, deck, d))])
 
 
@@ -196,17 +181,7 @@ def state_values(k: Ints, states: Ints, d: int, bits: Ints, ranks: Ints, after_v
     values = np.empty(states.shape[0], dtype=np.float64)
     for i in range(states.shape[0]):
         mine, theirs, deck = unpack_state(states[i])
-        mask = legal_mask(k, mine, theirs)
-        best = -np.inf
-        move = 0
-        while mask:
-            if mask & 1:
-                value = _move_value(k, mine, theirs, deck, d, move, bits, ranks, after_vals)
-                if value > best:
-                    best = value
-            mask >>= 1
-            move += 1
-        values[i] = best
+        values[i] = best_move(k, mine, theirs, _move_value, (deck, d, bits, ranks, after_vals))
     return values
 
 
@@ -215,14 +190,7 @@ def root_move_values(
     k: Ints, mine: int, theirs: int, deck: int, d: int, bits: Ints, ranks: Ints, after_vals: Floats, out: Floats
 ) -> None:
     """out[move] = the value of every legal move of the root (NaN elsewhere); banked points left out."""
-    out[:] = np.nan
-    mask = legal_mask(k, mine, theirs)
-    move = 0
-    while mask:
-        if mask & 1:
-            out[move] = _move_value(k, mine, theirs, deck, d, move, bits, ranks, after_vals)
-        mask >>= 1
-        move += 1
+    every_move(k, mine, theirs, _move_value, (deck, d, bits, ranks, after_vals), out)
 
 
 class Layer(NamedTuple):

@@ -8,9 +8,6 @@ Values are from the mover's view; under the margin objective they leave out poin
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
 from strategies.kernel.jit import jit_inline
 from strategies.kernel.tables import (
     AT_COUNTS,
@@ -29,7 +26,6 @@ from strategies.kernel.tables import (
     STRIDE_J,
     STRIDE_R,
     STRIDE_S,
-    Floats,
     Ints,
 )
 
@@ -138,7 +134,8 @@ def state_at(k: Ints, d: int, index: int) -> tuple[int, int, int]:
 
 @jit_inline
 def move_count(k: Ints) -> int:
-    """How many move ids there are: every lay, the wasted lay, then a Take and a Give per type."""
+    """How many move ids there are (rummy.GameInfo.num_distinct_moves), read from the tables' layout:
+    every lay, the wasted lay, then a Take and a Give per type."""
     return int(k[N_LAYS] + 1 + 2 * k[N_TYPES])
 
 
@@ -171,39 +168,7 @@ def apply_move(k: Ints, mine: int, theirs: int, move: int) -> tuple[int, int, in
 
 
 @jit_inline
-def chance_margin(k: Ints, mine: int, theirs: int, deck: int, d: int, below: NDArray[np.float32]) -> float:
-    """Expected margin for the mover from its draw (both hands non-empty, d >= 1 cards in the deck);
-    `below` holds the values of layer d-1 by canonical index (unused when d == 1)."""
-    total = 0.0
-    penalty = k[PENALTY]
-    for t in range(k[N_TYPES]):
-        held = (deck >> (4 * t)) & NIBBLE
-        if held:
-            unit = 1 << (4 * t)
-            drawn = mine + unit
-            if d == 1:
-                value = float(penalty * (size(theirs) - size(drawn)))
-            else:
-                value = -float(below[canonical_index(k, theirs, drawn, deck - unit, d - 1)])
-            total += held * value
-    return total / d
-
-
-@jit_inline
-def after_margin(k: Ints, mine: int, theirs: int, deck: int, d: int, move: int, here: Floats) -> float:
-    """The margin value of `move` for the mover; `here` holds the chance (after-move) values of layer d."""
-    mine2, theirs2, points = apply_move(k, mine, theirs, move)
-    if mine2 == 0 or theirs2 == 0:
-        return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
-    return points + float(here[canonical_index(k, mine2, theirs2, deck, d)])
-
-
-@jit_inline
-def table_move_margin(
-    k: Ints, mine: int, theirs: int, deck: int, d: int, move: int, below: NDArray[np.float32]
-) -> float:
-    """The margin value of `move` from the table's layer d-1 alone (what `perfect` plays by)."""
-    mine2, theirs2, points = apply_move(k, mine, theirs, move)
-    if mine2 == 0 or theirs2 == 0:
-        return float(points + k[PENALTY] * (size(theirs2) - size(mine2)))
-    return points + chance_margin(k, mine2, theirs2, deck, d, below)
+def end_margin(k: Ints, mine: int, theirs: int, points: int) -> int:
+    """The mover's margin when the round ends now: `points` just laid, minus the penalty of its cards
+    left, plus the penalty of the opponent's (banked points left out)."""
+    return int(points + k[PENALTY] * (size(theirs) - size(mine)))

@@ -7,17 +7,17 @@ each state's value, the best over its moves of points plus the chance value wher
 
 from __future__ import annotations
 
-import numpy as np
 from numba import prange
-from numpy.typing import NDArray
 
-from strategies.kernel.core import after_margin, chance_margin, legal_mask, state_at
-from strategies.kernel.jit import jit_inline, jit_parallel
+from strategies.kernel.backup import best_move
+from strategies.kernel.core import state_at
+from strategies.kernel.jit import jit_parallel
+from strategies.kernel.margin import Table, after_margin, chance_margin
 from strategies.kernel.tables import Floats, Ints
 
 
 @jit_parallel
-def chance_pass(k: Ints, d: int, below: NDArray[np.float32], out: Floats, start: int) -> None:
+def chance_pass(k: Ints, d: int, below: Table, out: Floats, start: int) -> None:
     """out[i] = chance value of state start+i of layer d."""
     for i in prange(out.shape[0]):
         mine, theirs, deck = state_at(k, d, start + i)
@@ -25,23 +25,8 @@ def chance_pass(k: Ints, d: int, below: NDArray[np.float32], out: Floats, start:
 
 
 @jit_parallel
-def value_pass(k: Ints, d: int, here: Floats, out: NDArray[np.float32], start: int) -> None:
+def value_pass(k: Ints, d: int, here: Floats, out: Table, start: int) -> None:
     """out[i] = margin value of state start+i of layer d, from the chance values `here` of layer d."""
     for i in prange(out.shape[0]):
-        out[i] = state_value(k, d, start + i, here)
-
-
-@jit_inline
-def state_value(k: Ints, d: int, index: int, here: Floats) -> float:
-    mine, theirs, deck = state_at(k, d, index)
-    mask = legal_mask(k, mine, theirs)
-    best = -np.inf
-    move = 0
-    while mask:
-        if mask & 1:
-            value = after_margin(k, mine, theirs, deck, d, move, here)
-            if value > best:
-                best = value
-        mask >>= 1
-        move += 1
-    return best
+        mine, theirs, deck = state_at(k, d, start + i)
+        out[i] = best_move(k, mine, theirs, after_margin, (deck, d, here))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
-from strategies.kernel.core import apply_move, canonical_index, legal_mask, table_move_margin
+from strategies.kernel.backup import every_move
+from strategies.kernel.core import apply_move, canonical_index, legal_mask
 from strategies.kernel.jit import jit
+from strategies.kernel.margin import Table, table_move_margin
 from strategies.kernel.tables import Floats, Ints
 
 
@@ -16,25 +15,10 @@ def state_index(k: Ints, mine: int, theirs: int, deck: int, d: int) -> int:
 
 
 @jit
-def table_move_values(
-    k: Ints,
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    below: NDArray[np.float32],
-    out: Floats,
-) -> None:
+def table_move_values(k: Ints, mine: int, theirs: int, deck: int, d: int, below: Table, out: Floats) -> None:
     """out[move] = the exact margin value of every legal move from the table's layer d-1 (NaN elsewhere);
     banked points are left out."""
-    out[:] = np.nan
-    mask = legal_mask(k, mine, theirs)
-    move = 0
-    while mask:
-        if mask & 1:
-            out[move] = table_move_margin(k, mine, theirs, deck, d, move, below)
-        mask >>= 1
-        move += 1
+    every_move(k, mine, theirs, table_move_margin, (deck, d, below), out)
 
 
 @jit

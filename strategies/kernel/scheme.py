@@ -12,18 +12,17 @@ import hashlib
 from functools import lru_cache
 
 import numpy as np
-from numpy.typing import NDArray
 
 from rummy import RulesConfig
 from strategies.kernel.core import apply_move, canonical_index, move_count, state_at
 from strategies.kernel.jit import jit
-from strategies.kernel.tables import kernel_tables, layer_sizes
+from strategies.kernel.tables import Ints, kernel_tables, layer_sizes
 
 SAMPLES_PER_LAYER = 17
 
 
 @jit
-def _sample(k: NDArray[np.int64], d: int, indices: NDArray[np.int64], out: NDArray[np.int64]) -> None:
+def _sample(k: Ints, d: int, indices: Ints, out: Ints) -> None:
     for i in range(indices.shape[0]):
         mine, theirs, deck = state_at(k, d, indices[i])
         out[4 * i] = mine
@@ -33,7 +32,7 @@ def _sample(k: NDArray[np.int64], d: int, indices: NDArray[np.int64], out: NDArr
 
 
 @jit
-def _moves(k: NDArray[np.int64], mine: int, theirs: int, out: NDArray[np.int64]) -> None:
+def _moves(k: Ints, mine: int, theirs: int, out: Ints) -> None:
     for move in range(move_count(k)):
         after_mine, after_theirs, points = apply_move(k, mine, theirs, move)
         out[3 * move] = after_mine

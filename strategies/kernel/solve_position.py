@@ -9,13 +9,12 @@ against.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from rummy import DECIDE, CountState, RulesConfig
+from rummy import DECIDE, CountState, game_info
 from strategies.kernel.tables import KernelTables, KernelUnsupported, kernel_tables, layer_sizes
 
 METHODS = ("auto", "sorted")
@@ -33,16 +32,6 @@ class ExactValues:
     @property
     def best(self) -> int:
         return max(self.values, key=lambda move: (self.values[move], -move))
-
-
-def decided_beyond(config: RulesConfig) -> int:
-    """A points difference larger than any swing still possible: the round's result is then settled."""
-    tables = kernel_tables(config)
-    best = 0.0
-    for code, points in zip(tables.lay_codes, tables.lay_points, strict=True):
-        cards = sum((int(code) >> (4 * t)) & 15 for t in range(tables.n_types))
-        best = max(best, points / cards)
-    return int(config.total_cards * math.ceil(max(best, config.hand_penalty))) + 1
 
 
 def check_state(state: CountState) -> None:
@@ -101,58 +90,16 @@ def solve_exact(
         shift = banked
     else:
         win = objective == "win"
-        off = decided_beyond(state.rules.config) if win else 0
+        off = game_info(state.rules.config).decided_beyond if win else 0
         diff = max(-off, min(off, banked)) if win else 0
         tie = int(mover == state.second)
-        sorted_solve = _solve_sorted(tables, mine, theirs, deck, state.turns_left, diff, tie, off, deadline, max_states)
-        if sorted_solve is None:
+        from strategies.kernel.sorted_solve import solve_sorted
+
+        root = (mine, theirs, deck, state.turns_left, diff, tie)
+        found = solve_sorted(tables.blob, root, off, deadline=deadline, max_states=max_states)
+        if found is None:
             return None
-        out, count = sorted_solve
+        out, count = found
         shift = 0 if win else banked
     values = {move: float(out[move]) + shift for move in range(out.shape[0]) if not np.isnan(out[move])}
     return ExactValues(values, count, time.monotonic() - began)
-
-
-def _solve_sorted(
-    tables: KernelTables,
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    diff: int,
-    tie: int,
-    off: int,
-    deadline: float | None,
-    max_states: int | None,
-) -> tuple[np.ndarray, int] | None:
-    from strategies.kernel.core import move_count
-    from strategies.kernel.sorted_solve import after_keys, after_values, draw_keys, encode, root_values, state_values
-
-    blob = tables.blob
-    keys = np.array([encode(blob, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)
-    layers = []
-    count = 0
-    for turns in range(d, 0, -1):
-        afters = after_keys(blob, keys, turns, off)
-        layers.append((keys, afters))
-        count += keys.shape[0] + afters.shape[0]
-        upcoming = 0
-        if turns > 1:
-            keys = draw_keys(blob, afters, turns, off)
-            upcoming = keys.shape[0]
-        if max_states is not None and count + upcoming > max_states:
-            return None
-        if deadline is not None and time.monotonic() > deadline:
-            return None
-    below_keys = np.zeros(0, dtype=np.int64)
-    below_values = np.zeros(0, dtype=np.float64)
-    for turns in range(1, d + 1):
-        keys, afters = layers[d - turns]
-        after_vals = after_values(blob, afters, turns, off, below_keys, below_values)
-        if turns < d:
-            below_keys, below_values = keys, state_values(blob, keys, turns, off, afters, after_vals)
-        if deadline is not None and time.monotonic() > deadline:
-            return None
-    out = np.empty(move_count(blob), dtype=np.float64)
-    root_values(blob, mine, theirs, deck, d, diff, tie, off, afters, after_vals, out)
-    return out, count

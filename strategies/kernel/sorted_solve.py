@@ -16,11 +16,22 @@ more than it saves.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import numpy as np
 
-from strategies.kernel.core import apply_move, canonical_index, legal_mask, move_count, size, state_at
+from strategies.kernel.backup import after_states, best_move, draws, every_move
+from strategies.kernel.core import NIBBLE, apply_move, canonical_index, end_margin, move_count, state_at
 from strategies.kernel.jit import jit, jit_inline
-from strategies.kernel.tables import N_TYPES, PENALTY, Floats, Ints
+from strategies.kernel.tables import N_TYPES, Floats, Ints
+
+# What a key of layer d decodes with, besides the state: (d, banked difference, tie rule, off).
+Key = tuple[int, int, int, int]
+# A root position: (mine, theirs, deck, d, banked difference, tie rule).
+Root = tuple[int, int, int, int, int, int]
+# edge(afters, d): the values of layer d's after-states read from below the enumeration (a table).
+Edge = Callable[[Ints, int], Floats]
 
 
 @jit_inline
@@ -66,17 +77,11 @@ def after_keys(k: Ints, keys: Ints, d: int, off: int) -> Ints:
     """Every after-state (both hands still non-empty) that a move of a state in `keys` leads to."""
     width = move_count(k)
     found = np.full(keys.shape[0] * width, -1, dtype=np.int64)
+    after = np.empty((3, width), dtype=np.int64)
     for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
-        mask = legal_mask(k, mine, theirs)
-        move = 0
-        while mask:
-            if mask & 1:
-                mine2, theirs2, points = apply_move(k, mine, theirs, move)
-                if mine2 != 0 and theirs2 != 0:
-                    found[i * width + move] = encode(k, mine2, theirs2, deck, d, diff + points, tie, off)
-            mask >>= 1
-            move += 1
+        for j in range(after_states(k, mine, theirs, after)):
+            found[i * width + j] = encode(k, after[0, j], after[1, j], deck, d, diff + after[2, j], tie, off)
     return _unique(found)
 
 
@@ -88,7 +93,7 @@ def draw_keys(k: Ints, afters: Ints, d: int, off: int) -> Ints:
     for i in range(afters.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
         for t in range(n_types):
-            if (deck >> (4 * t)) & 15:
+            if (deck >> (4 * t)) & NIBBLE:
                 unit = 1 << (4 * t)
                 found[i * n_types + t] = encode(k, theirs, mine + unit, deck - unit, d - 1, -diff, 1 - tie, off)
     return _unique(found)
@@ -99,46 +104,39 @@ def _find(keys: Ints, key: int) -> int:
     return int(np.searchsorted(keys, key))
 
 
+@jit_inline
+def _drawn_from_keys(
+    k: Ints, drawn: int, theirs: int, rest: int, key: Key, below_keys: Ints, below_values: Floats
+) -> float:
+    d, diff, tie, off = key
+    if d == 1:
+        return final_value(diff + end_margin(k, drawn, theirs, 0), tie, off)
+    return -float(below_values[_find(below_keys, encode(k, theirs, drawn, rest, d - 1, -diff, 1 - tie, off))])
+
+
 @jit
 def after_values(k: Ints, afters: Ints, d: int, off: int, below_keys: Ints, below_values: Floats) -> Floats:
+    """Each after-state's value over its draw, from the reachable states of layer d-1 (sorted keys)."""
     values = np.empty(afters.shape[0], dtype=np.float64)
-    penalty = k[PENALTY]
+    draw = np.empty((2, k[N_TYPES]), dtype=np.int64)
     for i in range(afters.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, afters[i], d, off)
         total = 0.0
-        for t in range(k[N_TYPES]):
-            held = (deck >> (4 * t)) & 15
-            if held:
-                unit = 1 << (4 * t)
-                drawn = mine + unit
-                if d == 1:
-                    value = final_value(diff + penalty * (size(theirs) - size(drawn)), tie, off)
-                else:
-                    child = encode(k, theirs, drawn, deck - unit, d - 1, -diff, 1 - tie, off)
-                    value = -below_values[_find(below_keys, child)]
-                total += held * value
+        for j in range(draws(k, deck, draw)):
+            unit = draw[1, j]
+            total += draw[0, j] * _drawn_from_keys(
+                k, mine + unit, theirs, deck - unit, (d, diff, tie, off), below_keys, below_values
+            )
         values[i] = total / d
     return values
 
 
 @jit_inline
-def move_value(
-    k: Ints,
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    diff: int,
-    tie: int,
-    off: int,
-    move: int,
-    afters: Ints,
-    after_vals: Floats,
-) -> float:
+def _move_value(k: Ints, mine: int, theirs: int, move: int, ctx: tuple[int, Key, Ints, Floats]) -> float:
+    deck, (d, diff, tie, off), afters, after_vals = ctx
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     if mine2 == 0 or theirs2 == 0:
-        final = diff + points + k[PENALTY] * (size(theirs2) - size(mine2))
-        return final_value(final, tie, off)
+        return final_value(diff + end_margin(k, mine2, theirs2, points), tie, off)
     value = float(after_vals[_find(afters, encode(k, mine2, theirs2, deck, d, diff + points, tie, off))])
     return value + points if off == 0 else value
 
@@ -148,40 +146,61 @@ def state_values(k: Ints, keys: Ints, d: int, off: int, afters: Ints, after_vals
     values = np.empty(keys.shape[0], dtype=np.float64)
     for i in range(keys.shape[0]):
         mine, theirs, deck, diff, tie = decode(k, keys[i], d, off)
-        mask = legal_mask(k, mine, theirs)
-        best = -np.inf
-        move = 0
-        while mask:
-            if mask & 1:
-                value = move_value(k, mine, theirs, deck, d, diff, tie, off, move, afters, after_vals)
-                if value > best:
-                    best = value
-            mask >>= 1
-            move += 1
-        values[i] = best
+        values[i] = best_move(k, mine, theirs, _move_value, (deck, (d, diff, tie, off), afters, after_vals))
     return values
 
 
-@jit_inline
-def root_values(
+@jit
+def root_values(k: Ints, root: Root, off: int, afters: Ints, after_vals: Floats, out: Floats) -> None:
+    """out[move] = the move's value for every legal move of the root; NaN elsewhere."""
+    mine, theirs, deck, d, diff, tie = root
+    every_move(k, mine, theirs, _move_value, (deck, (d, diff, tie, off), afters, after_vals), out)
+
+
+def solve_sorted(
     k: Ints,
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    diff: int,
-    tie: int,
+    root: Root,
     off: int,
-    afters: Ints,
-    after_vals: Floats,
-    out: Floats,
-) -> None:
-    """out[move] = the move's value for every legal move (NaN elsewhere)."""
-    out[:] = np.nan
-    mask = legal_mask(k, mine, theirs)
-    move = 0
-    while mask:
-        if mask & 1:
-            out[move] = move_value(k, mine, theirs, deck, d, diff, tie, off, move, afters, after_vals)
-        mask >>= 1
-        move += 1
+    *,
+    lowest: int = 1,
+    edge: Edge | None = None,
+    deadline: float | None = None,
+    max_states: int | None = None,
+) -> tuple[Floats, int] | None:
+    """Every legal move's value at `root` (by move id, NaN for illegal moves) and the number of states
+    and after-states enumerated; None when `deadline` (time.monotonic()) passes or more than
+    `max_states` would be needed. The enumeration goes down to layer `lowest`; with `edge`, that
+    layer's after-states take their values from it (a table's layer lowest-1), else `lowest` is 1."""
+    mine, theirs, deck, d, diff, tie = root
+    keys = np.array([encode(k, mine, theirs, deck, d, diff, tie, off)], dtype=np.int64)
+    layers = []
+    count = 0
+    for turns in range(d, lowest - 1, -1):
+        afters = after_keys(k, keys, turns, off)
+        layers.append((keys, afters))
+        count += keys.shape[0] + afters.shape[0]
+        upcoming = 0
+        if turns > lowest:
+            keys = draw_keys(k, afters, turns, off)
+            upcoming = keys.shape[0]
+        if (max_states is not None and count + upcoming > max_states) or _late(deadline):
+            return None
+    below_keys = np.zeros(0, dtype=np.int64)
+    below_values = np.zeros(0, dtype=np.float64)
+    for turns in range(lowest, d + 1):
+        keys, afters = layers[d - turns]
+        if edge is not None and turns == lowest:
+            after_vals = edge(afters, turns)
+        else:
+            after_vals = after_values(k, afters, turns, off, below_keys, below_values)
+        if turns < d:
+            below_keys, below_values = keys, state_values(k, keys, turns, off, afters, after_vals)
+        if _late(deadline):
+            return None
+    out = np.empty(move_count(k), dtype=np.float64)
+    root_values(k, root, off, afters, after_vals, out)
+    return out, count
+
+
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from rummy import DEFAULT_RULES, RulesConfig, count_rules
+from rummy import DEFAULT_RULES, RulesConfig, count_rules, game_info
 
 MAX_TYPES = 4
 MAX_MOVE_BITS = 63
@@ -61,7 +61,7 @@ def check_supported(config: RulesConfig) -> None:
         )
     if config.min_lay < 1:
         raise KernelUnsupported(f"min_lay must be at least 1 for the compiled kernel, got {config.min_lay}")
-    moves = len(count_rules(config).moves)
+    moves = game_info(config).num_distinct_moves
     if moves > MAX_MOVE_BITS:
         raise KernelUnsupported(
             f"these rules have {moves} distinct moves; the compiled kernel keeps a hand's moves in a "

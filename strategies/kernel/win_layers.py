@@ -19,23 +19,28 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from strategies.kernel.core import apply_move, canonical_index, legal_mask, size, state_at
+from strategies.kernel.backup import every_move
+from strategies.kernel.core import NIBBLE, apply_move, canonical_index, end_margin, legal_mask, state_at
 from strategies.kernel.jit import jit, jit_inline, jit_parallel
-from strategies.kernel.tables import N_TYPES, PENALTY
+from strategies.kernel.tables import N_TYPES, Floats, Ints
 from strategies.kernel.win_swing import window
 
 BLOCK = 8
 SCALE = 65535.0
 
 Swing = NDArray[np.int16]
-Offsets = NDArray[np.int64]
 Values = NDArray[np.uint16]
+# One layer's arrays: G, H, the block offsets and the values (strategies.table.win_format.WinLayer).
+WinArrays = tuple[Swing, Swing, Ints, Values]
+# A position: (mine, theirs, deck, d, banked difference in point units, tie rule).
+Position = tuple[int, int, int, int, int, int]
 
 
 @jit_inline
-def slot(g: Swing, h: Swing, offsets: Offsets, tie: int, unit: int, index: int) -> tuple[int, int, int]:
+def slot(layer: WinArrays, tie: int, unit: int, index: int) -> tuple[int, int, int]:
     """(first, count, at): state `index`'s open differences are unit * (first + j), j < count, and
     their values start at values[at]."""
+    g, h, offsets, _values = layer
     at = offsets[index // BLOCK]
     for j in range(index - index % BLOCK, index):
         at += window(int(g[j]), int(h[j]), tie, unit)[1]
@@ -54,12 +59,19 @@ def p_at(values: Values, first: int, count: int, at: int, q: int) -> float:
 
 
 @jit_inline
+def p_win(layer: WinArrays, tie: int, unit: int, index: int, q: int) -> float:
+    """P(win) of state `index` of `layer` at difference unit * q."""
+    first, count, at = slot(layer, tie, unit, index)
+    return p_at(layer[3], first, count, at, q)
+
+
+@jit_inline
 def final_p(margin: int, tie: int) -> float:
     return 1.0 if margin > 0 or (margin == 0 and tie == 1) else 0.0
 
 
 @jit
-def block_offsets(g: Swing, h: Swing, tie: int, unit: int) -> Offsets:
+def block_offsets(g: Swing, h: Swing, tie: int, unit: int) -> Ints:
     """The offset of every BLOCK-th state's values, then the layer's total number of values."""
     n = g.shape[0]
     out = np.empty((n + BLOCK - 1) // BLOCK + 1, dtype=np.int64)
@@ -73,148 +85,77 @@ def block_offsets(g: Swing, h: Swing, tie: int, unit: int) -> Offsets:
 
 
 @jit_inline
-def move_p(
-    k: NDArray[np.int64],
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    tie: int,
-    unit: int,
-    move: int,
-    q_first: int,
-    count: int,
-    below_g: Swing,
-    below_h: Swing,
-    below_offsets: Offsets,
-    below_values: Values,
-    out: NDArray[np.float64],
-) -> None:
-    """out[j] = P(win) of `move` at banked difference unit * (q_first + j), j < count."""
-    penalty = k[PENALTY]
+def move_p(k: Ints, at: Position, unit: int, move: int, count: int, below: WinArrays, out: Floats) -> None:
+    """out[j] = P(win) of `move` at banked difference unit * (q + j), j < count, for the position
+    `at` = (mine, theirs, deck, d, q, tie)."""
+    mine, theirs, deck, d, q_first, tie = at
     mine2, theirs2, points = apply_move(k, mine, theirs, move)
     step = points // unit
     if mine2 == 0 or theirs2 == 0:
-        rest = points + penalty * (size(theirs2) - size(mine2))
+        rest = end_margin(k, mine2, theirs2, points)
         for j in range(count):
             out[j] = final_p((q_first + j) * unit + rest, tie)
         return
     out[:count] = 0.0
     for t in range(k[N_TYPES]):
-        held = (deck >> (4 * t)) & 15
+        held = (deck >> (4 * t)) & NIBBLE
         if held:
             unit_t = 1 << (4 * t)
             weight = held / d
             if d == 1:
-                rest = points + penalty * (size(theirs2) - size(mine2 + unit_t))
+                rest = end_margin(k, mine2 + unit_t, theirs2, points)
                 for j in range(count):
                     out[j] += weight * final_p((q_first + j) * unit + rest, tie)
             else:
                 child = canonical_index(k, theirs2, mine2 + unit_t, deck - unit_t, d - 1)
-                first, c_count, at = slot(below_g, below_h, below_offsets, 1 - tie, unit, child)
+                first, c_count, c_at = slot(below, 1 - tie, unit, child)
                 for j in range(count):
-                    out[j] += weight * (1.0 - p_at(below_values, first, c_count, at, -(q_first + j + step)))
+                    out[j] += weight * (1.0 - p_at(below[3], first, c_count, c_at, -(q_first + j + step)))
 
 
 @jit_parallel
-def value_pass(
-    k: NDArray[np.int64],
-    d: int,
-    tie: int,
-    unit: int,
-    g: Swing,
-    h: Swing,
-    offsets: Offsets,
-    below_g: Swing,
-    below_h: Swing,
-    below_offsets: Offsets,
-    below_values: Values,
-    values: Values,
-    start: int,
-    stop: int,
-) -> None:
-    """values[...] = the stored P(win) of every open difference of states start..stop-1 of layer d."""
+def value_pass(k: Ints, d: int, tie: int, unit: int, here: WinArrays, below: WinArrays, start: int, stop: int) -> None:
+    """here's values = the stored P(win) of every open difference of states start..stop-1 of layer d
+    (here's G, H and offsets already set)."""
+    values = here[3]
     for i in prange(start, stop):
-        first, count, at = slot(g, h, offsets, tie, unit, i)
+        first, count, at = slot(here, tie, unit, i)
         if count == 0:
             continue
         mine, theirs, deck = state_at(k, d, i)
+        position = (mine, theirs, deck, d, first, tie)
         best = np.zeros(count, dtype=np.float64)
-        here = np.empty(count, dtype=np.float64)
+        chance = np.empty(count, dtype=np.float64)
         mask = legal_mask(k, mine, theirs)
         move = 0
         while mask:
             if mask & 1:
-                move_p(
-                    k,
-                    mine,
-                    theirs,
-                    deck,
-                    d,
-                    tie,
-                    unit,
-                    move,
-                    first,
-                    count,
-                    below_g,
-                    below_h,
-                    below_offsets,
-                    below_values,
-                    here,
-                )
+                move_p(k, position, unit, move, count, below, chance)
                 for j in range(count):
-                    if here[j] > best[j]:
-                        best[j] = here[j]
+                    best[j] = max(best[j], chance[j])
             mask >>= 1
             move += 1
         for j in range(count):
             values[at + j] = np.uint16(np.floor(best[j] * SCALE + 0.5))
 
 
+@jit_inline
+def _one_move_p(k: Ints, mine: int, theirs: int, move: int, ctx: tuple[Position, int, WinArrays, Floats]) -> float:
+    position, unit, below, one = ctx
+    move_p(k, position, unit, move, 1, below, one)
+    return float(one[0])
+
+
 @jit
-def table_move_p(
-    k: NDArray[np.int64],
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    tie: int,
-    unit: int,
-    q: int,
-    below_g: Swing,
-    below_h: Swing,
-    below_offsets: Offsets,
-    below_values: Values,
-    out: NDArray[np.float64],
-) -> None:
-    """out[move] = P(win) of every legal move at banked difference unit * q (NaN elsewhere), from layer d-1."""
-    out[:] = np.nan
+def table_move_p(k: Ints, position: Position, unit: int, below: WinArrays, out: Floats) -> None:
+    """out[move] = P(win) of every legal move at the position's banked difference (NaN elsewhere),
+    from layer d-1."""
     one = np.empty(1, dtype=np.float64)
-    mask = legal_mask(k, mine, theirs)
-    move = 0
-    while mask:
-        if mask & 1:
-            move_p(k, mine, theirs, deck, d, tie, unit, move, q, 1, below_g, below_h, below_offsets, below_values, one)
-            out[move] = one[0]
-        mask >>= 1
-        move += 1
+    every_move(k, position[0], position[1], _one_move_p, (position, unit, below, one), out)
 
 
 @jit
-def table_state_p(
-    k: NDArray[np.int64],
-    mine: int,
-    theirs: int,
-    deck: int,
-    d: int,
-    tie: int,
-    unit: int,
-    q: int,
-    g: Swing,
-    h: Swing,
-    offsets: Offsets,
-    values: Values,
-) -> float:
-    """P(win) of the state at banked difference unit * q, from its own layer d."""
-    first, count, at = slot(g, h, offsets, tie, unit, canonical_index(k, mine, theirs, deck, d))
-    return p_at(values, first, count, at, q)
+def table_state_p(k: Ints, position: Position, unit: int, layer: WinArrays) -> float:
+    """P(win) of the position at its banked difference, from its own layer d."""
+    mine, theirs, deck, d, q, tie = position
+    return p_win(layer, tie, unit, canonical_index(k, mine, theirs, deck, d), q)

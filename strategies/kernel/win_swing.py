@@ -25,16 +25,14 @@ from numpy.typing import NDArray
 
 from strategies.kernel.core import apply_move, canonical_index, legal_mask, size, state_at
 from strategies.kernel.jit import jit_inline, jit_parallel
-from strategies.kernel.tables import N_TYPES, PENALTY
+from strategies.kernel.tables import N_TYPES, PENALTY, Ints
 
 Swing = NDArray[np.int16]
 BIG = 1 << 20
 
 
 @jit_inline
-def swing_of(
-    k: NDArray[np.int64], mine: int, theirs: int, deck: int, d: int, below_g: Swing, below_h: Swing
-) -> tuple[int, int]:
+def swing_of(k: Ints, mine: int, theirs: int, deck: int, d: int, below_g: Swing, below_h: Swing) -> tuple[int, int]:
     """(G, H) of the state (mine, theirs, deck) of layer d, from layer d-1's bounds (unused when d == 1)."""
     penalty = k[PENALTY]
     n_types = k[N_TYPES]
@@ -71,9 +69,7 @@ def swing_of(
 
 
 @jit_parallel
-def swing_pass(
-    k: NDArray[np.int64], d: int, below_g: Swing, below_h: Swing, out_g: Swing, out_h: Swing, start: int
-) -> None:
+def swing_pass(k: Ints, d: int, below_g: Swing, below_h: Swing, out_g: Swing, out_h: Swing, start: int) -> None:
     """out_g[i], out_h[i] = G and H of state start+i of layer d."""
     for i in prange(out_g.shape[0]):
         mine, theirs, deck = state_at(k, d, start + i)
@@ -93,6 +89,6 @@ def window(g: int, h: int, tie: int, unit: int) -> tuple[int, int]:
 
 
 @jit_parallel
-def window_sizes(g: Swing, h: Swing, tie: int, unit: int, out: NDArray[np.int64]) -> None:
+def window_sizes(g: Swing, h: Swing, tie: int, unit: int, out: Ints) -> None:
     for i in prange(g.shape[0]):
         out[i] = window(int(g[i]), int(h[i]), tie, unit)[1]

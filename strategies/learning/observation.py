@@ -11,18 +11,20 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from rummy import CountState, RulesConfig, count_rules
+from rummy import CountState, RulesConfig, game_info
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 
 def observation_bounds(rules: RulesConfig) -> tuple[Vector, Vector]:
-    n = rules.types_per_round
-    best_per_card = max(points / size for size, points in (*rules.same_kind_points, *rules.different_points))
-    most_points = float(np.ceil(best_per_card * rules.total_cards))
+    info = game_info(rules)
+    n = info.num_types
+    most_points = info.max_banked_points
     low = np.zeros(3 * n + 4, dtype=np.float32)
-    high = np.array([rules.cards_per_type] * (3 * n) + [rules.max_turns, most_points, most_points, 1], dtype=np.float32)
+    high = np.array(
+        [rules.cards_per_type] * (3 * n) + [info.max_game_length, most_points, most_points, 1], dtype=np.float32
+    )
     return low, high
 
 
@@ -42,12 +44,12 @@ def observe(state: CountState, player: int) -> Vector:
 
 
 def n_actions(rules: RulesConfig) -> int:
-    return len(count_rules(rules).moves)
+    return game_info(rules).num_distinct_moves
 
 
 def action_mask(state: CountState, player: int) -> Mask:
     """1 for each legal move id of `player`; all zeros when it is not `player`'s turn (or the round is over)."""
-    mask = np.zeros(len(state.rules.moves), dtype=np.int8)
+    mask = np.zeros(game_info(state.rules.config).num_distinct_moves, dtype=np.int8)
     if not state.is_over and state.mover == player:
         mask[list(state.legal_moves())] = 1
     return mask

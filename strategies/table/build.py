@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 import numpy as np
+from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel import kernel_tables
@@ -25,13 +25,12 @@ from strategies.table.fileformat import (
     layer_crc,
     layer_offsets,
     read_header_version,
-    rules_fields,
     write_header,
 )
+from strategies.table.layered import BuildOptions, Timing, build_layers, check_finished, in_chunks, new_header, prepare
 
 CHUNK = 1 << 20
-# on_progress(layer, states of the layer done in both passes, 2 * the layer's size, states/s so far)
-Progress = Callable[[int, int, int, float], None]
+Table = NDArray[np.float32]
 
 
 def planned_sizes(config: RulesConfig = DEFAULT_RULES) -> list[int]:
@@ -59,20 +58,9 @@ def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> tuple
         header["top"] = max(top, header["top"])
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-        header = {
-            "format": FORMAT_VERSION,
-            "objective": "margin",
-            "dtype": "float32 little-endian",
-            "rules": rules_fields(config),
-            "fingerprint": fingerprint(config),
-            "kernel": kernel_fingerprint(config),
-            "sizes": sizes,
-            "top": top,
-            "done": 0,
-            "crc32": [],
-            "seconds": [],
-            "cpu_seconds": [],
-        }
+        kind = {"format": FORMAT_VERSION, "objective": "margin", "dtype": "float32 little-endian"}
+        checks = {"fingerprint": fingerprint(config), "kernel": kernel_fingerprint(config)}
+        header = new_header(config, sizes, top, **kind, **checks, crc32=[], seconds=[], cpu_seconds=[])
         sequence = 1
         with path.open("wb") as file:
             file.write(encode_header(header, sequence) + bytes(SLOT))
@@ -89,62 +77,53 @@ def _layer(path: Path, sizes: list[int], d: int, mode: Literal["r", "r+"]) -> np
     return np.memmap(path, dtype=VALUE_DTYPE, mode=mode, offset=offset, shape=(sizes[d],))
 
 
-def build_table(
-    path: Path,
-    config: RulesConfig = DEFAULT_RULES,
-    *,
-    top: int | None = None,
-    workers: int = 2,
-    on_progress: Progress | None = None,
-    chunk: int = CHUNK,
-) -> dict[str, Any]:
+def build_table(path: Path, config: RulesConfig = DEFAULT_RULES, **options: Unpack[BuildOptions]) -> dict[str, Any]:
     """Build (or resume, or extend to `top`) the margin table at `path`; returns the final header."""
-    import numba
-
     from strategies.kernel.layers import chance_pass, value_pass
 
-    tables = kernel_tables(config)
-    sizes = layer_sizes(tables)
-    top = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
-    if top < 1:
-        raise ValueError("a table holds at least layer 1")
-    numba.set_num_threads(max(1, min(workers, getattr(numba.config, "NUMBA_NUM_THREADS", 2))))
+    tables, sizes, top = prepare(config, **options)
+    on_progress = options.get("on_progress")
+    chunk = options.get("chunk", CHUNK)
     header, sequence = _start(path, config, top, sizes)
     done: int = header["done"]
     below = np.zeros(1, dtype=np.float32)
     if done >= 1:
         below = np.array(_layer(path, sizes, done, "r"))
-        if layer_crc(below) != header["crc32"][done - 1]:
-            raise TableError(f"{path}: finished layer {done} fails its checksum; delete the file and build again")
-    for d in range(done + 1, header["top"] + 1):
+        check_finished(path, done, layer_crc(below), header["crc32"][done - 1])
+
+    def build(d: int, below: Table) -> Table:
         began = time.perf_counter()
-        cpu_began = time.process_time()
         size = sizes[d]
         here = np.empty(size, dtype=np.float64)
         out = np.empty(size, dtype=np.float32)
-        finished = 0
-        for start in range(0, size, chunk):
-            stop = min(size, start + chunk)
+
+        def chance(start: int, stop: int) -> None:
             chance_pass(tables.blob, d, below, here[start:stop], start)
-            finished += stop - start
-            if on_progress:
-                on_progress(d, finished, 2 * size, finished / max(1e-9, time.perf_counter() - began))
-        for start in range(0, size, chunk):
-            stop = min(size, start + chunk)
+
+        def value(start: int, stop: int) -> None:
             value_pass(tables.blob, d, here, out[start:stop], start)
-            finished += stop - start
+
+        def progress(finished: int) -> None:
             if on_progress:
                 on_progress(d, finished, 2 * size, finished / max(1e-9, time.perf_counter() - began))
+
+        in_chunks(size, chunk, chance, progress)
+        in_chunks(size, chunk, value, lambda stop: progress(size + stop))
+        return out
+
+    def write(d: int, out: Table) -> None:
         stored = _layer(path, sizes, d, "r+")
         stored[:] = out
         stored.flush()
-        del stored, here
+
+    def record(d: int, out: Table, timing: Timing) -> None:
+        nonlocal sequence
         header["crc32"].append(layer_crc(out))
-        header["seconds"].append(round(time.perf_counter() - began, 3))
-        # CPU time of all threads: on a shared machine the wall time says more about the neighbours.
-        header.setdefault("cpu_seconds", []).append(round(time.process_time() - cpu_began, 3))
+        header["seconds"].append(timing["seconds"])
+        header.setdefault("cpu_seconds", []).append(timing["cpu_seconds"])
         header["done"] = d
         sequence += 1
         write_header(path, header, sequence)
-        below = out
+
+    build_layers(done + 1, header["top"], below, build, write, record)
     return header

@@ -129,15 +129,20 @@ def _slot(blob: bytes) -> tuple[int, dict[str, Any] | None, str]:
     return sequence, header, ""
 
 
-def read_header_version(path: Path) -> tuple[dict[str, Any], int]:
-    """The newest valid header of the table at `path` and its sequence number; TableError says why not."""
+def read_head(path: Path, size: int, what: str, hint: str) -> bytes:
+    """The first `size` bytes of the `what` (a kind of table) at `path`; TableError says why not."""
     try:
         with path.open("rb") as file:
-            blob = file.read(DATA_OFFSET)
+            return file.read(size)
     except FileNotFoundError:
-        raise TableError(f"no perfect-play table at {path}; {BUILD_HINT}") from None
+        raise TableError(f"no {what} at {path}; {hint}") from None
     except OSError as error:
-        raise TableError(f"cannot read the table {path}: {error.strerror}") from None
+        raise TableError(f"cannot read the {what} {path}: {error.strerror}") from None
+
+
+def read_header_version(path: Path) -> tuple[dict[str, Any], int]:
+    """The newest valid header of the table at `path` and its sequence number; TableError says why not."""
+    blob = read_head(path, DATA_OFFSET, "perfect-play table", BUILD_HINT)
     if blob[:8] != MAGIC:
         raise TableError(f"{path} is not a perfect-play table (wrong magic bytes)")
     version = struct.unpack_from("<I", blob, 8)[0] if len(blob) >= 12 else 0

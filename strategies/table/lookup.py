@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummy import CountState
+from rummy import CountState, game_info
 from strategies.kernel.solve_position import check_state, solve_exact
 from strategies.kernel.tables import kernel_tables
 from strategies.table.fileformat import MarginTable, TableError, load_table
@@ -54,7 +54,7 @@ def table_move_values(state: CountState, table: MarginTable) -> dict[int, float]
     _covered(state, table, d - 1)
     mover = state.mover
     banked = state.points[mover] - state.points[1 - mover]
-    out = np.empty(len(state.rules.moves), dtype=np.float64)
+    out = np.empty(game_info(state.rules.config).num_distinct_moves, dtype=np.float64)
     below = table.layers[d - 1] if d > 1 else table.layers[0]
     fill(kernel_tables(state.rules.config).blob, state.hands[mover], state.hands[1 - mover], state.deck, d, below, out)
     return {move: float(out[move]) + banked for move in range(out.shape[0]) if not np.isnan(out[move])}

@@ -20,14 +20,14 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel.win_layers import BLOCK
-from strategies.table.fileformat import TableError, rules_fields
+from strategies.table.fileformat import TableError, read_head, rules_fields
 
 MAGIC = b"RVWINTAB"
 FORMAT_VERSION = 1
@@ -78,13 +78,7 @@ def encode_header(header: dict[str, Any]) -> bytes:
 
 
 def read_win_header(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as file:
-            blob = file.read(DATA_OFFSET)
-    except FileNotFoundError:
-        raise TableError(f"no win table at {path}; {BUILD_HINT}") from None
-    except OSError as error:
-        raise TableError(f"cannot read the win table {path}: {error.strerror}") from None
+    blob = read_head(path, DATA_OFFSET, "win table", BUILD_HINT)
     if len(blob) < PREAMBLE.size or blob[:8] != MAGIC:
         raise TableError(f"{path} is not a win table (wrong magic bytes)")
     _magic, version, length, crc = PREAMBLE.unpack_from(blob)
@@ -111,18 +105,16 @@ def layer_crc(parts: list[NDArray[Any]]) -> int:
     return crc
 
 
-class WinLayer:
-    """One layer's arrays (memory-mapped or in memory)."""
+class WinLayer(NamedTuple):
+    """One layer's arrays (memory-mapped or in memory); the kernel takes it as one tuple."""
 
-    __slots__ = ("g", "h", "offsets", "values")
-
-    def __init__(
-        self, g: NDArray[np.int16], h: NDArray[np.int16], offsets: NDArray[np.int64], values: NDArray[np.uint16]
-    ) -> None:
-        self.g, self.h, self.offsets, self.values = g, h, offsets, values
+    g: NDArray[np.int16]
+    h: NDArray[np.int16]
+    offsets: NDArray[np.int64]
+    values: NDArray[np.uint16]
 
     def arrays(self) -> list[NDArray[Any]]:
-        return [self.g, self.h, self.offsets, self.values]
+        return list(self)
 
 
 def map_layer(path: Path, header: dict[str, Any], d: int, mode: str = "r") -> WinLayer:

@@ -13,16 +13,19 @@ in a real round) is solved on demand without the table.
 
 from __future__ import annotations
 
-import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rummy import CountState
-from strategies.kernel.solve_position import check_state, decided_beyond
+from rummy import CountState, game_info
+from strategies.kernel.solve_position import check_state
 from strategies.kernel.tables import kernel_tables
 from strategies.table.fileformat import TableError
-from strategies.table.win_format import WinTable
+from strategies.table.win_format import WinLayer, WinTable
 from strategies.table.win_window import tie_of
+
+if TYPE_CHECKING:
+    from strategies.kernel.win_layers import Position
 
 
 def stored_error(layer: int) -> float:
@@ -54,54 +57,29 @@ def _check(state: CountState, table: WinTable, layer: int) -> None:
         )
 
 
+def _layer_below(state: CountState, table: WinTable) -> tuple[Position, WinLayer]:
+    """The position in the table's terms and the layer below it, after checking the table holds it."""
+    mine, theirs, deck, d, banked, tie = _position(state)
+    _check(state, table, d - 1)
+    return (mine, theirs, deck, d, banked // table.unit, tie), table.layers[max(0, d - 1)]
+
+
 def win_probability(state: CountState, table: WinTable) -> float:
     from strategies.kernel.win_layers import table_state_p
 
     mine, theirs, deck, d, banked, tie = _position(state)
     _check(state, table, d)
-    layer = table.layers[d]
     blob = kernel_tables(state.rules.config).blob
-    return float(
-        table_state_p(
-            blob,
-            mine,
-            theirs,
-            deck,
-            d,
-            tie,
-            table.unit,
-            banked // table.unit,
-            layer.g,
-            layer.h,
-            layer.offsets,
-            layer.values,
-        )
-    )
+    return float(table_state_p(blob, (mine, theirs, deck, d, banked // table.unit, tie), table.unit, table.layers[d]))
 
 
 def win_move_values(state: CountState, table: WinTable) -> dict[int, float]:
     """Every legal move's 2 P(win) - 1 from the table's layer below the position."""
     from strategies.kernel.win_layers import table_move_p
 
-    mine, theirs, deck, d, banked, tie = _position(state)
-    _check(state, table, d - 1)
-    layer = table.layers[d - 1] if d > 1 else table.layers[0]
-    out = np.empty(len(state.rules.moves), dtype=np.float64)
-    table_move_p(
-        kernel_tables(state.rules.config).blob,
-        mine,
-        theirs,
-        deck,
-        d,
-        tie,
-        table.unit,
-        banked // table.unit,
-        layer.g,
-        layer.h,
-        layer.offsets,
-        layer.values,
-        out,
-    )
+    position, below = _layer_below(state, table)
+    out = np.empty(game_info(state.rules.config).num_distinct_moves, dtype=np.float64)
+    table_move_p(kernel_tables(state.rules.config).blob, position, table.unit, below, out)
     return {move: 2.0 * float(out[move]) - 1.0 for move in range(out.shape[0]) if not np.isnan(out[move])}
 
 
@@ -128,44 +106,20 @@ def exact_win_values(
 def _solve_above(
     state: CountState, table: WinTable, deadline: float | None, max_states: int | None
 ) -> dict[int, float] | None:
-    from strategies.kernel.core import move_count
-    from strategies.kernel.sorted_solve import after_keys, after_values, draw_keys, encode, root_values, state_values
+    from strategies.kernel.sorted_solve import solve_sorted
     from strategies.kernel.win_ondemand import after_values_from_win_table
 
     mine, theirs, deck, d, banked, tie = _position(state)
     blob = kernel_tables(state.rules.config).blob
-    off = decided_beyond(state.rules.config)
+    off = game_info(state.rules.config).decided_beyond
     lowest = table.top + 1  # the deepest layer enumerated; its after-states read the table's layer `top`
-    keys = np.array([encode(blob, mine, theirs, deck, d, max(-off, min(off, banked)), tie, off)], dtype=np.int64)
-    layers = []
-    count = 0
-    for turns in range(d, lowest - 1, -1):
-        afters = after_keys(blob, keys, turns, off)
-        layers.append((keys, afters))
-        count += keys.shape[0] + afters.shape[0]
-        if turns > lowest:
-            keys = draw_keys(blob, afters, turns, off)
-        if (max_states is not None and count + keys.shape[0] > max_states) or _late(deadline):
-            return None
-    below_keys = np.zeros(0, dtype=np.int64)
-    below_values = np.zeros(0, dtype=np.float64)
-    for turns in range(lowest, d + 1):
-        keys, afters = layers[d - turns]
-        if turns == lowest:
-            edge = table.layers[turns - 1]
-            after_vals = after_values_from_win_table(
-                blob, afters, turns, off, table.unit, edge.g, edge.h, edge.offsets, edge.values
-            )
-        else:
-            after_vals = after_values(blob, afters, turns, off, below_keys, below_values)
-        if turns < d:
-            below_keys, below_values = keys, state_values(blob, keys, turns, off, afters, after_vals)
-        if _late(deadline):
-            return None
-    out = np.empty(move_count(blob), dtype=np.float64)
-    root_values(blob, mine, theirs, deck, d, max(-off, min(off, banked)), tie, off, afters, after_vals, out)
+
+    def edge(afters: np.ndarray, turns: int) -> np.ndarray:
+        return after_values_from_win_table(blob, afters, turns, off, table.unit, table.layers[turns - 1])
+
+    root = (mine, theirs, deck, d, max(-off, min(off, banked)), tie)
+    found = solve_sorted(blob, root, off, lowest=lowest, edge=edge, deadline=deadline, max_states=max_states)
+    if found is None:
+        return None
+    out, _count = found
     return {move: float(out[move]) for move in range(out.shape[0]) if not np.isnan(out[move])}
-
-
-def _late(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() > deadline

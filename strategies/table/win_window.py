@@ -9,21 +9,18 @@ bounds G and H of every state, computed here layer by layer).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from functools import reduce
 
 import numpy as np
 
-from rummy import DEFAULT_RULES, RulesConfig
+from rummy import DEFAULT_RULES, RulesConfig, game_info
 
 CHUNK = 1 << 20
 
 
 def point_unit(config: RulesConfig) -> int:
-    """The step of every banked difference: the gcd of all set points."""
-    points = [points for _size, points in config.same_kind_points + config.different_points]
-    return reduce(math.gcd, points)
+    """The step of every banked difference (rummy.GameInfo.point_unit)."""
+    return game_info(config).point_unit
 
 
 def tie_of(config: RulesConfig, d: int) -> int:
