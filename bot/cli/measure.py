@@ -502,6 +502,34 @@ def table_lookup(
     _save(ctx, name, figures, run, seeds={"positions": 77}, settings=settings, out=out, save=save)
 
 
+@measure_app.command("table-verify")
+def table_verify(
+    ctx: typer.Context,
+    table: Path | None = typer.Option(
+        None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
+    ),
+    samples: int = typer.Option(200, min=1, help="States a layer (as `rummy-vision solve --verify N`)."),
+    seed: int = typer.Option(0, help="Seed of the sampled states."),
+    name: str = typer.Option("table-verify", help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
+    save: bool = typer.Option(True, help=SAVE_HELP),
+) -> None:
+    """Check the built table against the independent solver (as `solve --verify`) and keep the result."""
+    from bot.measure.table import verify_figures
+    from strategies.table import TableError
+
+    run = start_run()
+    try:
+        figures = verify_figures(table, samples, seed, emit)
+    except (TableError, ValueError, OSError) as error:
+        typer.echo(f"{error}", err=True)
+        raise typer.Exit(2) from None
+    settings = {"table": str(table), "samples": samples}
+    _save(ctx, name, figures, run, seeds={"states": seed}, settings=settings, out=out, save=save)
+    if not figures["passed"]:
+        raise typer.Exit(1)
+
+
 @measure_app.command("table-solve")
 def table_solve(
     ctx: typer.Context,
