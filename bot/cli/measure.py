@@ -293,6 +293,9 @@ def regret(
         help="Other strategies on the same set (NAME:key=value,...; repeat, or commas for plain names).",
     ),
     weights: str | None = typer.Option(None, help="Weights file of `learned` (default: the shipped weights)."),
+    stages: str = typer.Option(
+        "1-2,3-6,7-9,10-12,13-16,17-20", help="Stages of the round to total, as FIRST-LAST turns left, comma separated."
+    ),
     name: str = typer.Option("regret", help=NAME_HELP),
     out: Path = typer.Option(DEFAULT_FOLDER, help=OUT_HELP),
     save: bool = typer.Option(True, help=SAVE_HELP),
@@ -300,7 +303,7 @@ def regret(
     """How far strategies' moves are from perfect play, by turns left (regret in points against exact values)."""
     import time
 
-    from bot.measure.regret import compare_rows
+    from bot.measure.regret import compare_rows, stage_rows
     from bot.measure.sampling import parse_turns
     from rummy import DEFAULT_RULES
     from strategies.learning.exact_values import solved_positions
@@ -309,6 +312,12 @@ def regret(
         wanted = parse_turns(turns)
     except ValueError as error:
         raise _bad(error, "--turns") from None
+    try:
+        bounds = [tuple(int(part) for part in stage.split("-", 1)) for stage in stages.split(",") if stage.strip()]
+        if any(len(pair) != 2 or pair[0] > pair[1] for pair in bounds):
+            raise ValueError
+    except ValueError:
+        raise typer.BadParameter(f"stages look like 1-2,3-6; got {stages!r}", param_hint="--stages") from None
     run = start_run()
     began = time.perf_counter()
     positions = solved_positions(wanted, per_turn, seed=seed, rules=DEFAULT_RULES)
@@ -322,11 +331,17 @@ def regret(
             f"{row.strategy:10s} turns left {row.turns_left}: {row.positions} positions, mean regret "
             f"{row.mean_regret:.2f} points, optimal {row.optimal_share:.1%}"
         )
+    by_stage = stage_rows(rows, [(first, last) for first, last in bounds])
+    for stage in by_stage:
+        emit(
+            f"{stage['strategy']:10s} turns left {stage['turns_left']}: mean regret {stage['mean_regret']:.2f} points,"
+            f" optimal {stage['optimal_share']:.1%}"
+        )
     settings = {"turns": list(wanted), "per_turn": per_turn, "compare": compare, "weights": weights}
     _save(
         ctx,
         name,
-        {"rows": [asdict(row) for row in rows]},
+        {"rows": [asdict(row) for row in rows], "stages": by_stage},
         run,
         seeds={"positions": seed},
         settings=settings,

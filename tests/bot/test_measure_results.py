@@ -85,3 +85,22 @@ def test_a_file_without_the_provenance_is_not_taken_for_a_result(tmp_path: Path)
     path.write_text(json.dumps({"name": "x", "figures": {}}), encoding="utf-8")
     with pytest.raises(ValueError, match="missing command"):
         read_result(path)
+
+
+def test_regret_stages_weigh_each_turns_left_by_its_positions() -> None:
+    from bot.measure.regret import RegretRow, stage_rows
+
+    rows = [
+        RegretRow("greedy", 1, 10, 2.0, 0.5),
+        RegretRow("greedy", 2, 30, 6.0, 0.1),
+        RegretRow("greedy", 3, 5, 1.0, 1.0),
+    ]
+    (first, second) = stage_rows(rows, [(1, 2), (3, 6)])
+    assert first == {
+        "strategy": "greedy",
+        "turns_left": "1-2",
+        "positions": 40,
+        "mean_regret": 5.0,
+        "optimal_share": 0.2,
+    }
+    assert second["positions"] == 5 and second["mean_regret"] == 1.0

@@ -89,6 +89,7 @@ WALK: dict[str, Step] = {
     "rummy-vision measure local-recognizer": Step(not_run="a measurement: minutes to hours of CPU"),
     "rummy-vision measure table-build": Step(not_run="a measurement: minutes to hours of CPU"),
     "rummy-vision measure table-lookup": Step(not_run="a measurement: minutes to hours of CPU"),
+    "rummy-vision measure table-verify": Step(not_run="a measurement: minutes to hours of CPU"),
     "rummy-vision measure table-solve --objective margin --turns 1-12": Step(
         not_run="a measurement: minutes to hours of CPU"
     ),
