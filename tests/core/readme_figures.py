@@ -150,6 +150,8 @@ def figures(unit: Unit) -> list[Figure]:
         unit_name = match.group("unit") or ""
         body = token[: len(token) - len(unit_name)] if unit_name else token
         numbers = _numbers(body.replace(" of ", "/"))
+        if match.group("signed"):  # the sign is part of the figure: -14.2 is not 14.2
+            numbers = ((float(token.replace(",", "")), _precision(token)),)
         found.append(Figure(unit.line, token.strip(), numbers, tuple(_SCALE[unit_name])))
     return found
 
