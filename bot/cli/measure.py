@@ -539,8 +539,12 @@ def table_verify(
     except (TableError, ValueError, OSError) as error:
         typer.echo(f"{error}", err=True)
         raise typer.Exit(2) from None
-    settings = {"table": str(table), "samples": samples}
-    _save(ctx, name, figures, run, seeds={"states": seed}, settings=settings, out=out, save=save)
+    if save:
+        settings = {"table": str(table), "samples": samples}
+        path = write_result(
+            name, figures, run=run, seeds={"states": seed}, settings=settings, folder=out, argv=command_line(ctx)
+        )
+        typer.echo(f"result written to {path}")
     if not figures["passed"]:
         raise typer.Exit(1)
 
