@@ -18,7 +18,8 @@ def test_every_readme_figure_is_in_the_measurement_file_it_cites() -> None:
 def _stored(tmp_path: Path, name: str, values: object) -> None:
     folder = tmp_path / "measurements"
     folder.mkdir(exist_ok=True)
-    (folder / name).write_text(json.dumps({"figures": values, "wall_seconds": 999.0}), encoding="utf-8")
+    stored = {"figures": values, "settings": {"rounds": 999}, "wall_seconds": 61.2}
+    (folder / name).write_text(json.dumps(stored), encoding="utf-8")
 
 
 def test_a_figure_that_drifted_from_its_file_is_named(tmp_path: Path) -> None:
@@ -30,9 +31,10 @@ def test_a_figure_that_drifted_from_its_file_is_named(tmp_path: Path) -> None:
     assert list(problems(good.replace("+20.9", "-20.9"), tmp_path)) == [
         "README line 1: '-20.9' is not in measurements/duel.json"
     ]
-    # Only the file's figures count, not its provenance (999 is its wall time).
-    assert list(problems("It took 999 s (`measurements/duel.json`).\n", tmp_path)) == [
-        "README line 1: '999 s' is not in measurements/duel.json"
+    # The run's own cost counts; its settings do not (999 is an option, echoed back).
+    assert list(problems("It took 61 s (`measurements/duel.json`).\n", tmp_path)) == []
+    assert list(problems("It played 999 of 1,000 (`measurements/duel.json`).\n", tmp_path)) == [
+        "README line 1: '999 of 1,000' is not in measurements/duel.json"
     ]
 
 
