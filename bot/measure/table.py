@@ -46,14 +46,13 @@ def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
         total_states += sizes[d]
         layers.append(
             {"layer": d, "states": sizes[d], "seconds": seconds, "cpu_seconds": spent}
-            | {"states_per_second": sizes[d] / seconds}
+            | {"states_per_second": sizes[d] / seconds if seconds > 0 else None}  # a tiny layer records 0 s
             # what a `solve --top d` table holds and costs: float32 values of layers 1..d
             | {"through": {"states": total_states, "value_bytes": 4 * total_states, "seconds": total_s}}
         )
         cpu_text = f"{spent:8.1f} CPU s" if spent is not None else "    (CPU not recorded)"
-        emit(
-            f"  layer {d:2d}: {sizes[d]:>11,} states {seconds:8.1f} s {cpu_text} {sizes[d] / seconds:>12,.0f} states/s"
-        )
+        rate_text = f"{sizes[d] / seconds:>12,.0f}" if seconds > 0 else f"{'-':>12}"
+        emit(f"  layer {d:2d}: {sizes[d]:>11,} states {seconds:8.1f} s {cpu_text} {rate_text} states/s")
     size = path.stat().st_size
     emit(f"  total {total_s:.0f} s wall ({total_cpu:.0f} CPU s recorded), {size / 1e9:.3f} GB")
     return {
