@@ -18,7 +18,9 @@ class EmbeddedServer:
     def __init__(self, settings: Settings, *, start_timeout_s: float = 10.0) -> None:
         self.settings = settings
         self.app = create_app(settings)
-        self.server = RefereeServer(server_config(self.app, host="127.0.0.1", port=0, log_level="warning"))
+        self.server = RefereeServer(
+            server_config(self.app, host="127.0.0.1", port=0, log_level="warning", own_logging=False)
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + start_timeout_s

@@ -19,6 +19,7 @@ import threading
 from typing import Any
 
 import uvicorn
+from uvicorn.config import LOGGING_CONFIG
 
 from server.connections import GuardedH11Protocol
 
@@ -66,9 +67,20 @@ def serve_app(
 
 
 def server_config(
-    app: Any, *, host: str, port: int, log_level: str = "info", access_log: bool = True
+    app: Any, *, host: str, port: int, log_level: str = "info", access_log: bool = True, own_logging: bool = True
 ) -> uvicorn.Config:
-    """uvicorn's settings for the referee: request headers must arrive in time (server.connections)."""
+    """uvicorn's settings for the referee: request headers must arrive in time (server.connections).
+
+    `own_logging=False` is for a server inside another program (a command, a test): uvicorn then leaves
+    the process's logging as it is, instead of binding its loggers to whatever stderr is at that moment
+    (a test runner's, closed once the command returns) and closing every handler already configured."""
     return uvicorn.Config(
-        app, host=host, port=port, log_level=log_level, lifespan="on", http=GuardedH11Protocol, access_log=access_log
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="on",
+        http=GuardedH11Protocol,
+        access_log=access_log,
+        log_config=LOGGING_CONFIG if own_logging else None,
     )

@@ -322,6 +322,9 @@ def regret(
         help="Other strategies on the same set (NAME:key=value,...; repeat, or commas for plain names).",
     ),
     weights: str | None = typer.Option(None, help="Weights file of `learned` (default: the shipped weights)."),
+    stages: str = typer.Option(
+        "1-2,3-6,7-9,10-12,13-16,17-20", help="Stages of the round to total, as FIRST-LAST turns left, comma separated."
+    ),
     name: str = typer.Option("regret", help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
@@ -329,7 +332,7 @@ def regret(
     """How far strategies' moves are from perfect play, by turns left (regret in points against exact values)."""
     import time
 
-    from bot.measure.regret import compare_rows
+    from bot.measure.regret import compare_rows, stage_rows
     from bot.measure.sampling import parse_turns
     from rummy import DEFAULT_RULES
     from strategies.learning.exact_values import solved_positions
@@ -338,6 +341,12 @@ def regret(
         wanted = parse_turns(turns)
     except ValueError as error:
         raise _bad(error, "--turns") from None
+    try:
+        bounds = [tuple(int(part) for part in stage.split("-", 1)) for stage in stages.split(",") if stage.strip()]
+        if any(len(pair) != 2 or pair[0] > pair[1] for pair in bounds):
+            raise ValueError
+    except ValueError:
+        raise typer.BadParameter(f"stages look like 1-2,3-6; got {stages!r}", param_hint="--stages") from None
 
     def work() -> Any:
         began = time.perf_counter()
@@ -352,7 +361,13 @@ def regret(
                 f"{row.strategy:10s} turns left {row.turns_left}: {row.positions} positions, mean regret "
                 f"{row.mean_regret:.2f} points, optimal {row.optimal_share:.1%}"
             )
-        return {"rows": [asdict(row) for row in rows]}
+        by_stage = stage_rows(rows, [(first, last) for first, last in bounds])
+        for stage in by_stage:
+            emit(
+                f"{stage['strategy']:10s} turns left {stage['turns_left']}: mean regret"
+                f" {stage['mean_regret']:.2f} points, optimal {stage['optimal_share']:.1%}"
+            )
+        return {"rows": [asdict(row) for row in rows], "stages": by_stage}
 
     settings = {"turns": list(wanted), "per_turn": per_turn, "compare": compare, "weights": weights}
     _measure(ctx, name, work, seeds={"positions": seed}, settings=settings, out=out, save=save)
@@ -614,6 +629,36 @@ def table_lookup(
         save=save,
         refused=_table_errors(),
     )
+
+
+@measure_app.command("table-verify")
+def table_verify(
+    ctx: typer.Context,
+    table: Path | None = typer.Option(
+        None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
+    ),
+    samples: int = typer.Option(200, min=1, help="States a layer (as `rummy-vision solve --verify N`)."),
+    seed: int = typer.Option(0, help="Seed of the sampled states."),
+    name: str = typer.Option("table-verify", help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """Check the built table against the independent solver (as `solve --verify`) and keep the result."""
+    from bot.measure.table import verify_figures
+    from strategies.table import TableError
+
+    figures = _measure(
+        ctx,
+        name,
+        lambda: verify_figures(table, samples, seed, emit),
+        seeds={"states": seed},
+        settings={"table": str(table), "samples": samples},
+        out=out,
+        save=save,
+        refused=(TableError, ValueError, OSError),
+    )
+    if not figures["passed"]:
+        raise typer.Exit(1)
 
 
 @measure_app.command("table-solve")

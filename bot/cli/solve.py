@@ -22,7 +22,7 @@ def solve(
         min=1,
         help=(
             "Build layers 1..TOP only (positions with up to TOP+1 turns left; deeper ones are solved on demand "
-            "above them: with --top 7, 269 MB, 95% of positions with 12 turns left solve within a second); "
+            "above them: with --top 7, 359 MB, 95% of positions with 12 turns left solve in about a second); "
             "default: the whole round."
         ),
     ),

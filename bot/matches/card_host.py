@@ -61,7 +61,10 @@ class CardHost:
         app.include_router(cards_router)
         app.state.referee = self.landmarks
         app.state.images = CardImages()
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off", access_log=False)
+        # log_config=None: leave the process's logging alone (see server.serving.server_config)
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=0, log_level="warning", lifespan="off", access_log=False, log_config=None
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="card-host", daemon=True)
         self._thread.start()

@@ -49,6 +49,23 @@ def regret_rows(label: str, positions: Sequence[SolvedPosition], **options: obje
     ]
 
 
+def stage_rows(rows: Sequence[RegretRow], stages: Sequence[tuple[int, int]]) -> list[dict[str, object]]:
+    """Each strategy's regret and share of optimal moves over every position of a stage (turns left FIRST-LAST)."""
+    found = []
+    for strategy in dict.fromkeys(row.strategy for row in rows):
+        for first, last in stages:
+            inside = [row for row in rows if row.strategy == strategy and first <= row.turns_left <= last]
+            positions = sum(row.positions for row in inside)
+            if not positions:
+                continue
+            found.append(
+                {"strategy": strategy, "turns_left": f"{first}-{last}", "positions": positions}
+                | {"mean_regret": sum(row.mean_regret * row.positions for row in inside) / positions}
+                | {"optimal_share": sum(row.optimal_share * row.positions for row in inside) / positions}
+            )
+    return found
+
+
 def compare_rows(
     positions: Sequence[SolvedPosition], compare: Sequence[str], weights: str | None = None
 ) -> list[RegretRow]:

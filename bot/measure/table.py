@@ -1,7 +1,10 @@
-"""Perfect-play benchmarks (`rummy-vision measure table-build | table-lookup | table-solve`):
+"""Perfect-play benchmarks (`rummy-vision measure table-build | table-lookup | table-verify | table-solve`):
 
 - table-build: per layer of a built table, its states, wall seconds, CPU seconds and states per second
-  (as the build recorded them in the table's header);
+  (as the build recorded them in the table's header), and what a `--top N` table holds (states,
+  value bytes, build seconds through layer N);
+- table-verify: `rummy-vision solve --verify`'s check of sampled states against the independent
+  solver, per layer and in total;
 - table-lookup: one state's exact value from the table, and every move's value (what `perfect` does);
 - table-solve: the kernel's on-demand exact solver by turns left on positions from random deals
   advanced by random play (`position_set`, seeds SEED + turns left), after the warm-up: wall time
@@ -33,17 +36,23 @@ def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
     cpu = header.get("cpu_seconds", [])
     emit(f"{path}: layers 1..{header['done']} of {header['top']} built")
     total_s = total_cpu = 0.0
+    total_states = 0
     layers = []
     for d in range(1, header["done"] + 1):
         seconds = header["seconds"][d - 1]
         spent = cpu[d - 1 - (header["done"] - len(cpu))] if d > header["done"] - len(cpu) else None
         total_s += seconds
         total_cpu += spent or 0.0
-        layers.append({"layer": d, "states": sizes[d], "seconds": seconds, "cpu_seconds": spent})
-        cpu_text = f"{spent:8.1f} CPU s" if spent is not None else "    (CPU not recorded)"
-        emit(
-            f"  layer {d:2d}: {sizes[d]:>11,} states {seconds:8.1f} s {cpu_text} {sizes[d] / seconds:>12,.0f} states/s"
+        total_states += sizes[d]
+        layers.append(
+            {"layer": d, "states": sizes[d], "seconds": seconds, "cpu_seconds": spent}
+            | {"states_per_second": sizes[d] / seconds if seconds > 0 else None}  # a tiny layer records 0 s
+            # what a `solve --top d` table holds and costs: float32 values of layers 1..d
+            | {"through": {"states": total_states, "value_bytes": 4 * total_states, "seconds": total_s}}
         )
+        cpu_text = f"{spent:8.1f} CPU s" if spent is not None else "    (CPU not recorded)"
+        rate_text = f"{sizes[d] / seconds:>12,.0f}" if seconds > 0 else f"{'-':>12}"
+        emit(f"  layer {d:2d}: {sizes[d]:>11,} states {seconds:8.1f} s {cpu_text} {rate_text} states/s")
     size = path.stat().st_size
     emit(f"  total {total_s:.0f} s wall ({total_cpu:.0f} CPU s recorded), {size / 1e9:.3f} GB")
     return {
@@ -51,6 +60,8 @@ def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
         "done": header["done"],
         "top": header["top"],
         "bytes": size,
+        "states_stored": total_states,
+        "states_with_layer_0": total_states + sizes[0],
         "build_seconds": total_s,
         "build_cpu_seconds_recorded": total_cpu,
         "layers": layers,
@@ -62,7 +73,10 @@ def lookup(path: Path | None, count: int, emit: Emit = print) -> dict[str, Any]:
     from strategies.table.fileformat import load_table
     from strategies.table.lookup import margin_value, table_move_values
 
+    began = time.perf_counter()
     table = load_table(path, unfinished_ok=True)  # the finished layers are enough to time look-ups
+    load = time.perf_counter() - began
+    emit(f"load (map the file, check every layer's CRC-32): {load:.2f} s")
     warm_up()
     states = [state for state in position_set(count, 77) if state.turns_left <= table.top]
     for state in states[:5]:
@@ -79,11 +93,48 @@ def lookup(path: Path | None, count: int, emit: Emit = print) -> dict[str, Any]:
     emit(f"look-up of one state's value: {one * 1e6:.1f} us (mean of {len(states)}, from Python, cold pages included)")
     emit(f"every move's exact value (what perfect does per move): {every * 1e6:.1f} us (mean of {len(playable)})")
     return {
+        "load_seconds": load,
         "one_value_seconds": one,
         "one_value_states": len(states),
         "every_move_seconds": every,
         "every_move_states": len(playable),
     }
+
+
+def verify_figures(path: Path | None, samples: int, seed: int, emit: Emit = print) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    from strategies.table.fileformat import default_table_path, load_table
+    from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
+
+    path = path or default_table_path()
+    began, cpu_began = time.perf_counter(), time.process_time()
+    table = load_table(path)
+
+    def shown(check: LayerCheck) -> None:
+        emit(
+            f"  layer {check.layer:2d}: {check.step_states} from the layer below, {check.full_states} to the end,"
+            f" max difference {check.max_difference:.2g}"
+        )
+
+    checks = verify_table(table, samples, seed=seed, on_layer=shown)
+    figures = {
+        "table": str(path),
+        "samples": samples,
+        "tolerance": TOLERANCE,
+        "step_states": sum(check.step_states for check in checks),
+        "full_states": sum(check.full_states for check in checks),
+        "max_difference": max(check.max_difference for check in checks),
+        "passed": all(check.passed for check in checks),
+        "verify_wall_seconds": time.perf_counter() - began,
+        "verify_cpu_seconds": time.process_time() - cpu_began,
+        "layers": [asdict(check) for check in checks],
+    }
+    emit(
+        f"{figures['step_states']:,} states checked from the layer below, {figures['full_states']:,} solved to"
+        f" the round's end; max difference {figures['max_difference']:.2g} (tolerance {TOLERANCE})"
+    )
+    return figures
 
 
 def solve_times(

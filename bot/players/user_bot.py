@@ -102,4 +102,3 @@ def load_module(path: Path) -> ModuleType:
         del sys.modules[name]
         raise UserBotError(f"bot file {path} does not define calculate_move(gamestate)")
     return module
-

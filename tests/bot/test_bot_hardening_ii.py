@@ -12,8 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-from test_file_replay import recorded  # noqa: F401 - the fixture: a real `play` recording
-
 from bot.client.config import Credentials
 from bot.client.protocol_client import ArenaClient
 from bot.players.deadline import BotOutcome, Budget

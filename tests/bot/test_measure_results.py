@@ -85,3 +85,47 @@ def test_a_file_without_the_provenance_is_not_taken_for_a_result(tmp_path: Path)
     path.write_text(json.dumps({"name": "x", "figures": {}}), encoding="utf-8")
     with pytest.raises(ValueError, match="missing command"):
         read_result(path)
+
+
+def test_regret_stages_weigh_each_turns_left_by_its_positions() -> None:
+    from bot.measure.regret import RegretRow, stage_rows
+
+    rows = [
+        RegretRow("greedy", 1, 10, 2.0, 0.5),
+        RegretRow("greedy", 2, 30, 6.0, 0.1),
+        RegretRow("greedy", 3, 5, 1.0, 1.0),
+    ]
+    (first, second) = stage_rows(rows, [(1, 2), (3, 6)])
+    assert first == {
+        "strategy": "greedy",
+        "turns_left": "1-2",
+        "positions": 40,
+        "mean_regret": 5.0,
+        "optimal_share": 0.2,
+    }
+    assert second["positions"] == 5 and second["mean_regret"] == 1.0
+
+
+def test_table_build_figures_say_what_a_top_n_table_holds(tmp_path: Path) -> None:
+    from bot.measure.table import build_figures
+    from rummy import RulesConfig
+    from strategies.table.build import build_table
+    from strategies.table.fileformat import read_header
+
+    path = tmp_path / "mini.rvt"
+    build_table(path, RulesConfig(types_per_round=2, cards_per_type=5, hand_size=3), workers=1)
+    sizes = read_header(path)["sizes"]
+    figures = build_figures(path, emit=lambda line: None)
+    assert figures["states_with_layer_0"] == sum(sizes) and figures["states_stored"] == sum(sizes[1:])
+    for layer in figures["layers"]:
+        through = sum(sizes[1 : layer["layer"] + 1])
+        assert layer["through"]["states"] == through and layer["through"]["value_bytes"] == 4 * through
+    assert figures["layers"][-1]["through"]["seconds"] == pytest.approx(figures["build_seconds"])
+
+
+def test_table_verify_refuses_a_missing_table_in_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "none.rvt"
+    done = CliRunner().invoke(app, ["measure", "table-verify", "--table", str(missing), "--out", str(tmp_path)])
+    assert done.exit_code == 2, done.output
+    assert len(done.output.strip().splitlines()) == 1 and str(missing.name) in done.output
+    assert not list(tmp_path.glob("*.json"))

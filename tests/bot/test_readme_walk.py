@@ -130,6 +130,7 @@ WALK: dict[str, Step] = {
     "rummy-vision measure local-recognizer": Step(not_run=MEASUREMENT),
     "rummy-vision measure table-build": Step(not_run=MEASUREMENT),
     "rummy-vision measure table-lookup": Step(not_run=MEASUREMENT),
+    "rummy-vision measure table-verify": Step(not_run=MEASUREMENT),
     "rummy-vision measure table-solve --objective margin --turns 1-12": Step(not_run=MEASUREMENT),
     "rummy-vision measure calibrate --positions 15 --max-turns 5": Step(not_run=MEASUREMENT),
     "rummy-vision measure node-rate expectimax-plan expectimax": Step(not_run=MEASUREMENT),
