@@ -57,3 +57,12 @@ def test_recognizer_help_lists_every_form(command: str) -> None:
     text = " ".join(CliRunner().invoke(app, [command, "--help"], terminal_width=400).output.split())
     for form in NAMES:
         assert form in text, (command, form)
+
+
+def test_every_python_module_the_readme_runs_exists() -> None:
+    import importlib.util
+
+    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    modules = {name for block in blocks for name in re.findall(r"python -m ([\w.]+)", block)}
+    missing = sorted(name for name in modules if importlib.util.find_spec(name) is None)
+    assert not missing, f"the README runs modules that do not exist: {missing}"

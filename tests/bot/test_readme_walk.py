@@ -136,6 +136,12 @@ WALK: dict[str, Step] = {
     "rummy-vision measure node-rate expectimax-plan expectimax": Step(not_run=MEASUREMENT),
     'rummy-vision measure duel perfect "expectimax-plan:nodes=449000" --rounds 2000': Step(not_run=MEASUREMENT),
     "rummy-vision measure win-count": Step(not_run=MEASUREMENT),
+    "rummy-vision measure strong-template": Step(not_run=MEASUREMENT),
+    "rummy-vision measure templates --template strong": Step(not_run=MEASUREMENT),
+    "rummy-vision measure azure-pace": Step(not_run=MEASUREMENT),
+    "rummy-vision measure local-unseen": Step(not_run=MEASUREMENT),
+    "rummy-vision measure baseline-bot": Step(not_run=MEASUREMENT),
+    "rummy-vision measure viewer-load --repeats 10": Step(not_run=MEASUREMENT),
     "rummy-vision measure lockout --duration-s 900": Step(not_run="a measurement: 15 minutes of serving and playing"),
     "rummy-vision measure suite --count 24": Step(
         not_run="rewrites a tracked fixture (tests/bot/test_measure_moved.py)"

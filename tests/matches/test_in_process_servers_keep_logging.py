@@ -28,7 +28,7 @@ def _handlers_on_closed_streams() -> list[str]:
 
 
 def test_a_bot_file_match_leaves_no_logger_on_the_runners_closed_stream(capsys) -> None:
-    bot = ROOT / "fixtures" / "bots" / "random_template.py"
+    bot = ROOT / "bot" / "templates" / "files" / "random.py"
     result = CliRunner().invoke(app, ["match", str(bot), "greedy", "--rounds", "1", "--no-record"])
     assert result.exit_code == 0, result.output
     del result
