@@ -29,6 +29,9 @@ SAVE_HELP = "Write the result file (--no-save only prints)."
 # Every subcommand takes these two the same way.
 OutOption = Annotated[Path, typer.Option(help=OUT_HELP)]
 SaveOption = Annotated[bool, typer.Option(help=SAVE_HELP)]
+TableOption = Annotated[
+    Path | None, typer.Option(help="Table file (default: RUMMY_VISION_TABLE or the user data directory).")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -582,9 +585,7 @@ def server_processes(
 @measure_app.command("table-build")
 def table_build(
     ctx: typer.Context,
-    table: Path | None = typer.Option(
-        None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
-    ),
+    table: TableOption = None,
     name: str = typer.Option("table-build", help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
@@ -607,9 +608,7 @@ def table_build(
 @measure_app.command("table-lookup")
 def table_lookup(
     ctx: typer.Context,
-    table: Path | None = typer.Option(
-        None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
-    ),
+    table: TableOption = None,
     positions: int = typer.Option(20, min=1, help="Look-ups timed, in fifties (20: 1000 positions)."),
     name: str = typer.Option("table-lookup", help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
@@ -634,9 +633,7 @@ def table_lookup(
 @measure_app.command("table-verify")
 def table_verify(
     ctx: typer.Context,
-    table: Path | None = typer.Option(
-        None, help="Table file (default: RUMMY_VISION_TABLE or the user data directory)."
-    ),
+    table: TableOption = None,
     samples: int = typer.Option(200, min=1, help="States a layer (as `rummy-vision solve --verify N`)."),
     seed: int = typer.Option(0, help="Seed of the sampled states."),
     name: str = typer.Option("table-verify", help=NAME_HELP),
