@@ -80,7 +80,7 @@ WALK: dict[str, Step] = {
     ),
     ".venv/bin/rummy-vision solve": Step(not_run="builds the 1.1 GB table: about 3 CPU minutes (the README's table)"),
     ".venv/bin/rummy-vision solve --out /data/margin.rvt --workers 2": Step(not_run="the same 1.1 GB build"),
-    ".venv/bin/rummy-vision solve --top 7": Step(not_run="a 269 MB part of the table: about a CPU minute"),
+    ".venv/bin/rummy-vision solve --top 7": Step(not_run="a 359 MB part of the table: about a CPU minute"),
     "rummy-vision train --episodes 20000 --seed 1 --eval-every 2000": Step(
         ("episode 0: win rate vs heuristic", "episode 20000:", "weights-last.npz (episode 20000"),
         slow="20,000 self-play rounds and 11 curve points: 2-3 CPU minutes of training, as many of measuring",
