@@ -123,3 +123,29 @@ def test_strong_search_is_exact_in_the_endgame(seed: int) -> None:
     chosen = search.after_move(state, move, 3)
     assert search.exact
     assert chosen == pytest.approx(brute_force(bot, state))
+
+
+def test_strong_leaf_counts_only_the_sets_its_turns_can_lay() -> None:
+    bot = load_template("strong")
+    # Three sets in our hand, but the opponent moves next and 2 turns are left: we lay one set at most.
+    state = (((3, 3, 3, 0), (1, 0, 0, 0)), (0, 0), (0, 0, 0, 2), (0, 0), 2, 1, 0)
+    ours = bot.LEAF_SET_WEIGHT * 25 - 3 * 6  # three different laid, six cards left in hand
+    theirs = 0 - 3 * 1  # one card, no set
+    assert bot.leaf_value(state) == pytest.approx(ours - theirs)
+    assert bot.hand_value((3, 3, 3, 0), 0, 1) == (25, 6)
+    assert bot.hand_value((3, 3, 3, 0), 0, 3)[1] == 0
+
+
+def test_strong_lays_its_five_of_a_kind_when_few_turns_are_left() -> None:
+    bot = load_template("strong")
+    # From a duel against greedy, graded by the exact margin table: laying 5xA is the best move; a leaf
+    # that counted every set in the hand as nearly laid, whatever the turns left, took a card instead.
+    state = (((5, 3, 2, 2), (3, 0, 1, 1)), (0, 0), (0, 2, 0, 5), (50, 90), 7, 0, 1)
+    assert bot.best_move(state, time.monotonic() + 600, nodes=3000) == ("lay", (5, 0, 0, 0), 50)
+
+
+def test_strong_may_lay_any_three_different_of_four_types_held() -> None:
+    bot = load_template("strong")
+    state = (((2, 1, 1, 1), (1, 1, 0, 0)), (0, 0), (2, 2, 2, 2), (0, 0), 10, 0, 0)
+    lays = {move[1] for move in bot.legal_moves(state) if move[0] == "lay"}
+    assert {(1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 1, 1)} <= lays

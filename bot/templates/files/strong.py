@@ -14,6 +14,7 @@ import time
 import unicodedata
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
+from itertools import combinations
 
 import requests
 
@@ -201,42 +202,44 @@ SAME_POINTS = {3: 20, 4: 30, 5: 50}
 DIFF_POINTS = {3: 25, 4: 35}
 HAND_PENALTY = 3
 WIN_BONUS = 40  # a won round is worth this many points of margin to the search
-LEAF_SET_WEIGHT = 0.7  # how much of a hand's best sets a leaf counts as already laid
+LEAF_SET_WEIGHT = 0.7  # how much of the sets a hand can still lay in its turns a leaf counts as laid
 CARDS_PER_TYPE = 10
 
 _round_key = None
 _seen = {}  # picture URL -> card id, every card seen this round (hands only; laid cards stay in here)
 
 
-def hand_value(counts, unknown):
-    """The best split of a hand into sets: (set points, cards left over), plus the unknown cards left."""
-    points, left = _hand_value(tuple(sorted(counts, reverse=True)))
+def hand_value(counts, unknown, lays):
+    """The best sets a hand can lay in `lays` turns: (set points, cards left over), unknown cards left too."""
+    points, left = _hand_value(tuple(sorted(counts, reverse=True)), lays)
     return points, left + unknown
 
 
 _HAND_VALUES = {}
 
 
-def _hand_value(counts):
-    if counts in _HAND_VALUES:
-        return _HAND_VALUES[counts]
+def _hand_value(counts, lays):
+    key = (counts, lays)
+    if key in _HAND_VALUES:
+        return _HAND_VALUES[key]
     best = (0, sum(counts))
-    for i, n in enumerate(counts):
-        for size, pts in SAME_POINTS.items():
-            if n >= size:
+    if lays > 0:
+        for i, n in enumerate(counts):
+            for size, pts in SAME_POINTS.items():
+                if n >= size:
+                    rest = list(counts)
+                    rest[i] -= size
+                    p, left = _hand_value(tuple(sorted(rest, reverse=True)), lays - 1)
+                    best = max(best, (p + pts, left), key=lambda v: v[0] - HAND_PENALTY * v[1])
+        holding = [i for i, n in enumerate(counts) if n > 0]
+        for size, pts in DIFF_POINTS.items():
+            if len(holding) >= size:
                 rest = list(counts)
-                rest[i] -= size
-                p, left = _hand_value(tuple(sorted(rest, reverse=True)))
+                for i in holding[:size]:  # the largest piles, since counts are sorted
+                    rest[i] -= 1
+                p, left = _hand_value(tuple(sorted(rest, reverse=True)), lays - 1)
                 best = max(best, (p + pts, left), key=lambda v: v[0] - HAND_PENALTY * v[1])
-    holding = [i for i, n in enumerate(counts) if n > 0]
-    for size, pts in DIFF_POINTS.items():
-        if len(holding) >= size:
-            rest = list(counts)
-            for i in holding[:size]:  # the largest piles, since counts are sorted
-                rest[i] -= 1
-            p, left = _hand_value(tuple(sorted(rest, reverse=True)))
-            best = max(best, (p + pts, left), key=lambda v: v[0] - HAND_PENALTY * v[1])
-    _HAND_VALUES[counts] = best
+    _HAND_VALUES[key] = best
     return best
 
 
@@ -256,12 +259,8 @@ def legal_moves(state):
     holding = [t for t in range(4) if mine[t] > 0]
     if len(holding) == 4:
         moves.append(("lay", (1, 1, 1, 1), DIFF_POINTS[4]))
-    if len(holding) >= 3:
-        for skip in range(4):
-            if skip not in holding or len(holding) == 3:
-                taken = tuple(1 if (t in holding and t != skip) else 0 for t in range(4))
-                if sum(taken) == 3:
-                    moves.append(("lay", taken, DIFF_POINTS[3]))
+    for trio in combinations(holding, 3):  # with all four types held, any three of them
+        moves.append(("lay", tuple(1 if t in trio else 0 for t in range(4)), DIFF_POINTS[3]))
     if any(n >= 2 for n in mine) and len(holding) >= 2:
         moves.append(("waste",))
     moves.extend(("take", t) for t in range(4) if theirs[t] > 0)
@@ -308,10 +307,12 @@ def final_value(state):
 
 
 def leaf_value(state):
-    hands, unknown, _deck, points, _remaining, _mover, _first = state
+    """Points so far, plus the sets each player can still lay in the turns it has left, less 3 a card left."""
+    hands, unknown, _deck, points, remaining, mover, _first = state
     value = 0.0
     for p, sign in ((0, 1), (1, -1)):
-        set_points, left = hand_value(hands[p], unknown[p])
+        turns = (remaining + (1 if p == mover else 0)) // 2  # the mover has the odd turn
+        set_points, left = hand_value(hands[p], unknown[p], turns)
         value += sign * (points[p] + LEAF_SET_WEIGHT * set_points - HAND_PENALTY * left)
     return value
 
