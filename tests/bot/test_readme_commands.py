@@ -15,6 +15,7 @@ from bot.cli import app
 from recognizers.registry import NAMES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+MEASUREMENTS_INDEX = README.parent / "measurements" / "README.md"
 
 
 def _readme_commands() -> list[str]:
@@ -49,6 +50,10 @@ def test_the_readme_shows_the_main_commands() -> None:
 @pytest.mark.parametrize("command", _readme_commands())
 def test_readme_command_parses(command: str) -> None:
     args = shlex.split(command.replace("...", "secret"))[1:]
+    if "--help" in args:
+        shown = CliRunner().invoke(app, args)
+        assert shown.exit_code == 0 and "Usage:" in shown.output, shown.output
+        return
     assert _parse(args)
 
 
@@ -59,10 +64,15 @@ def test_recognizer_help_lists_every_form(command: str) -> None:
         assert form in text, (command, form)
 
 
-def test_every_python_module_the_readme_runs_exists() -> None:
+def test_every_python_module_and_test_file_the_docs_run_exists() -> None:
+    """The README's shell blocks and the measurements' index name modules and benchmark files that exist."""
     import importlib.util
 
     blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    modules = {name for block in blocks for name in re.findall(r"python -m ([\w.]+)", block)}
+    text = "\n".join(blocks) + MEASUREMENTS_INDEX.read_text(encoding="utf-8")
+    modules = {name for name in re.findall(r"python -m ([\w.]+)", text)}
+    files = set(re.findall(r"\b(tests/[\w/]+\.py)\b", text))
+    assert modules and files, "expected the benchmarks' pytest lines"
     missing = sorted(name for name in modules if importlib.util.find_spec(name) is None)
-    assert not missing, f"the README runs modules that do not exist: {missing}"
+    missing += sorted(name for name in files if not (README.parent / name).is_file())
+    assert not missing, f"the docs run modules or files that do not exist: {missing}"

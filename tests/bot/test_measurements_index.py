@@ -1,0 +1,43 @@
+"""measurements/README.md lists the command behind every kind of stored result: each parses, every `measure`
+subcommand is there, and every file it names exists."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+import typer
+from test_readme_commands import MEASUREMENTS_INDEX, _parse
+
+from bot.cli import app
+
+FOLDER = MEASUREMENTS_INDEX.parent
+
+
+def _rows() -> list[tuple[str, str]]:
+    """(command, what it writes) for every row of the index's command table."""
+    rows = re.findall(r"^\| `(rummy-vision [^`]+)` \| ([^|]+) \|", MEASUREMENTS_INDEX.read_text(), re.M)
+    return [(command, writes.strip()) for command, writes in rows]
+
+
+def test_the_index_has_rows() -> None:
+    assert len(_rows()) >= 20
+
+
+@pytest.mark.parametrize("command", [command for command, _ in _rows()])
+def test_each_command_parses(command: str) -> None:
+    assert _parse(shlex.split(command)[1:])
+
+
+def test_every_measure_subcommand_is_listed() -> None:
+    measure = typer.main.get_command(app).commands["measure"]  # type: ignore[attr-defined]
+    listed = {shlex.split(command)[2] for command, _ in _rows() if command.startswith("rummy-vision measure ")}
+    assert set(measure.commands) == listed
+
+
+@pytest.mark.parametrize(("command", "writes"), [row for row in _rows() if row[1] != "(none stored)"])
+def test_every_file_named_exists(command: str, writes: str) -> None:
+    pattern = writes.strip("`")
+    found = list((FOLDER.parent if "/" in pattern else FOLDER).glob(pattern))
+    assert found, f"{command}: {writes} is not in the repository"
