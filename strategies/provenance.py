@@ -18,7 +18,10 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
         found["objective"] = getattr(objective, "value", str(objective))
     nodes = getattr(strategy, "nodes", None)
     time_ms = getattr(strategy, "time_ms", None)
-    if nodes is not None:
+    budget_text = getattr(strategy, "budget_text", None)
+    if isinstance(budget_text, str):
+        found["budget"] = budget_text
+    elif nodes is not None:
         found["budget"] = f"{nodes} nodes a move"
     elif isinstance(time_ms, (int, float)) and math.isfinite(time_ms):
         found["budget"] = f"{time_ms:g} ms a move (the clock: moves may vary with the machine's load)"

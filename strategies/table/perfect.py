@@ -87,6 +87,14 @@ class PerfectStrategy:
             self.last = SearchResult(best, margins[best], state.turns_left, True, margins)
         return self.last
 
+    @property
+    def budget_text(self) -> str | None:
+        """Under margin every move's value is exact whatever the clock (the table, solved on demand above a
+        partial one), so a time budget would misstate what the moves depend on."""
+        if self.objective is Objective.MARGIN:
+            return "no time budget: every value exact from the table, whatever the machine's load"
+        return None
+
     def shown_value(self, value: float) -> float:
         return (value + 1) / 2 if self.objective is Objective.WIN else value
 

@@ -24,6 +24,17 @@ def test_a_search_with_a_table_names_the_file_its_layers_and_budget(tmp_path):
     assert f"table {path}" in source_text(source)
 
 
+def test_perfect_under_margin_does_not_claim_its_moves_depend_on_the_clock(tmp_path):
+    from strategies.table.perfect import PerfectStrategy
+
+    path = tmp_path / "mini.rvt"
+    build_table(path, MINIATURES[1], workers=1)
+    margin = strategy_source(PerfectStrategy(table=path, rules=MINIATURES[1], time_ms=1000))
+    assert "exact" in margin["budget"] and "ms" not in margin["budget"]
+    win = strategy_source(PerfectStrategy(objective="win", table=path, rules=MINIATURES[1], time_ms=1000))
+    assert win["budget"].startswith("1000 ms a move")
+
+
 def test_match_names_each_players_source_and_a_missing_table(tmp_path, monkeypatch):
     for variable in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
         monkeypatch.setenv(variable, str(tmp_path / variable))
