@@ -14,7 +14,10 @@ Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
   `rummy.rebuild.replay_record`, both seats' hands with each card's landmark. A running match answers
-  409 and points at its live view, since its steps would reveal the deck.
+  409 and points at its live view, since its steps would reveal the deck. With `?pictures=N`, the
+  answer also carries `"Pictures"`: the small pictures of step N's cards that are drawn already, as
+  data URLs keyed by the picture URL the page would ask for, so the step the page opens on shows
+  without 20 more requests (see `step_pictures`).
 
 Step format (the page relies on it):
 
@@ -36,6 +39,8 @@ move's step; the page calls a value without `"Exact": true` an estimate.
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -46,6 +51,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
 from rummy.moves import named_card_ids
+from server.cards.opening_pictures import opening_cards
 from server.page_files import PageFiles
 
 # The page's files, with the content types browsers need to run and style them.
@@ -98,9 +104,17 @@ async def run_view(run_id: int, request: Request) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
     from rummy.runs import run_detail
 
-    run = run_detail(request.app.state.records.db, run_id)
+    records = request.app.state.records
+    run = run_detail(records.db, run_id)
     if run is None:
         return JSONResponse({"ErrorMessage": f"no match run or tournament {run_id}"}, status_code=404)
+    # Its rounds are opened from here: their opening steps are drawn meanwhile, in the order listed.
+    cards = []
+    for game in run["Games"]:
+        record = records.match_record(game["GameId"])
+        if record is not None and record["Status"] != "RUNNING":
+            cards.extend(opening_cards(record))
+    await asyncio.to_thread(request.app.state.images.prerender, cards)  # reads the pictures' folder: off the loop
     return JSONResponse(run)
 
 
@@ -137,8 +151,9 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
 
 
 @router.get("/viewer/api/games/{game_id}/steps")
-async def steps_view(game_id: int, request: Request) -> JSONResponse:
-    """A finished match rebuilt step by step, with every card's landmark."""
+async def steps_view(game_id: int, request: Request, pictures: int | None = None) -> JSONResponse:
+    """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
+    pictures drawn already, inline."""
     from rummy.rebuild import ReplayError, replay_record
 
     records = request.app.state.records
@@ -165,15 +180,36 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
     from rummy.runs import run_of_game
 
-    return JSONResponse(
-        {
-            **summary,
-            "RunId": run_of_game(records.db, game_id),
-            "Rounds": rounds,
-            "Mismatches": list(replay.mismatches),
-            "Steps": steps,
-        }
-    )
+    answer = {
+        **summary,
+        "RunId": run_of_game(records.db, game_id),
+        "Rounds": rounds,
+        "Mismatches": list(replay.mismatches),
+        "Steps": steps,
+    }
+    if pictures is not None and steps:
+        answer["Pictures"] = step_pictures(request.app.state.images, steps[max(0, min(pictures, len(steps) - 1))])
+    return JSONResponse(answer)
+
+
+SMALL_QUERY = {True: "?caption=1&small=1", False: "?small=1"}  # what the page asks for a card with/without its name
+
+
+def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
+    """The small pictures of a step's cards (both hands, the move's cards, the drawn card) that are drawn
+    already (in memory or on disk: nothing is drawn here), as data URLs keyed by the URL the page asks for."""
+    from rummy.records import token_of
+
+    cards = [card for seat in step["Seats"] for card in seat["Hand"]] + list(step["MoveCards"])
+    if "Drawn" in step:
+        cards.append(step["Drawn"])
+    found: dict[str, str] = {}
+    for card in cards:
+        url = card["Url"] + SMALL_QUERY[bool(card["Landmark"])]
+        cached = images.cached(token_of(card["Url"]), caption=bool(card["Landmark"]), small=True)
+        if cached is not None and url not in found:
+            found[url] = f"data:{cached[1]};base64," + base64.b64encode(cached[0]).decode("ascii")
+    return found
 
 
 def match_summary(records: Any, game_id: int) -> dict[str, Any] | JSONResponse:

@@ -278,14 +278,10 @@
     $("step-controls").hidden = true;
     clearBoard();
     showError("");
-    // Ask the live view first: a running match is spectated, any other is stepped through.
-    const live = await getJson(`/viewer/api/games/${id}/live`);
-    if (mine !== generation) return;
-    if (live.status === 200 && live.body.Live) {
-      startLive(id, mine);
-      return;
-    }
-    const { status, body } = await getJson(`/viewer/api/games/${id}/steps`);
+    // Ask for the steps first (one request fewer for a finished match, the common case): a running match
+    // answers 409 and is spectated. The answer carries the opening step's pictures when they are drawn.
+    const opening = Math.max(0, Number(step) || 0);
+    const { status, body } = await getJson(`/viewer/api/games/${id}/steps?pictures=${opening}`);
     if (mine !== generation) return;
     if (status === 200) startSteps(body, step);
     else if (status === 409) startLive(id, mine);
@@ -320,7 +316,10 @@
     // People see the landmark's name on the local server's cards once the match may show it (the
     // server refuses captions of a match still in play); the small WebP keeps a 20-card step quick.
     const query = card.Landmark ? "?caption=1&small=1" : "?small=1";
-    image.src = card.Url.startsWith("/cards/") ? `${card.Url}${query}` : card.Url;
+    const url = card.Url.startsWith("/cards/") ? `${card.Url}${query}` : card.Url;
+    // A picture that came inline with the steps shows without a request of its own.
+    const inline = game && game.data && game.data.Pictures;
+    image.src = (inline && inline[url]) || url;
     image.alt = `card ${card.Id}`;
     image.draggable = false;
     tile.append(image);

@@ -4,6 +4,7 @@ card pictures drawn with the deal, small, cached and revalidated by ETag."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -125,17 +126,21 @@ def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
     for token in tokens:
         assert images.cached(token, caption=True, small=True) is not None
         assert images.cached(token, caption=False, small=True) is not None
-    # A browser with an empty cache steps through the match: every picture is fetched, none is drawn then.
+    # A browser with an empty cache opens the first step: its 20 pictures come inline with the steps, no
+    # picture request of their own; stepping on fetches the next cards' pictures, none is drawn then.
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(server.base + f"/viewer#game/{match.game_id}/step/0")
     page.wait_for_function(IMAGES_LOADED, arg=".board img")
     assert page.locator(".board img").count() == 20
-    transferred = _card_transfers(page)
-    assert len(transferred) == 20 and all(size > 0 for size in transferred)  # fetched, not from a cache
+    sources = page.eval_on_selector_all(".board img", "images => images.map(image => image.src)")
+    assert all(source.startswith("data:image/webp;base64,") for source in sources)
+    assert _card_transfers(page) == []
     for _ in range(3):
         page.click("#next")
         page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    transferred = _card_transfers(page)
+    assert transferred and all(size > 0 for size in transferred)  # fetched, not from a cache
     context.close()
     assert images.drawn_on_request == 0
 
@@ -168,7 +173,9 @@ def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_aske
 ) -> None:
     tokens = _dealt_tokens(db_path, finished_game)
     for asked in ("/viewer/api/entries", f"/viewer/api/games/{finished_game}/steps"):
-        server = start_viewer_server()  # a fresh server: the match was not dealt by it
+        # A fresh server, with no pictures kept beside the records: the match was not drawn by it nor before.
+        shutil.rmtree(db_path.with_name(db_path.name + ".cards"), ignore_errors=True)
+        server = start_viewer_server()
         images = server.app.state.images
         assert images.cached(tokens[0], caption=True, small=True) is None
         assert server.get(asked).status_code == 200
