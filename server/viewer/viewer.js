@@ -23,8 +23,13 @@
   }
 
   async function getJson(url) {
+    return answerOf(fetch(url, { cache: "no-store" }), url);
+  }
+
+  async function answerOf(pending, url) {
     try {
-      const response = await fetch(url, { cache: "no-store" });
+      const response = await pending;
+      if (response instanceof Error) throw response;
       let body;
       try {
         body = await response.json();
@@ -281,11 +286,21 @@
     // Ask for the steps first (one request fewer for a finished match, the common case): a running match
     // answers 409 and is spectated. The answer carries the opening step's pictures when they are drawn.
     const opening = Math.max(0, Number(step) || 0);
-    const { status, body } = await getJson(`/viewer/api/games/${id}/steps?pictures=${opening}`);
+    const { status, body } = await stepsOf(id, opening);
     if (mine !== generation) return;
     if (status === 200) startSteps(body, step);
     else if (status === 409) startLive(id, mine);
     else showError(body.ErrorMessage || `HTTP ${status}`);
+  }
+
+  // The page's head asks for the steps of the match its address names before this script arrives (see
+  // index.html): that answer is taken once, by the first opening of that match at that step.
+  function stepsOf(id, opening) {
+    const url = `/viewer/api/games/${id}/steps?pictures=${opening}`;
+    const early = window.earlySteps;
+    window.earlySteps = null;
+    if (early && early.url === url) return answerOf(early.answer, url);
+    return getJson(url);
   }
 
   function clearBoard() {
