@@ -51,7 +51,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
 from rummy.moves import named_card_ids
-from server.cards.opening_pictures import opening_cards
+from server.cards.viewer_cards import opening_cards, shown_cards
 from server.page_files import PageFiles
 
 # The page's files, with the content types browsers need to run and style them.
@@ -92,10 +92,12 @@ async def entries_view(request: Request) -> JSONResponse:
     games = [{**game, "Entry": "game"} for game in matches if game["GameId"] not in grouped]
     entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
     # The newest finished matches are the likeliest to be opened next: their pictures are drawn meanwhile.
+    cards = []
     for game in [game for game in matches if game["Status"] != "RUNNING"][:MATCHES_DRAWN_AHEAD]:
         record = records.match_record(game["GameId"])
         if record is not None:
-            _warm_pictures(request, record, first=False)
+            cards.extend(opening_cards(record))
+    request.app.state.images.prerender(cards)
     return JSONResponse({"Entries": entries})
 
 
@@ -114,6 +116,7 @@ async def run_view(run_id: int, request: Request) -> JSONResponse:
         record = records.match_record(game["GameId"])
         if record is not None and record["Status"] != "RUNNING":
             cards.extend(opening_cards(record))
+    request.app.state.images.watch()  # a person's page
     await asyncio.to_thread(request.app.state.images.prerender, cards)  # reads the pictures' folder: off the loop
     return JSONResponse(run)
 
@@ -167,7 +170,6 @@ async def steps_view(game_id: int, request: Request, pictures: int | None = None
         replay = replay_record(record)
     except ReplayError as error:
         return JSONResponse({**summary, "ErrorMessage": f"cannot rebuild match {game_id}: {error}"}, status_code=422)
-    _warm_pictures(request, record)
     applied = [move for move in record["Moves"] if move.get("Applied")]
     rounds = [
         {key: round_[key] for key in ("RoundIndex", "Landmarks", "FirstMover", "Points", "Winner")}
@@ -180,6 +182,10 @@ async def steps_view(game_id: int, request: Request, pictures: int | None = None
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
     from rummy.runs import run_of_game
 
+    # The cards the page shows, the step it opens on first, drawn ahead unless drawn before (memory or disk).
+    opening = steps[max(0, min(pictures or 0, len(steps) - 1))] if steps else None
+    hands = [[card["Url"] for card in _step_cards(step)] for step in ([opening] if opening else []) + steps]
+    request.app.state.images.prerender(shown_cards(record, hands), first=True)
     answer = {
         **summary,
         "RunId": run_of_game(records.db, game_id),
@@ -187,12 +193,20 @@ async def steps_view(game_id: int, request: Request, pictures: int | None = None
         "Mismatches": list(replay.mismatches),
         "Steps": steps,
     }
-    if pictures is not None and steps:
-        answer["Pictures"] = step_pictures(request.app.state.images, steps[max(0, min(pictures, len(steps) - 1))])
+    if pictures is not None and opening is not None:
+        answer["Pictures"] = step_pictures(request.app.state.images, opening)
     return JSONResponse(answer)
 
 
 SMALL_QUERY = {True: "?caption=1&small=1", False: "?small=1"}  # what the page asks for a card with/without its name
+
+
+def _step_cards(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The cards a step shows: both hands, the move's cards, the drawn card."""
+    cards = [card for seat in step["Seats"] for card in seat["Hand"]] + list(step["MoveCards"])
+    if "Drawn" in step:
+        cards.append(step["Drawn"])
+    return cards
 
 
 def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
@@ -200,11 +214,8 @@ def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
     already (in memory or on disk: nothing is drawn here), as data URLs keyed by the URL the page asks for."""
     from rummy.records import token_of
 
-    cards = [card for seat in step["Seats"] for card in seat["Hand"]] + list(step["MoveCards"])
-    if "Drawn" in step:
-        cards.append(step["Drawn"])
     found: dict[str, str] = {}
-    for card in cards:
+    for card in _step_cards(step):
         url = card["Url"] + SMALL_QUERY[bool(card["Landmark"])]
         cached = images.cached(token_of(card["Url"]), caption=bool(card["Landmark"]), small=True)
         if cached is not None and url not in found:
@@ -230,19 +241,6 @@ def finished_match_summary(
         return summary
     message = f"match {game_id} is still running: {why_not_running}"
     return JSONResponse({**summary, "ErrorMessage": message, **running}, status_code=409)
-
-
-def _warm_pictures(request: Request, record: Mapping[str, Any], *, first: bool = True) -> None:
-    """Draw the match's card pictures ahead of the rest, in the order they appear: a match dealt by this
-    server has them already; one recorded elsewhere (or before a restart) gets them before the page asks."""
-    from rummy.records import token_of
-
-    cards = [
-        (token_of(card["Url"]), card["Landmark"])
-        for round_ in record["Rounds"]
-        for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
-    ]
-    request.app.state.images.prerender(cards, first=first)
 
 
 # --- live -------------------------------------------------------------------------------------

@@ -46,8 +46,8 @@ from bot.measure.browser import debian_chromium
 from bot.measure.server_load import Tally, _play
 from rummy.records import connect
 from server.accounts import Accounts
-from server.cards.opening_pictures import ROUNDS_DRAWN
 from server.cards.picture_folder import folder_beside
+from server.cards.viewer_cards import ROUNDS_DRAWN
 from server.embedded import EmbeddedServer
 from server.settings import Settings
 

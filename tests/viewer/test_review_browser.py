@@ -13,6 +13,7 @@ import pytest
 from viewer_testkit import HttpMatch
 
 from rummy.records import Records, token_of
+from server.cards.viewer_cards import opening_cards, replayed_cards
 
 pytestmark = pytest.mark.browser
 
@@ -171,8 +172,16 @@ def test_a_server_nobody_watches_draws_no_pictures_until_a_page_looks(start_view
 def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_asked(
     start_viewer_server, finished_game, chromium, db_path
 ) -> None:
-    tokens = _dealt_tokens(db_path, finished_game)
-    for asked in ("/viewer/api/entries", f"/viewer/api/games/{finished_game}/steps"):
+    records = Records(db_path)
+    record = records.match_record(finished_game)
+    records.close()
+    dealt = set(_dealt_tokens(db_path, finished_game))
+    # The list draws the opening step of its newest matches; the steps, every card the viewer shows (the
+    # step asked for first), never the deck cards nobody drew.
+    opening = [token for token, _ in opening_cards(record)]
+    shown = [token for token, _ in replayed_cards(record)]
+    assert len(opening) == 20 and set(opening) < set(shown) < dealt
+    for asked, tokens in (("/viewer/api/entries", opening), (f"/viewer/api/games/{finished_game}/steps", shown)):
         # A fresh server, with no pictures kept beside the records: the match was not drawn by it nor before.
         shutil.rmtree(db_path.with_name(db_path.name + ".cards"), ignore_errors=True)
         server = start_viewer_server()
@@ -181,6 +190,8 @@ def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_aske
         assert server.get(asked).status_code == 200
         assert images.wait_prerendered(timeout=120)
         assert all(images.cached(token, caption=True, small=True) is not None for token in tokens), asked
+        assert images.drawn == len(tokens), asked
+        assert all(images.cached(token, caption=True, small=True) is None for token in dealt - set(tokens)), asked
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(server.base + f"/viewer#game/{finished_game}/step/0")

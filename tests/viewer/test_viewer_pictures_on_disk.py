@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from rummy.records import Records, token_of
-from server.cards.opening_pictures import ROUNDS_DRAWN, opening_cards
 from server.cards.picture_folder import PictureFolder, folder_beside
+from server.cards.viewer_cards import ROUNDS_DRAWN, opening_cards
 
 
 def _opening_cards(server, game_id: int) -> list[dict]:
@@ -118,3 +118,23 @@ def test_match_leaves_the_first_rounds_opening_pictures_for_a_later_server(db_pa
     assert len(data["Pictures"]) == 20
     # A later round was left undrawn (drawing every round would take the match ten times as long).
     assert server.get(f"/viewer/api/games/{later}/steps?pictures=0").json()["Pictures"] == {}
+
+
+def test_the_run_page_draws_its_rounds_opening_steps(db_path, start_viewer_server) -> None:
+    rounds = ROUNDS_DRAWN + 1
+    answer = CliRunner().invoke(app, ["match", "greedy", "random", "--rounds", str(rounds), "--db", str(db_path)])
+    assert answer.exit_code == 0, answer.output
+    records = Records(db_path)
+    later = max(int(game["GameId"]) for game in records.list_matches())
+    opening = opening_cards(records.match_record(later))
+    records.close()
+    server = start_viewer_server()
+    images = server.app.state.images
+    assert all(images.cached(token, caption=True, small=True) is None for token, _ in opening)  # left undrawn
+    # (Its id from the records: the list would draw its newest rounds itself.)
+    records = Records(db_path)
+    ((run_id,),) = records.db.execute("SELECT run_id FROM runs").fetchall()
+    records.close()
+    assert server.get(f"/viewer/api/runs/{run_id}").status_code == 200
+    assert images.wait_prerendered(timeout=120)
+    assert all(images.cached(token, caption=True, small=True) is not None for token, _ in opening)
