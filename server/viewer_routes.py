@@ -62,6 +62,11 @@ STATIC_FILES = {
 }
 # Mounted at /viewer/static by server.app.
 VIEWER_FILES = PageFiles("server.viewer", STATIC_FILES, "viewer")
+# The page's own tags that /viewer answers with the files' text in place.
+PAGE_INLINED = {
+    '<link rel="stylesheet" href="/viewer/static/viewer.css">': ("viewer.css", "<style>\n{}</style>"),
+    '<script src="/viewer/static/viewer.js"></script>': ("viewer.js", "<script>\n{}</script>"),
+}
 
 MATCHES_DRAWN_AHEAD = 3  # the list's newest finished matches whose card pictures are drawn when it is asked
 
@@ -70,8 +75,9 @@ router = APIRouter(tags=["viewer"])
 
 @router.get("/viewer", include_in_schema=False)
 async def viewer_page(request: Request) -> Response:
-    """The viewer's single page (the list of matches, live spectating and the step-through)."""
-    return await VIEWER_FILES.page_response(request.scope)
+    """The viewer's single page (the list of matches, live spectating and the step-through), its stylesheet
+    and script inlined: a page opened on a match waits for one answer before its steps, not two in a row."""
+    return VIEWER_FILES.inlined_page(request.scope, PAGE_INLINED)
 
 
 @router.get("/viewer/", include_in_schema=False)
@@ -157,7 +163,7 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
 async def steps_view(game_id: int, request: Request, pictures: int | None = None) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
     pictures drawn already, inline."""
-    from rummy.rebuild import ReplayError, replay_record
+    from rummy.runs import run_of_game
 
     records = request.app.state.records
     summary = finished_match_summary(
@@ -166,6 +172,18 @@ async def steps_view(game_id: int, request: Request, pictures: int | None = None
     if isinstance(summary, JSONResponse):
         return summary
     record = records.match_record(game_id)
+    summary["RunId"] = run_of_game(records.db, game_id)
+    # Rebuilding and encoding the match (and reading its pictures) off the event loop: the page's script and
+    # stylesheet, asked for at the same time, are answered meanwhile.
+    return await asyncio.to_thread(_steps_answer, request.app.state.images, summary, record, pictures)
+
+
+def _steps_answer(
+    images: Any, summary: dict[str, Any], record: Mapping[str, Any], pictures: int | None
+) -> JSONResponse:
+    from rummy.rebuild import ReplayError, replay_record
+
+    game_id = summary["GameId"]
     try:
         replay = replay_record(record)
     except ReplayError as error:
@@ -180,21 +198,13 @@ async def steps_view(game_id: int, request: Request, pictures: int | None = None
         previous = replay.steps[number - 1] if number else step
         recorded = applied[number - 1] if 0 < number <= len(applied) and step.move is not None else None
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
-    from rummy.runs import run_of_game
-
     # The cards the page shows, the step it opens on first, drawn ahead unless drawn before (memory or disk).
     opening = steps[max(0, min(pictures or 0, len(steps) - 1))] if steps else None
     hands = [[card["Url"] for card in _step_cards(step)] for step in ([opening] if opening else []) + steps]
-    request.app.state.images.prerender(shown_cards(record, hands), first=True)
-    answer = {
-        **summary,
-        "RunId": run_of_game(records.db, game_id),
-        "Rounds": rounds,
-        "Mismatches": list(replay.mismatches),
-        "Steps": steps,
-    }
+    images.prerender(shown_cards(record, hands), first=True)
+    answer = {**summary, "Rounds": rounds, "Mismatches": list(replay.mismatches), "Steps": steps}
     if pictures is not None and opening is not None:
-        answer["Pictures"] = step_pictures(request.app.state.images, opening)
+        answer["Pictures"] = step_pictures(images, opening)
     return JSONResponse(answer)
 
 

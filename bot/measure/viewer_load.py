@@ -16,10 +16,12 @@ notes when every card picture of the board has loaded. Four cases:
 
 Figures per visit:
 
-- `page_ms`: from the navigation's start to the 20th picture shown (the page, its script, the match's
-  steps as JSON and the pictures);
+- `page_ms`: from the navigation's start to the 20th picture loaded (the page, its script, the match's
+  steps as JSON and the pictures), noted by the pictures' own load events;
+- `board_ms`: when the page had put the 20 pictures in the board (its script run, the steps read);
 - `html_ms`, `script_ms`, `steps_start_ms`, `steps_end_ms`: when the page's HTML and its script had
-  arrived, when the steps were asked for and when they had arrived (ms since the navigation's start);
+  arrived (the same when the script comes inline), when the steps were asked for and when they had
+  arrived (ms since the navigation's start);
 - `shown_after_steps_ms`: from the steps' JSON arriving to every picture shown;
 - `steps_request_ms`, `steps_bytes`: the steps' JSON, from its request to its last byte, and its size;
 - `cards_inline`, `cards_fetched`: pictures that came inside the steps' answer, pictures asked for one by one;
@@ -55,11 +57,29 @@ CARDS = 20  # both hands of a step before anything is laid
 # Rounds of the `match` run: one more than `match` draws the pictures of, so one round is drawn by nobody.
 MATCH_ROUNDS = ROUNDS_DRAWN + 1
 # Records in the page when every card picture of the board has loaded (performance.now(): ms since navigation).
+# Before the page's own script: notes when each board picture is put in the page and when it has loaded
+# (performance.now(): ms since navigation), so the figures do not depend on how often they are polled.
+WATCH_BOARD = """(() => {
+    window.boardImages = [];
+    new MutationObserver(() => {
+        for (const image of document.querySelectorAll('.board img')) {
+            if (image.dataset.watched) continue;
+            image.dataset.watched = '1';
+            const seen = {added: performance.now(), loaded: null};
+            window.boardImages.push(seen);
+            const loaded = () => { seen.loaded = seen.loaded ?? performance.now(); };
+            if (image.complete && image.naturalWidth > 0) loaded(); else image.addEventListener('load', loaded);
+        }
+    }).observe(document, {childList: true, subtree: true});
+})();"""
 SHOWN = """cards => {
     const images = [...document.querySelectorAll('.board img')];
-    const shown = images.length === cards && images.every(image => image.complete && image.naturalWidth > 0);
-    if (shown && window.cardsShownAt === undefined) window.cardsShownAt = performance.now();
-    return shown;
+    return images.length === cards && images.every(image => image.complete && image.naturalWidth > 0)
+        && window.boardImages.filter(seen => seen.loaded !== null).length >= cards;
+}"""
+BOARD = """cards => {
+    const first = window.boardImages.slice(0, cards);
+    return {added: Math.max(...first.map(seen => seen.added)), loaded: Math.max(...first.map(seen => seen.loaded))};
 }"""
 TIMINGS = """() => {
     const entries = performance.getEntriesByType('resource');
@@ -68,8 +88,9 @@ TIMINGS = """() => {
     const script = entries.find(entry => entry.name.endsWith('/viewer.js'));
     const cards = entries.filter(entry => entry.name.includes('/cards/'));
     const images = [...document.querySelectorAll('.board img')];
-    return {html: navigation.responseEnd, script: script.responseEnd, stepsStart: steps.requestStart,
-            stepsEnd: steps.responseEnd, stepsBytes: steps.encodedBodySize, fetched: cards.length,
+    return {html: navigation.responseEnd, script: script ? script.responseEnd : navigation.responseEnd,
+            stepsStart: steps.requestStart, stepsEnd: steps.responseEnd,
+            stepsBytes: steps.encodedBodySize, fetched: cards.length,
             inline: images.filter(image => image.src.startsWith('data:')).length};
 }"""
 
@@ -94,14 +115,17 @@ def _visit(browser: Any, server: EmbeddedServer, game_id: int) -> dict[str, Any]
     before, drawn = images.drawn_on_request, images.drawn
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
+        context.add_init_script(WATCH_BOARD)
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(f"{server.base}/viewer#game/{game_id}/step/0")
         page.wait_for_function(SHOWN, arg=CARDS, polling=5)
-        shown = page.evaluate("window.cardsShownAt")
+        board = page.evaluate(BOARD, CARDS)
+        shown = board["loaded"]
         times = page.evaluate(TIMINGS)
         return {
             "page_ms": round(shown, 1),
+            "board_ms": round(board["added"], 1),
             "html_ms": round(times["html"], 1),
             "script_ms": round(times["script"], 1),
             "steps_start_ms": round(times["stepsStart"], 1),

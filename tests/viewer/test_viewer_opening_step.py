@@ -1,5 +1,5 @@
-"""A link to a finished match's step: the page's head asks for the steps (with that step's pictures inline)
-before the viewer's script arrives, and the script uses that answer instead of asking again."""
+"""A link to a finished match's step: the page comes in one answer (stylesheet and script inline), its head asks
+for the steps (with that step's pictures inline) at once, and the script uses that answer instead of asking again."""
 
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ IMAGES_LOADED = """selector => {
 }"""
 
 
-def test_the_steps_are_asked_for_before_the_script_arrives(start_viewer_server, finished_game, page) -> None:
+def test_the_page_comes_in_one_answer_and_asks_for_the_steps_at_once(start_viewer_server, finished_game, page) -> None:
     server = start_viewer_server()
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
-    page.route("**/viewer/static/viewer.js", lambda route: route.abort())  # the script never arrives
     page.goto(server.base + f"/viewer#game/{finished_game}/step/2")
-    page.wait_for_function("() => window.earlySteps !== undefined")
-    answer = page.evaluate("async () => (await window.earlySteps.answer).status")
-    assert answer == 200
-    assert server.base + f"/viewer/api/games/{finished_game}/steps?pictures=2" in asked
+    page.wait_for_selector("#step-controls:not([hidden])")
+    assert page.locator("#step-counter").inner_text().startswith("Step 2 ")
+    # The page, then straight away the steps (with step 2's pictures): no stylesheet or script to wait for.
+    assert asked[:2] == [server.base + "/viewer", server.base + f"/viewer/api/games/{finished_game}/steps?pictures=2"]
+    assert not [url for url in asked if "/viewer/static/" in url]
 
 
 def test_the_script_takes_the_early_answer_and_asks_once(start_viewer_server, finished_game, page) -> None:
