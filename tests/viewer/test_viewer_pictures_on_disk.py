@@ -14,9 +14,16 @@ from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.viewer_cards import ROUNDS_DRAWN, opening_cards
 
 
-def _opening_cards(server, game_id: int) -> list[dict]:
-    step = server.get(f"/viewer/api/games/{game_id}/steps").json()["Steps"][0]
-    return [card for seat in step["Seats"] for card in seat["Hand"]]
+def _drawn_by_a_first_server(start_viewer_server, game_id: int) -> tuple[list[dict], dict[int, bytes]]:
+    """A server shows the match's steps (drawing its pictures, kept on disk) and stops: the opening step's
+    cards and their pictures as it served them."""
+    first = start_viewer_server()
+    step = first.get(f"/viewer/api/games/{game_id}/steps").json()["Steps"][0]
+    cards = [card for seat in step["Seats"] for card in seat["Hand"]]
+    assert first.app.state.images.wait_prerendered(timeout=120) and first.app.state.images.drawn > 0
+    pictures = {card["Id"]: _small(first, card) for card in cards}
+    first.stop()
+    return cards, pictures
 
 
 def _small(server, card: dict) -> bytes:
@@ -28,19 +35,13 @@ def _small(server, card: dict) -> bytes:
 def test_a_restarted_server_serves_the_pictures_from_disk_and_draws_none(
     start_viewer_server, finished_game, db_path
 ) -> None:
-    first = start_viewer_server()
-    cards = _opening_cards(first, finished_game)
-    assert first.app.state.images.wait_prerendered(timeout=120)
-    drawn_before = [_small(first, card) for card in cards]
-    assert first.app.state.images.drawn > 0
-    first.stop()
-
+    cards, drawn_before = _drawn_by_a_first_server(start_viewer_server, finished_game)
     restarted = start_viewer_server()
     images = restarted.app.state.images
     data = restarted.get(f"/viewer/api/games/{finished_game}/steps?pictures=0").json()
     # The opening step's 20 pictures come inline with the steps, read from disk.
     assert len(cards) == 20 and sorted(data["Pictures"]) == sorted(card["Url"] + "?caption=1&small=1" for card in cards)
-    assert [_small(restarted, card) for card in cards] == drawn_before
+    assert {card["Id"]: _small(restarted, card) for card in cards} == drawn_before
     assert images.wait_prerendered(timeout=120)
     assert images.drawn == 0 and images.drawn_on_request == 0
 
@@ -48,13 +49,8 @@ def test_a_restarted_server_serves_the_pictures_from_disk_and_draws_none(
 def test_a_broken_or_foreign_picture_file_is_drawn_again_never_served(
     start_viewer_server, finished_game, db_path
 ) -> None:
-    first = start_viewer_server()
-    cards = _opening_cards(first, finished_game)
-    assert first.app.state.images.wait_prerendered(timeout=120)
+    cards, right = _drawn_by_a_first_server(start_viewer_server, finished_game)
     broken, foreign, other = cards[0], cards[1], cards[2]
-    right = {card["Id"]: _small(first, card) for card in (broken, foreign)}
-    first.stop()
-
     folder = PictureFolder(folder_beside(db_path))
     cut = folder.path_of(token_of(broken["Url"]), True)
     cut.write_bytes(cut.read_bytes()[:-10])  # a write cut short
