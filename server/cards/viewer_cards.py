@@ -1,6 +1,6 @@
 """Which card pictures the viewer shows of a recorded match, so they are drawn ahead of the page's request;
-and drawing them into the folder beside the records file, for a process that records matches without
-serving them (`rummy-vision match`): a server started later on the same file shows them at once.
+and drawing a match's opening step into the folder beside the records file, for a process that records
+matches without serving them (`rummy-vision match`): a server started later on the same file shows it at once.
 
 A round deals 40 cards but the viewer shows only the ones in a hand at some step (the dealt hands and the
 cards drawn): deck cards never drawn are never drawn as pictures either.
@@ -16,11 +16,11 @@ from rummy.records import Records, token_of
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.serving import CardImages
 
-# A `match` round's shown cards are about 30: a second of drawing on a 2-core machine, while a 20-round
-# `match` plays in about a second. Drawing all its rounds would multiply its time by ten or more: the first
-# rounds are drawn (a person starts looking there); a server draws the others when its list, the run's page
-# or the round's steps are asked for.
-ROUNDS_DRAWN = 3
+# Measured on this 2-core machine: a 20-round greedy-vs-random `match` takes 0.5 s of CPU; the pictures the
+# viewer shows of its first 3 rounds (83 cards) take 3 s (36 ms a card). So `match` draws the opening step
+# of its first round only (20 cards, about 0.7 s): what a person opening the run sees first. A server
+# draws the others when its list, the run's page or the round's steps are asked for.
+ROUNDS_DRAWN = 1
 DRAW_TIMEOUT_S = 300.0
 
 Card = tuple[str, str]  # (token, landmark)
@@ -54,21 +54,8 @@ def shown_cards(record: Mapping[str, Any], hands: Iterable[Iterable[str]]) -> li
     return list(seen.values())
 
 
-def replayed_cards(record: Mapping[str, Any]) -> list[Card]:
-    """Every card the viewer shows of a recorded match (its steps rebuilt); the opening step's if it cannot be."""
-    from rummy.rebuild import ReplayError, replay_record
-
-    try:
-        replay = replay_record(record)
-    except ReplayError:
-        return opening_cards(record)
-    return shown_cards(
-        record, ([url for _id, url in view["MyHand"]] for step in replay.steps for view in step.views if view)
-    )
-
-
-def leave_shown_pictures(records_path: Path, game_ids: Sequence[int], rounds: int = ROUNDS_DRAWN) -> int:
-    """Draw the pictures the viewer shows of the first `rounds` of these matches into the records' folder;
+def leave_opening_pictures(records_path: Path, game_ids: Sequence[int], rounds: int = ROUNDS_DRAWN) -> int:
+    """Draw the opening step's pictures of the first `rounds` of these matches into the records' folder;
     the number of cards drawn (not those drawn before)."""
     folder = folder_beside(records_path)
     if folder is None or not game_ids:
@@ -78,7 +65,7 @@ def leave_shown_pictures(records_path: Path, game_ids: Sequence[int], rounds: in
         found = [records.match_record(game_id) for game_id in game_ids[:rounds]]
     finally:
         records.close()
-    cards = [card for record in found if record is not None for card in replayed_cards(record)]
+    cards = [card for record in found if record is not None for card in opening_cards(record)]
     images = CardImages(folder=PictureFolder(folder))
     try:
         images.prerender(cards, first=True)

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from viewer_testkit import HttpMatch
 
+from rummy.rebuild import replay_record
 from rummy.records import Records, token_of
-from server.cards.viewer_cards import opening_cards, replayed_cards
+from server.cards.viewer_cards import opening_cards
 
 pytestmark = pytest.mark.browser
 
@@ -179,7 +180,8 @@ def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_aske
     # The list draws the opening step of its newest matches; the steps, every card the viewer shows (the
     # step asked for first), never the deck cards nobody drew.
     opening = [token for token, _ in opening_cards(record)]
-    shown = [token for token, _ in replayed_cards(record)]
+    hands = [view["MyHand"] for step in replay_record(record).steps for view in step.views if view is not None]
+    shown = list(dict.fromkeys(token_of(url) for hand in hands for _card_id, url in hand))
     assert len(opening) == 20 and set(opening) < set(shown) < dealt
     for asked, tokens in (("/viewer/api/entries", opening), (f"/viewer/api/games/{finished_game}/steps", shown)):
         # A fresh server, with no pictures kept beside the records: the match was not drawn by it nor before.
