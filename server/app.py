@@ -24,6 +24,7 @@ from server.accounts import Accounts
 from server.admin import create_token, remove_token
 from server.admin import router as admin_router
 from server.cards import CardImages
+from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.routes import router as cards_router
 from server.http_io import (
     CLIENT_ADDRESS,
@@ -73,7 +74,10 @@ def create_app(settings: Settings) -> FastAPI:
     records = Records(settings.db_path)
     accounts = Accounts(records.db)
     referee = Referee(settings, records, accounts)
-    images = CardImages(settings.images_dir, captions=settings.captions)
+    pictures = folder_beside(settings.db_path)
+    images = CardImages(
+        settings.images_dir, captions=settings.captions, folder=None if pictures is None else PictureFolder(pictures)
+    )
     admin_token = create_token(settings.db_path)
     referee.matches.on_deal = images.prerender
 

@@ -14,7 +14,10 @@ Two JSON views of a match, both with card URLs as paths (`/cards/<token>.png`):
   match summary with `"Live": false`, so the page can switch to the step-through.
 - `GET /viewer/api/games/{id}/steps`: a finished (or aborted) match rebuilt step by step by
   `rummy.rebuild.replay_record`, both seats' hands with each card's landmark. A running match answers
-  409 and points at its live view, since its steps would reveal the deck.
+  409 and points at its live view, since its steps would reveal the deck. With `?pictures=N`, the
+  answer also carries `"Pictures"`: the small pictures of step N's cards that are drawn already, as
+  data URLs keyed by the picture URL the page would ask for, so the step the page opens on shows
+  without 20 more requests (see `step_pictures`).
 
 Step format (the page relies on it):
 
@@ -36,6 +39,8 @@ move's step; the page calls a value without `"Exact": true` an estimate.
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -46,6 +51,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
 from rummy.moves import named_card_ids
+from server.cards.viewer_cards import opening_cards, shown_cards
 from server.page_files import PageFiles
 
 # The page's files, with the content types browsers need to run and style them.
@@ -56,6 +62,11 @@ STATIC_FILES = {
 }
 # Mounted at /viewer/static by server.app.
 VIEWER_FILES = PageFiles("server.viewer", STATIC_FILES, "viewer")
+# The page's own tags that /viewer answers with the files' text in place.
+PAGE_INLINED = {
+    '<link rel="stylesheet" href="/viewer/static/viewer.css">': ("viewer.css", "<style>\n{}</style>"),
+    '<script src="/viewer/static/viewer.js"></script>': ("viewer.js", "<script>\n{}</script>"),
+}
 
 MATCHES_DRAWN_AHEAD = 3  # the list's newest finished matches whose card pictures are drawn when it is asked
 
@@ -64,8 +75,9 @@ router = APIRouter(tags=["viewer"])
 
 @router.get("/viewer", include_in_schema=False)
 async def viewer_page(request: Request) -> Response:
-    """The viewer's single page (the list of matches, live spectating and the step-through)."""
-    return await VIEWER_FILES.page_response(request.scope)
+    """The viewer's single page (the list of matches, live spectating and the step-through), its stylesheet
+    and script inlined: a page opened on a match waits for one answer before its steps, not two in a row."""
+    return VIEWER_FILES.inlined_page(request.scope, PAGE_INLINED)
 
 
 @router.get("/viewer/", include_in_schema=False)
@@ -86,10 +98,12 @@ async def entries_view(request: Request) -> JSONResponse:
     games = [{**game, "Entry": "game"} for game in matches if game["GameId"] not in grouped]
     entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
     # The newest finished matches are the likeliest to be opened next: their pictures are drawn meanwhile.
+    cards = []
     for game in [game for game in matches if game["Status"] != "RUNNING"][:MATCHES_DRAWN_AHEAD]:
         record = records.match_record(game["GameId"])
         if record is not None:
-            _warm_pictures(request, record, first=False)
+            cards.extend(opening_cards(record))
+    request.app.state.images.prerender(cards)
     return JSONResponse({"Entries": entries})
 
 
@@ -98,9 +112,18 @@ async def run_view(run_id: int, request: Request) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
     from rummy.runs import run_detail
 
-    run = run_detail(request.app.state.records.db, run_id)
+    records = request.app.state.records
+    run = run_detail(records.db, run_id)
     if run is None:
         return JSONResponse({"ErrorMessage": f"no match run or tournament {run_id}"}, status_code=404)
+    # Its rounds are opened from here: their opening steps are drawn meanwhile, in the order listed.
+    cards = []
+    for game in run["Games"]:
+        record = records.match_record(game["GameId"])
+        if record is not None and record["Status"] != "RUNNING":
+            cards.extend(opening_cards(record))
+    request.app.state.images.watch()  # a person's page
+    await asyncio.to_thread(request.app.state.images.prerender, cards)  # reads the pictures' folder: off the loop
     return JSONResponse(run)
 
 
@@ -137,9 +160,10 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
 
 
 @router.get("/viewer/api/games/{game_id}/steps")
-async def steps_view(game_id: int, request: Request) -> JSONResponse:
-    """A finished match rebuilt step by step, with every card's landmark."""
-    from rummy.rebuild import ReplayError, replay_record
+async def steps_view(game_id: int, request: Request, pictures: int | None = None) -> JSONResponse:
+    """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
+    pictures drawn already, inline."""
+    from rummy.runs import run_of_game
 
     records = request.app.state.records
     summary = finished_match_summary(
@@ -148,11 +172,22 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
     if isinstance(summary, JSONResponse):
         return summary
     record = records.match_record(game_id)
+    summary["RunId"] = run_of_game(records.db, game_id)
+    # Rebuilding and encoding the match (and reading its pictures) off the event loop: the page's script and
+    # stylesheet, asked for at the same time, are answered meanwhile.
+    return await asyncio.to_thread(_steps_answer, request.app.state.images, summary, record, pictures)
+
+
+def _steps_answer(
+    images: Any, summary: dict[str, Any], record: Mapping[str, Any], pictures: int | None
+) -> JSONResponse:
+    from rummy.rebuild import ReplayError, replay_record
+
+    game_id = summary["GameId"]
     try:
         replay = replay_record(record)
     except ReplayError as error:
         return JSONResponse({**summary, "ErrorMessage": f"cannot rebuild match {game_id}: {error}"}, status_code=422)
-    _warm_pictures(request, record)
     applied = [move for move in record["Moves"] if move.get("Applied")]
     rounds = [
         {key: round_[key] for key in ("RoundIndex", "Landmarks", "FirstMover", "Points", "Winner")}
@@ -163,17 +198,39 @@ async def steps_view(game_id: int, request: Request) -> JSONResponse:
         previous = replay.steps[number - 1] if number else step
         recorded = applied[number - 1] if 0 < number <= len(applied) and step.move is not None else None
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
-    from rummy.runs import run_of_game
+    # The cards the page shows, the step it opens on first, drawn ahead unless drawn before (memory or disk).
+    opening = steps[max(0, min(pictures or 0, len(steps) - 1))] if steps else None
+    hands = [[card["Url"] for card in _step_cards(step)] for step in ([opening] if opening else []) + steps]
+    images.prerender(shown_cards(record, hands), first=True)
+    answer = {**summary, "Rounds": rounds, "Mismatches": list(replay.mismatches), "Steps": steps}
+    if pictures is not None and opening is not None:
+        answer["Pictures"] = step_pictures(images, opening)
+    return JSONResponse(answer)
 
-    return JSONResponse(
-        {
-            **summary,
-            "RunId": run_of_game(records.db, game_id),
-            "Rounds": rounds,
-            "Mismatches": list(replay.mismatches),
-            "Steps": steps,
-        }
-    )
+
+SMALL_QUERY = {True: "?caption=1&small=1", False: "?small=1"}  # what the page asks for a card with/without its name
+
+
+def _step_cards(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The cards a step shows: both hands, the move's cards, the drawn card."""
+    cards = [card for seat in step["Seats"] for card in seat["Hand"]] + list(step["MoveCards"])
+    if "Drawn" in step:
+        cards.append(step["Drawn"])
+    return cards
+
+
+def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
+    """The small pictures of a step's cards (both hands, the move's cards, the drawn card) that are drawn
+    already (in memory or on disk: nothing is drawn here), as data URLs keyed by the URL the page asks for."""
+    from rummy.records import token_of
+
+    found: dict[str, str] = {}
+    for card in _step_cards(step):
+        url = card["Url"] + SMALL_QUERY[bool(card["Landmark"])]
+        cached = images.cached(token_of(card["Url"]), caption=bool(card["Landmark"]), small=True)
+        if cached is not None and url not in found:
+            found[url] = f"data:{cached[1]};base64," + base64.b64encode(cached[0]).decode("ascii")
+    return found
 
 
 def match_summary(records: Any, game_id: int) -> dict[str, Any] | JSONResponse:
@@ -194,19 +251,6 @@ def finished_match_summary(
         return summary
     message = f"match {game_id} is still running: {why_not_running}"
     return JSONResponse({**summary, "ErrorMessage": message, **running}, status_code=409)
-
-
-def _warm_pictures(request: Request, record: Mapping[str, Any], *, first: bool = True) -> None:
-    """Draw the match's card pictures ahead of the rest, in the order they appear: a match dealt by this
-    server has them already; one recorded elsewhere (or before a restart) gets them before the page asks."""
-    from rummy.records import token_of
-
-    cards = [
-        (token_of(card["Url"]), card["Landmark"])
-        for round_ in record["Rounds"]
-        for card in [*round_["Hands"][0], *round_["Hands"][1], *round_["Deck"]]
-    ]
-    request.app.state.images.prerender(cards, first=first)
 
 
 # --- live -------------------------------------------------------------------------------------

@@ -128,6 +128,11 @@ def match(
             dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
             title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
             stored = _store(db, played, names, summaries, title, server=server, admin=admin)
+            if server is None:
+                from server.cards.viewer_cards import leave_opening_pictures
+
+                # The first round's opening pictures, so a server started on the file shows it at once.
+                leave_opening_pictures(Path(stored[0]), stored[1])
     except RuntimeError as error:
         raise typer.BadParameter(str(error)) from None
     finally:

@@ -535,12 +535,14 @@ def viewer_load(
     ctx: typer.Context,
     repeats: int = typer.Option(5, min=1, max=10, help="Cold-browser visits per case (each a different step)."),
     seed: int = typer.Option(1, help="Seed of the two random bots' moves."),
-    name: str = typer.Option("viewer-load", help=NAME_HELP),
+    name: str = typer.Option("viewer-load-cases", help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
 ) -> None:
-    """A viewer step of 20 cards in a cold chromium (fresh profile) on loopback: time until every card shows."""
+    """A viewer step of 20 cards in a cold chromium (fresh profile) on loopback: time until every card shows,
+    for a match the server dealt, after a restart, recorded by `match`, and drawn by nobody before."""
     from bot.measure.browser import BrowserMissing
+    from bot.measure.viewer_load import CASES, MATCH_ROUNDS
     from bot.measure.viewer_load import viewer_load as measure_viewer
 
     _measure(
@@ -548,7 +550,13 @@ def viewer_load(
         name,
         lambda: measure_viewer(repeats, seed, emit),
         seeds={"random_moves": seed},
-        settings={"repeats": repeats, "server": "in this process, 127.0.0.1", "viewport": "1280x900"},
+        settings={
+            "repeats": repeats,
+            "server": "in this process, 127.0.0.1",
+            "viewport": "1280x900",
+            "cases": list(CASES),
+            "match": f"greedy vs random, {MATCH_ROUNDS} rounds",
+        },
         out=out,
         save=save,
         refused=(BrowserMissing,),

@@ -8,7 +8,7 @@ only on request, for people (`?caption=1`, `serve --captions`). PNGs carry no me
 - drawing, towers, halls, landscapes, families: the scenes
 - variation: one photo of a scene; caption: the name band; render: a card's picture
 - serving: picture bytes per card token, in byte-bounded caches; prerender: the worker that draws the
-  pages' pictures ahead; routes: GET /cards/{token}.png
+  pages' pictures ahead; picture_folder: those pictures on disk beside the records file; routes: GET /cards/{token}.png
 """
 
 from server.cards.render import HEIGHT, WIDTH, draw_card, to_png

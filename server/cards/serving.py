@@ -13,6 +13,7 @@ from cachetools import LRUCache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from recognizers.features import check_size
+from server.cards.picture_folder import PictureFolder
 from server.cards.prerender import PrerenderQueue
 from server.cards.render import draw_card, draw_card_pair, to_png, to_small_webp
 
@@ -46,6 +47,11 @@ class CardImages:
     for; `drawn_on_request` counts those, for the tests and `measure viewer-load`. Bots' PNGs are drawn
     on request.
 
+    With `folder` (beside the records file), the small pictures are also kept on disk and read from there
+    when memory has not got them: a restarted server, or one showing a match another process recorded,
+    serves pictures drawn before. Not with `photos_dir`: photos are read from their files, which may change.
+    `drawn` counts every card drawn (ahead or on request).
+
     `captions=True` (`serve --captions`) captions every drawn card; otherwise only a request that
     asks for one (`caption=True`, for people) gets it. Photos from `photos_dir` are never captioned.
     """
@@ -55,6 +61,7 @@ class CardImages:
         photos_dir: Path | None = None,
         *,
         captions: bool = False,
+        folder: PictureFolder | None = None,
         small_cache_bytes: int = SMALL_CACHE_BYTES,
         full_cache_bytes: int = FULL_CACHE_BYTES,
     ) -> None:
@@ -64,6 +71,8 @@ class CardImages:
         self._full: LRUCache[Key, bytes] = LRUCache(maxsize=full_cache_bytes, getsizeof=len)
         self._lock = threading.Lock()
         self.drawn_on_request = 0
+        self.drawn = 0
+        self.folder = folder if photos_dir is None else None
         self._ahead = PrerenderQueue(self._draw_small_pair)
         self.watched = False  # a person's page has asked this server for something
         self._unwatched: deque[tuple[str, str]] = deque(maxlen=UNWATCHED_CARDS)
@@ -132,15 +141,20 @@ class CardImages:
 
     def _get(self, key: Key) -> bytes | None:
         with self._lock:
-            return (self._small if key[2] else self._full).get(key)
+            data = (self._small if key[2] else self._full).get(key)
+        if data is None and key[2] and self.folder is not None:
+            data = self.folder.get(key[0], key[1])
+            if data is not None:
+                with self._lock:
+                    self._small[key] = data
+        return data
 
     def _put(self, key: Key, data: bytes) -> None:
         with self._lock:
             (self._small if key[2] else self._full)[key] = data
 
     def _has_small_pair(self, token: str) -> bool:
-        with self._lock:
-            return (token, True, True) in self._small and (token, self.captions, True) in self._small
+        return all(self._get((token, caption, True)) is not None for caption in {True, self.captions})
 
     def _draw_small_pair(self, token: str, landmark: str) -> None:
         if self._has_small_pair(token):
@@ -153,10 +167,18 @@ class CardImages:
             pair = (captioned, captioned)
         else:
             pair = draw_card_pair(landmark, token)
+        with self._lock:
+            self.drawn += 1
         for caption, image in zip((False, True), pair, strict=True):
-            self._put((token, caption or self.captions, True), to_small_webp(image))
+            key = (token, caption or self.captions, True)
+            data = to_small_webp(image)
+            self._put(key, data)
+            if self.folder is not None and photo is None:
+                self.folder.put(token, key[1], data)
 
     def _render(self, token: str, landmark: str, caption: bool, small: bool = False) -> bytes:
+        with self._lock:
+            self.drawn += 1
         photo = self._photo(token, landmark)
         image = photo if photo is not None else draw_card(landmark, token, caption=caption)
         return to_small_webp(image) if small else to_png(image)

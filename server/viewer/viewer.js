@@ -23,8 +23,13 @@
   }
 
   async function getJson(url) {
+    return answerOf(fetch(url, { cache: "no-store" }), url);
+  }
+
+  async function answerOf(pending, url) {
     try {
-      const response = await fetch(url, { cache: "no-store" });
+      const response = await pending;
+      if (response instanceof Error) throw response;
       let body;
       try {
         body = await response.json();
@@ -278,18 +283,24 @@
     $("step-controls").hidden = true;
     clearBoard();
     showError("");
-    // Ask the live view first: a running match is spectated, any other is stepped through.
-    const live = await getJson(`/viewer/api/games/${id}/live`);
-    if (mine !== generation) return;
-    if (live.status === 200 && live.body.Live) {
-      startLive(id, mine);
-      return;
-    }
-    const { status, body } = await getJson(`/viewer/api/games/${id}/steps`);
+    // Ask for the steps first (one request fewer for a finished match, the common case): a running match
+    // answers 409 and is spectated. The answer carries the opening step's pictures when they are drawn.
+    const opening = Math.max(0, Number(step) || 0);
+    const { status, body } = await stepsOf(id, opening);
     if (mine !== generation) return;
     if (status === 200) startSteps(body, step);
     else if (status === 409) startLive(id, mine);
     else showError(body.ErrorMessage || `HTTP ${status}`);
+  }
+
+  // The page's head asks for the steps of the match its address names before this script arrives (see
+  // index.html): that answer is taken once, by the first opening of that match at that step.
+  function stepsOf(id, opening) {
+    const url = `/viewer/api/games/${id}/steps?pictures=${opening}`;
+    const early = window.earlySteps;
+    window.earlySteps = null;
+    if (early && early.url === url) return answerOf(early.answer, url);
+    return getJson(url);
   }
 
   function clearBoard() {
@@ -320,7 +331,10 @@
     // People see the landmark's name on the local server's cards once the match may show it (the
     // server refuses captions of a match still in play); the small WebP keeps a 20-card step quick.
     const query = card.Landmark ? "?caption=1&small=1" : "?small=1";
-    image.src = card.Url.startsWith("/cards/") ? `${card.Url}${query}` : card.Url;
+    const url = card.Url.startsWith("/cards/") ? `${card.Url}${query}` : card.Url;
+    // A picture that came inline with the steps shows without a request of its own.
+    const inline = game && game.data && game.data.Pictures;
+    image.src = (inline && inline[url]) || url;
     image.alt = `card ${card.Id}`;
     image.draggable = false;
     tile.append(image);

@@ -4,6 +4,7 @@ card pictures drawn with the deal, small, cached and revalidated by ETag."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,9 @@ from typing import Any
 import pytest
 from viewer_testkit import HttpMatch
 
+from rummy.rebuild import replay_record
 from rummy.records import Records, token_of
+from server.cards.viewer_cards import opening_cards
 
 pytestmark = pytest.mark.browser
 
@@ -125,17 +128,21 @@ def test_cards_are_drawn_with_the_deal_and_served_from_the_cache(
     for token in tokens:
         assert images.cached(token, caption=True, small=True) is not None
         assert images.cached(token, caption=False, small=True) is not None
-    # A browser with an empty cache steps through the match: every picture is fetched, none is drawn then.
+    # A browser with an empty cache opens the first step: its 20 pictures come inline with the steps, no
+    # picture request of their own; stepping on fetches the next cards' pictures, none is drawn then.
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(server.base + f"/viewer#game/{match.game_id}/step/0")
     page.wait_for_function(IMAGES_LOADED, arg=".board img")
     assert page.locator(".board img").count() == 20
-    transferred = _card_transfers(page)
-    assert len(transferred) == 20 and all(size > 0 for size in transferred)  # fetched, not from a cache
+    sources = page.eval_on_selector_all(".board img", "images => images.map(image => image.src)")
+    assert all(source.startswith("data:image/webp;base64,") for source in sources)
+    assert _card_transfers(page) == []
     for _ in range(3):
         page.click("#next")
         page.wait_for_function(IMAGES_LOADED, arg=".board img")
+    transferred = _card_transfers(page)
+    assert transferred and all(size > 0 for size in transferred)  # fetched, not from a cache
     context.close()
     assert images.drawn_on_request == 0
 
@@ -166,14 +173,27 @@ def test_a_server_nobody_watches_draws_no_pictures_until_a_page_looks(start_view
 def test_a_match_recorded_elsewhere_is_drawn_when_the_list_or_its_steps_are_asked(
     start_viewer_server, finished_game, chromium, db_path
 ) -> None:
-    tokens = _dealt_tokens(db_path, finished_game)
-    for asked in ("/viewer/api/entries", f"/viewer/api/games/{finished_game}/steps"):
-        server = start_viewer_server()  # a fresh server: the match was not dealt by it
+    records = Records(db_path)
+    record = records.match_record(finished_game)
+    records.close()
+    dealt = set(_dealt_tokens(db_path, finished_game))
+    # The list draws the opening step of its newest matches; the steps, every card the viewer shows (the
+    # step asked for first), never the deck cards nobody drew.
+    opening = [token for token, _ in opening_cards(record)]
+    hands = [view["MyHand"] for step in replay_record(record).steps for view in step.views if view is not None]
+    shown = list(dict.fromkeys(token_of(url) for hand in hands for _card_id, url in hand))
+    assert len(opening) == 20 and set(opening) < set(shown) < dealt
+    for asked, tokens in (("/viewer/api/entries", opening), (f"/viewer/api/games/{finished_game}/steps", shown)):
+        # A fresh server, with no pictures kept beside the records: the match was not drawn by it nor before.
+        shutil.rmtree(db_path.with_name(db_path.name + ".cards"), ignore_errors=True)
+        server = start_viewer_server()
         images = server.app.state.images
         assert images.cached(tokens[0], caption=True, small=True) is None
         assert server.get(asked).status_code == 200
         assert images.wait_prerendered(timeout=120)
         assert all(images.cached(token, caption=True, small=True) is not None for token in tokens), asked
+        assert images.drawn == len(tokens), asked
+        assert all(images.cached(token, caption=True, small=True) is None for token in dealt - set(tokens)), asked
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(server.base + f"/viewer#game/{finished_game}/step/0")

@@ -30,7 +30,12 @@ def test_viewer_static_files_are_served_with_their_content_types(start_viewer_se
     page = server.get("/viewer")
     assert page.status_code == 200
     assert page.headers["content-type"] == "text/html; charset=utf-8"
-    assert '<script src="/viewer/static/viewer.js">' in page.text
+    # One answer: the page's stylesheet and script are inlined (and served on their own too, below).
+    package = resources.files("server.viewer")
+    assert package.joinpath("viewer.js").read_text() in page.text and "/viewer/static/" not in page.text
+    assert package.joinpath("viewer.css").read_text() in page.text
+    again = server.client.get("/viewer", headers={"If-None-Match": page.headers["etag"]})
+    assert again.status_code == 304 and page.headers["cache-control"] == "no-cache"
     for name, content_type in STATIC_FILES.items():
         response = server.get(f"/viewer/static/{name}")
         assert response.status_code == 200, name
