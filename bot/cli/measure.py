@@ -722,7 +722,8 @@ def win_count(
 ) -> None:
     """Open (state, banked difference) pairs of an exact win table per layer, and its size per storage choice.
 
-    Over every canonical state of the arena's rules, so an upper bound on what a deal can reach.
+    Counted over every canonical state of the arena's rules, then within the laid-cards bound (the D
+    the cards laid so far can make); both are upper bounds on what a deal can reach.
     """
     from bot.measure.win_count import count_pairs
     from rummy import DEFAULT_RULES
@@ -730,10 +731,9 @@ def win_count(
     def work() -> Any:
         figures = count_pairs(DEFAULT_RULES, workers=workers, top=top, emit=emit)
         layers = figures["layers"]
-        emit(
-            f"{sum(layer['pairs'] for layer in layers):,} pairs over "
-            f"{sum(layer['states'] for layer in layers):,} states"
-        )
+        states = sum(layer["states"] for layer in layers)
+        for count, meaning in figures["counts"].items():
+            emit(f"{sum(layer[count] for layer in layers):,} pairs over {states:,} states: {meaning}")
         return figures
 
     settings = {"workers": workers, "top": top, "rules": "the arena's (rummy.DEFAULT_RULES)"}

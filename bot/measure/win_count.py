@@ -1,8 +1,11 @@
 """What an exact win table must hold, layer by layer, before building it: `rummy-vision measure win-count`.
 
 Only the banked differences D with 0 < P(s, D) < 1 are stored (strategies.table.win_window). This
-counts those (state, D) pairs over every canonical state of each layer (so it is an upper bound on
-the pairs reachable from a deal) and the table size under each storage choice.
+counts those (state, D) pairs per layer three ways, each an upper bound on the pairs a deal can reach:
+over every canonical state with every D of its window ("pairs"); keeping only the D within the
+largest total the laid cards can score ("pairs_laid_total"); and keeping only the D that are a signed
+sum of the laid cards split into sets, each player at most one set a turn ("pairs_laid_sets";
+strategies.table.win_reach). And the table size under each storage choice for the first and the last.
 """
 
 from __future__ import annotations
@@ -14,12 +17,18 @@ from typing import Any
 import numpy as np
 
 from rummy import DEFAULT_RULES, RulesConfig
-from strategies.table.win_window import iter_swing_layers, point_unit, tie_of
+from strategies.table.win_reach import LaidBound
+from strategies.table.win_window import CHUNK, iter_swing_layers, point_unit, tie_of
 
 # Bytes a state costs besides its values: G and H (int16 each) and an int64 offset every BLOCK states.
 BLOCK = 8
 STATE_BYTES = 4 + 8 / BLOCK
 STORAGE = {"float32": 4, "uint16 fixed point": 2, "uint8 fixed point": 1}
+COUNTS = {
+    "pairs": "every canonical state, every D of its window",
+    "pairs_laid_total": "within the laid-cards bound |D| <= the most the laid cards can score",
+    "pairs_laid_sets": "within the laid-cards bound: D a signed sum of the laid sets, at most one set a turn",
+}
 
 
 def count_pairs(
@@ -29,24 +38,41 @@ def count_pairs(
     top: int | None = None,
     emit: Callable[[str], None] = lambda line: None,
 ) -> dict[str, Any]:
-    """Per layer: states, states whose result is still open, (state, D) pairs, the widest window."""
-    from strategies.kernel.win_swing import window_sizes
+    """Per layer: states, states whose result is still open, (state, D) pairs under each of COUNTS, the widest
+    window."""
+    from strategies.kernel import kernel_tables
+    from strategies.kernel.win_swing import bounded_window_sizes, window_sizes
 
     unit = point_unit(config)
+    bound = LaidBound(config)
+    blob = kernel_tables(config).blob
     layers = []
     for d, (g, h) in enumerate(iter_swing_layers(config, workers=workers, top=top)):
         if d == 0:
             continue
         began = time.perf_counter()
+        tie = tie_of(config, d)
         widths = np.empty(g.shape[0], dtype=np.int64)
-        window_sizes(g, h, tie_of(config, d), unit, widths)
+        window_sizes(g, h, tie, unit, widths)
         pairs = int(widths.sum())
+        allowed = bound.allowed(d)
+        bounded = np.zeros(allowed.shape[0], dtype=np.int64)
+        bounded_open = 0
+        for start in range(0, g.shape[0], CHUNK):
+            stop = min(g.shape[0], start + CHUNK)
+            out = np.empty((stop - start, allowed.shape[0]), dtype=np.int32)
+            bounded_window_sizes(blob, d, start, g[start:stop], h[start:stop], tie, unit, allowed, bound.offset, out)
+            bounded += out.sum(axis=0)
+            bounded_open += int(np.count_nonzero(out[:, -1]))
         layers.append(
             {
                 "layer": d,
                 "states": int(g.shape[0]),
                 "open_states": int(np.count_nonzero(widths)),
+                "open_states_laid_sets": bounded_open,
                 "pairs": pairs,
+                "pairs_laid_total": int(bounded[0]),
+                "pairs_laid_sets": int(bounded[1]),
                 "widest": int(widths.max()),
                 "mean_width": round(pairs / max(1, g.shape[0]), 3),
                 "g_range": [int(g.min()), int(g.max())],
@@ -55,16 +81,24 @@ def count_pairs(
             }
         )
         emit(
-            f"layer {d:2d}: {g.shape[0]:>11,} states, {layers[-1]['open_states']:>11,} open, {pairs:>14,} pairs, "
+            f"layer {d:2d}: {g.shape[0]:>11,} states, {layers[-1]['open_states']:>11,} open, {pairs:>14,} pairs "
+            f"(every state), {int(bounded[0]):>14,} (laid total), {int(bounded[1]):>14,} (laid sets), "
             f"widest {layers[-1]['widest']}"
         )
-    return {"unit": unit, "layers": layers, **sizes_under_storage(layers)}
+    return {
+        "unit": unit,
+        "counts": COUNTS,
+        "layers": layers,
+        **sizes_under_storage(layers),
+        "sizes_laid_sets": sizes_under_storage(layers, "pairs_laid_sets"),
+    }
 
 
-def sizes_under_storage(layers: list[dict[str, Any]]) -> dict[str, Any]:
-    """Bytes of layers 1..L for every L and storage choice, with each choice's rounding error."""
+def sizes_under_storage(layers: list[dict[str, Any]], count: str = "pairs") -> dict[str, Any]:
+    """Bytes of layers 1..L for every L and storage choice, with each choice's rounding error, storing the
+    pairs of `count` (one of COUNTS) plus the same bytes a state as the every-state layout."""
     states = np.cumsum([layer["states"] for layer in layers])
-    pairs = np.cumsum([layer["pairs"] for layer in layers])
+    pairs = np.cumsum([layer[count] for layer in layers])
     storage = {}
     for name, width in STORAGE.items():
         storage[name] = {

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from strategies.kernel.core import apply_move, canonical_index, legal_mask, size, state_at
 from strategies.kernel.jit import jit_inline, jit_parallel
-from strategies.kernel.tables import N_TYPES, PENALTY, Ints
+from strategies.kernel.tables import CARDS, N_TYPES, PENALTY, Ints
 
 Swing = NDArray[np.int16]
 BIG = 1 << 20
@@ -92,3 +92,40 @@ def window(g: int, h: int, tie: int, unit: int) -> tuple[int, int]:
 def window_sizes(g: Swing, h: Swing, tie: int, unit: int, out: Ints) -> None:
     for i in prange(g.shape[0]):
         out[i] = window(int(g[i]), int(h[i]), tie, unit)[1]
+
+
+@jit_parallel
+def bounded_window_sizes(
+    k: Ints,
+    d: int,
+    start: int,
+    g: Swing,
+    h: Swing,
+    tie: int,
+    unit: int,
+    allowed: NDArray[np.bool_],
+    offset: int,
+    out: NDArray[np.int32],
+) -> None:
+    """out[i, b]: the D of state start+i's window (g[i], h[i]) that bound b of `allowed` lets occur.
+
+    allowed[b, laid, offset + D / unit] (strategies.table.win_reach) is indexed by the laid cards, the
+    cards of each type in neither hand nor the deck, as a base-(cards + 1) number with type 0 lowest."""
+    n_types = k[N_TYPES]
+    side = k[CARDS] + 1
+    width = allowed.shape[2]
+    for i in prange(g.shape[0]):
+        mine, theirs, deck = state_at(k, d, start + i)
+        laid = 0
+        scale = 1
+        for t in range(n_types):
+            held = ((mine >> (4 * t)) & 15) + ((theirs >> (4 * t)) & 15) + ((deck >> (4 * t)) & 15)
+            laid += (side - 1 - held) * scale
+            scale *= side
+        first, count = window(int(g[i]), int(h[i]), tie, unit)
+        for b in range(allowed.shape[0]):
+            n = 0
+            for q in range(max(first, -offset), min(first + count, width - offset)):
+                if allowed[b, laid, q + offset]:
+                    n += 1
+            out[i, b] = n
