@@ -94,7 +94,7 @@ def win_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[RulesConfig, Pa
     built = {}
     for rules in (MINIATURES[1], MINIATURES[3]):
         path = tmp_path_factory.mktemp("win") / "win.rvw"
-        build_win_table(path, rules, workers=1)
+        build_win_table(path, rules, "none", workers=1)  # every window: the positions below are any (state, D)
         built[rules] = path
     return built
 
@@ -133,7 +133,7 @@ def test_above_a_partial_table_the_on_demand_solve_gives_the_brute_force_values(
     rules: RulesConfig, tmp_path: Path
 ) -> None:
     path = tmp_path / "low.rvw"
-    build_win_table(path, rules, top=2, workers=1)
+    build_win_table(path, rules, "none", top=2, workers=1)
     table = load_win_table(path, rules)
     brute = WinBrute(rules)
     unit = point_unit(rules)
@@ -178,9 +178,11 @@ def test_a_corrupted_or_foreign_table_is_refused_with_the_reason(tmp_path: Path)
 def test_the_count_matches_the_table_it_sizes(tmp_path: Path) -> None:
     rules = MINIATURES[2]
     path = tmp_path / "t.rvw"
-    header = build_win_table(path, rules, workers=1)
+    header = build_win_table(path, rules, "none", workers=1)
     counted = count_pairs(rules, workers=1)["layers"]
     assert [layer["pairs"] for layer in counted] == [layer["values"] for layer in header["layers"]]
+    bounded = build_win_table(tmp_path / "bounded.rvw", rules, workers=1)
+    assert [layer["pairs_laid_sets"] for layer in counted] == [layer["values"] for layer in bounded["layers"]]
 
 
 def test_perfect_under_the_win_objective_plays_from_the_win_table_with_exact_values(
