@@ -6,25 +6,20 @@ difference the bounded table does not keep is refused in one line and solved on 
 from __future__ import annotations
 
 import struct
-from functools import cache
 from pathlib import Path
 
 import pytest
 from kernel_helpers import MINIATURES, rules_id
 from win_brute import WinBrute
-from win_reachable import Reachable, reachable_pairs
+from win_reachable import brute_and_reachable, count_state, kernel_state_at
 
-from rummy import CountState, RulesConfig, count_rules
-from rummy.countstate import second_mover, unpack
+from rummy import RulesConfig
+from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
-from strategies.kernel.core import state_at
-from strategies.kernel.jit import jit
-from strategies.kernel.tables import _pack  # the kernel's packing: 4 bits a type
 from strategies.kernel.win_swing import window
 from strategies.table.fileformat import TableError
 from strategies.table.win_build import build_win_table
 from strategies.table.win_format import (
-    DATA_OFFSET,
     NotReachable,
     WinTable,
     load_win_table,
@@ -34,17 +29,6 @@ from strategies.table.win_format import (
 from strategies.table.win_lookup import exact_win_values, stored_error, win_move_values, win_probability
 from strategies.table.win_reach import LaidBound
 from strategies.table.win_window import point_unit, swing_layers, tie_of
-
-
-@jit
-def _state_at(k, d, i):  # type: ignore[no-untyped-def]
-    return state_at(k, d, i)
-
-
-@cache
-def _reachable(rules: RulesConfig) -> tuple[WinBrute, Reachable]:
-    brute = WinBrute(rules)
-    return brute, reachable_pairs(rules, brute)
 
 
 @pytest.fixture(scope="module")
@@ -58,33 +42,18 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[RulesConfig, 
     return built
 
 
-def _state(
-    rules: RulesConfig, mine: tuple[int, ...], theirs: tuple[int, ...], deck: tuple[int, ...], diff: int
-) -> CountState:
-    d = sum(deck)
-    return CountState(
-        count_rules(rules),
-        (_pack(mine), _pack(theirs)),
-        _pack(deck),
-        points=(diff, 0),
-        turns_left=d,
-        mover=0,
-        second=second_mover(rules.deck_size - d, 0),
-    )
-
-
 @pytest.mark.parametrize("rules", MINIATURES, ids=rules_id)
 def test_every_reachable_pair_reads_the_brute_force_value_and_the_unbounded_tables_value(
     rules: RulesConfig, tables: dict[tuple[RulesConfig, str], WinTable]
 ) -> None:
     bounded, whole = tables[rules, "laid sets"], tables[rules, "none"]
-    brute, reachable = _reachable(rules)
+    brute, reachable = brute_and_reachable(rules)
     checked = moves = 0
     for d in range(1, rules.deck_size + 1):
         tie = bool(tie_of(rules, d))
         for state_triples, diff in reachable[d]:
             mine, theirs, deck = (tuple(triple[i] for triple in state_triples) for i in range(3))
-            state = _state(rules, mine, theirs, deck, diff)
+            state = count_state(rules, mine, theirs, deck, diff)
             p = win_probability(state, bounded)
             assert p == win_probability(state, whole), (d, state_triples, diff)
             assert abs(p - brute.p_win(mine, theirs, deck, diff, tie)) <= stored_error(d) + 1e-9
@@ -115,7 +84,7 @@ def _out_of_bound(rules: RulesConfig) -> tuple[int, tuple[int, ...], tuple[int, 
         g, h = layers[d]
         for i in range(len(g)):
             first, count = window(int(g[i]), int(h[i]), tie_of(rules, d), unit)
-            mine, theirs, deck = (_unpack(code, rules) for code in _state_at(blob, d, i))
+            mine, theirs, deck = (_unpack(code, rules) for code in kernel_state_at(blob, d, i))
             laid = tuple(rules.cards_per_type - m - o - k for m, o, k in zip(mine, theirs, deck, strict=True))
             for q in range(first, first + count):
                 if not bound.allows(d, laid, q * unit):
@@ -134,7 +103,7 @@ def test_a_difference_no_deal_reaches_is_refused_in_one_line_and_solved_on_deman
     bounded = tables[rules, "laid sets"]
     brute = WinBrute(rules)
     d, mine, theirs, deck, diff = _out_of_bound(rules)
-    state = _state(rules, mine, theirs, deck, diff)
+    state = count_state(rules, mine, theirs, deck, diff)
     with pytest.raises(NotReachable, match="not reachable from a deal") as refused:
         win_probability(state, bounded)
     assert "\n" not in str(refused.value)
@@ -144,18 +113,6 @@ def test_a_difference_no_deal_reaches_is_refused_in_one_line_and_solved_on_deman
     p = brute.p_win(mine, theirs, deck, diff, bool(tie_of(rules, d)))
     assert abs((max(values.values()) + 1) / 2 - p) <= 1e-9
     assert abs(win_probability(state, tables[rules, "none"]) - p) <= stored_error(d) + 1e-9
-
-
-def test_a_resumed_bounded_build_writes_the_same_bytes(tmp_path: Path) -> None:
-    rules = MINIATURES[2]
-    whole, resumed = tmp_path / "whole.rvw", tmp_path / "resumed.rvw"
-    build_win_table(whole, rules, workers=1)
-    build_win_table(resumed, rules, top=3, workers=1)
-    build_win_table(resumed, rules, workers=1)
-    assert read_win_header(whole)["bound"] == "laid sets"
-    assert whole.read_bytes()[DATA_OFFSET:] == resumed.read_bytes()[DATA_OFFSET:]
-    crcs = [[layer["crc32"] for layer in read_win_header(path)["layers"]] for path in (whole, resumed)]
-    assert crcs[0] == crcs[1]
 
 
 def test_an_old_format_file_or_another_bound_is_refused_with_the_reason(tmp_path: Path) -> None:
