@@ -20,9 +20,10 @@ from rummy import DEFAULT_RULES, RulesConfig
 from strategies.table.win_reach import LaidBound
 from strategies.table.win_window import CHUNK, iter_swing_layers, point_unit, tie_of
 
-# Bytes a state costs besides its values: G and H (int16 each) and an int64 offset every BLOCK states.
+# Bytes a state costs besides its values in the win table file (strategies/table/win_format.py): G and
+# H (int16 each), how many values it keeps (uint8) and an int64 offset every BLOCK states.
 BLOCK = 8
-STATE_BYTES = 4 + 8 / BLOCK
+STATE_BYTES = 4 + 1 + 8 / BLOCK
 STORAGE = {"float32": 4, "uint16 fixed point": 2, "uint8 fixed point": 1}
 COUNTS = {
     "pairs": "every canonical state, every D of its window",

@@ -88,6 +88,20 @@ def window(g: int, h: int, tie: int, unit: int) -> tuple[int, int]:
     return first, max(0, last - first + 1)
 
 
+@jit_inline
+def laid_code(k: Ints, mine: int, theirs: int, deck: int) -> int:
+    """The cards of each type in neither hand nor the deck (laid in sets), as a base-(cards + 1) number
+    with type 0 lowest (strategies.table.win_reach.LaidBound.laid_code)."""
+    side = k[CARDS] + 1
+    code = 0
+    scale = 1
+    for t in range(k[N_TYPES]):
+        held = ((mine >> (4 * t)) & 15) + ((theirs >> (4 * t)) & 15) + ((deck >> (4 * t)) & 15)
+        code += (side - 1 - held) * scale
+        scale *= side
+    return code
+
+
 @jit_parallel
 def window_sizes(g: Swing, h: Swing, tie: int, unit: int, out: Ints) -> None:
     for i in prange(g.shape[0]):
@@ -111,17 +125,10 @@ def bounded_window_sizes(
 
     allowed[b, laid, offset + D / unit] (strategies.table.win_reach) is indexed by the laid cards, the
     cards of each type in neither hand nor the deck, as a base-(cards + 1) number with type 0 lowest."""
-    n_types = k[N_TYPES]
-    side = k[CARDS] + 1
     width = allowed.shape[2]
     for i in prange(g.shape[0]):
         mine, theirs, deck = state_at(k, d, start + i)
-        laid = 0
-        scale = 1
-        for t in range(n_types):
-            held = ((mine >> (4 * t)) & 15) + ((theirs >> (4 * t)) & 15) + ((deck >> (4 * t)) & 15)
-            laid += (side - 1 - held) * scale
-            scale *= side
+        laid = laid_code(k, mine, theirs, deck)
         first, count = window(int(g[i]), int(h[i]), tie, unit)
         for b in range(allowed.shape[0]):
             n = 0

@@ -15,9 +15,13 @@ from rummy import DEFAULT_RULES, RulesConfig
 from strategies.table.fileformat import TableError
 from strategies.table.layered import BuildOptions, Timing, build_layers, check_finished, in_chunks, new_header, prepare
 from strategies.table.win_format import (
+    BOUNDED,
     DATA_OFFSET,
     FORMAT_VERSION,
+    PART_TYPES,
     WinLayer,
+    bound_prefixes,
+    empty_layer,
     encode_header,
     layer_crc,
     layer_parts,
@@ -31,11 +35,13 @@ from strategies.table.win_window import point_unit, tie_of
 CHUNK = 1 << 18
 
 
-def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> dict[str, Any]:
+def _start(path: Path, config: RulesConfig, top: int, sizes: list[int], bound: str) -> dict[str, Any]:
     if path.exists():
         header = read_win_header(path)
-        if header.get("fingerprint") != win_fingerprint(config):
-            raise TableError(f"{path} holds a win table for other rules; choose another --out or delete it")
+        if header.get("fingerprint") != win_fingerprint(config, bound):
+            raise TableError(
+                f"{path} holds a win table for other rules or another bound; choose another --out or delete it"
+            )
         header["top"] = max(top, header["top"])
         end = header["layers"][header["done"] - 1]["end"] if header["done"] else DATA_OFFSET
         with path.open("r+b") as file:
@@ -43,7 +49,8 @@ def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> dict[
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         kind = {"format": FORMAT_VERSION, "objective": "win", "dtype": "uint16 little-endian, P(win) * 65535"}
-        header = new_header(config, sizes, top, **kind, fingerprint=win_fingerprint(config), unit=point_unit(config))
+        fingerprint = win_fingerprint(config, bound)
+        header = new_header(config, sizes, top, **kind, fingerprint=fingerprint, unit=point_unit(config), bound=bound)
         header["layers"] = []
         with path.open("wb") as file:
             file.write(encode_header(header))
@@ -51,27 +58,27 @@ def _start(path: Path, config: RulesConfig, top: int, sizes: list[int]) -> dict[
     return header
 
 
-def build_win_table(path: Path, config: RulesConfig = DEFAULT_RULES, **options: Unpack[BuildOptions]) -> dict[str, Any]:
-    """Build (or resume, or extend to `top`) the win table at `path`; returns the final header."""
-    from strategies.kernel.win_layers import block_offsets, value_pass
+def build_win_table(
+    path: Path, config: RulesConfig = DEFAULT_RULES, bound: str = BOUNDED, **options: Unpack[BuildOptions]
+) -> dict[str, Any]:
+    """Build (or resume, or extend to `top`) the win table at `path`; returns the final header. `bound`
+    "laid sets" keeps only the differences a deal can reach (strategies.table.win_reach), "none" every
+    difference of each state's window."""
+    from strategies.kernel.win_layers import block_offsets, kept_counts, value_pass
     from strategies.kernel.win_swing import swing_pass
 
     tables, sizes, top = prepare(config, **options)
     on_progress = options.get("on_progress")
     chunk = options.get("chunk", CHUNK)
-    header = _start(path, config, top, sizes)
+    header = _start(path, config, top, sizes, bound)
     unit: int = header["unit"]
     done: int = header["done"]
-    below = WinLayer(
-        np.zeros(1, dtype=np.int16),
-        np.zeros(1, dtype=np.int16),
-        np.zeros(2, dtype=np.int64),
-        np.zeros(1, dtype=np.uint16),
-    )
+    prefixes = bound_prefixes(config, bound, header["top"])
+    below = empty_layer()
     if done >= 1:
-        mapped = map_layer(path, header, done)
+        mapped = map_layer(path, header, done, prefixes[done])
         check_finished(path, done, layer_crc(mapped.arrays()), header["layers"][done - 1]["crc32"])
-        below = WinLayer(*(np.array(part) for part in mapped.arrays()))
+        below = mapped.in_memory()
 
     def build(d: int, below: WinLayer) -> WinLayer:
         began = time.perf_counter()
@@ -84,23 +91,37 @@ def build_win_table(path: Path, config: RulesConfig = DEFAULT_RULES, **options: 
             swing_pass(tables.blob, d, below.g, below.h, g[start:stop], h[start:stop], start)
 
         in_chunks(size, 4 * chunk, swing, lambda stop: None)
-        offsets = block_offsets(g, h, tie, unit)
-        layer = WinLayer(g, h, offsets, np.zeros(int(offsets[-1]), dtype=np.uint16))
+        kept = np.empty(size, dtype=np.int64)
+
+        def count(start: int, stop: int) -> None:
+            kept_counts(tables.blob, d, start, g[start:stop], h[start:stop], tie, unit, prefixes[d], kept[start:stop])
+
+        in_chunks(size, 4 * chunk, count, lambda stop: None)
+        if size and int(kept.max()) > 255:
+            raise TableError(f"layer {d}: a state keeps {int(kept.max())} values, more than a one-byte count holds")
+        counts = kept.astype(np.uint8)
+        offsets = block_offsets(counts)
+        layer = WinLayer(g, h, counts, offsets, np.zeros(int(offsets[-1]), dtype=np.uint16), prefixes[d])
+        missing = np.zeros(1, dtype=np.int64)
 
         def value(start: int, stop: int) -> None:
-            value_pass(tables.blob, d, tie, unit, layer, below, start, stop)
+            value_pass(tables.blob, d, tie, unit, layer, below, start, stop, missing)
 
         def progress(stop: int) -> None:
             if on_progress:
                 on_progress(d, stop, size, stop / max(1e-9, time.perf_counter() - began))
 
         in_chunks(size, chunk, value, progress)
+        if missing[0]:
+            raise TableError(
+                f"layer {d}: a kept difference needs a value layer {d - 1} lacks (the bound is not closed)"
+            )
         return layer
 
     def write(d: int, layer: WinLayer) -> None:
         parts = layer_parts(_layer_start(header, d), sizes[d], layer.values.shape[0])
         with path.open("r+b") as file:
-            for name, array in zip(("g", "h", "offsets", "values"), layer.arrays(), strict=True):
+            for (name, _dtype), array in zip(PART_TYPES, layer.arrays(), strict=True):
                 file.seek(parts[name][0])
                 file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
             file.truncate(parts["end"][0])
@@ -110,7 +131,13 @@ def build_win_table(path: Path, config: RulesConfig = DEFAULT_RULES, **options: 
     def record(d: int, layer: WinLayer, timing: Timing) -> None:
         at = _layer_start(header, d)
         end = layer_parts(at, sizes[d], layer.values.shape[0])["end"][0]
-        entry = {"at": at, "end": end, "values": int(layer.values.shape[0]), "crc32": layer_crc(layer.arrays())}
+        entry = {
+            "at": at,
+            "end": end,
+            "values": int(layer.values.shape[0]),
+            "crc32": layer_crc(layer.arrays()),
+            "bound_crc32": layer_crc([layer.prefix]),
+        }
         header["layers"].append(entry | timing)
         header["done"] = d
         write_win_header(path, header)

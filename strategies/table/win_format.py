@@ -28,17 +28,27 @@ from numpy.typing import NDArray
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel.win_layers import BLOCK
 from strategies.table.fileformat import TableError, read_head, rules_fields
+from strategies.table.win_reach import KEPT_BOUND, LaidBound
 
 MAGIC = b"RVWINTAB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+BOUNDED = "laid sets"
+LAYOUTS = (BOUNDED, "none")
 DATA_OFFSET = 1 << 16
 PREAMBLE = struct.Struct("<8sIII")
 BUILD_HINT = "build it with `rummy-vision solve`"
 
 
-def win_fingerprint(config: RulesConfig) -> str:
-    text = json.dumps({"objective": "win", "block": BLOCK, "rules": rules_fields(config)}, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+class NotReachable(TableError):
+    """The win table does not keep this banked difference: no deal reaches it (solve it on demand)."""
+
+
+def win_fingerprint(config: RulesConfig, bound: str = BOUNDED) -> str:
+    if bound not in LAYOUTS:
+        raise ValueError(f"unknown win table bound {bound!r}; choose one of {', '.join(LAYOUTS)}")
+    kept = KEPT_BOUND if bound == BOUNDED else "every difference of the window"
+    fields = {"objective": "win", "block": BLOCK, "rules": rules_fields(config), "kept": kept}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
 def default_win_table_path(config: RulesConfig = DEFAULT_RULES) -> Path:
@@ -48,6 +58,17 @@ def default_win_table_path(config: RulesConfig = DEFAULT_RULES) -> Path:
     if chosen and config == DEFAULT_RULES:
         return Path(chosen)
     return Path(platformdirs.user_data_dir("rummy-vision")) / "tables" / f"win-{win_fingerprint(config)[:16]}.rvw"
+
+
+NO_BOUND = np.zeros((0, 1), dtype=np.int16)
+
+
+def bound_prefixes(config: RulesConfig, bound: str, top: int) -> list[NDArray[np.int16]]:
+    """The prefix counts of the layout's bound for layers 0..top (strategies.kernel.win_layers)."""
+    if bound != BOUNDED:
+        return [NO_BOUND] * (top + 1)
+    laid = LaidBound(config)
+    return [laid.prefix(d) for d in range(top + 1)]
 
 
 def _align(at: int) -> int:
@@ -60,6 +81,7 @@ def layer_parts(at: int, states: int, values: int) -> dict[str, tuple[int, int]]
     for name, count, width in (
         ("g", states, 2),
         ("h", states, 2),
+        ("counts", states, 1),
         ("offsets", (states + BLOCK - 1) // BLOCK + 1, 8),
         ("values", values, 2),
     ):
@@ -106,28 +128,49 @@ def layer_crc(parts: list[NDArray[Any]]) -> int:
 
 
 class WinLayer(NamedTuple):
-    """One layer's arrays (memory-mapped or in memory); the kernel takes it as one tuple."""
+    """One layer's arrays (memory-mapped or in memory) and its bound's prefix counts (rebuilt from the
+    rules, never stored); the kernel takes it as one tuple."""
 
     g: NDArray[np.int16]
     h: NDArray[np.int16]
+    counts: NDArray[np.uint8]
     offsets: NDArray[np.int64]
     values: NDArray[np.uint16]
+    prefix: NDArray[np.int16]
 
     def arrays(self) -> list[NDArray[Any]]:
-        return list(self)
+        """The parts stored on disk, in file order."""
+        return [self.g, self.h, self.counts, self.offsets, self.values]
+
+    def in_memory(self) -> WinLayer:
+        """A copy read into memory (the build's layer below)."""
+        g, h, counts, offsets, values = (np.array(part) for part in self.arrays())
+        return WinLayer(g, h, counts, offsets, values, self.prefix)
 
 
-def map_layer(path: Path, header: dict[str, Any], d: int, mode: str = "r") -> WinLayer:
+def empty_layer() -> WinLayer:
+    """Layer 0: no state keeps a value (the round is over)."""
+    one = np.zeros(1, dtype=np.int16)
+    return WinLayer(
+        one, one, np.zeros(1, dtype=np.uint8), np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.uint16), NO_BOUND
+    )
+
+
+PART_TYPES = (("g", "<i2"), ("h", "<i2"), ("counts", "u1"), ("offsets", "<i8"), ("values", "<u2"))
+
+
+def map_layer(path: Path, header: dict[str, Any], d: int, prefix: NDArray[np.int16], mode: str = "r") -> WinLayer:
     info = header["layers"][d - 1]
     parts = layer_parts(info["at"], header["sizes"][d], info["values"])
     arrays = []
-    for name, dtype in (("g", "<i2"), ("h", "<i2"), ("offsets", "<i8"), ("values", "<u2")):
+    for name, dtype in PART_TYPES:
         at, count = parts[name]
         if count == 0:
             arrays.append(np.zeros(0, dtype=dtype))
         else:
             arrays.append(np.memmap(path, dtype=dtype, mode=mode, offset=at, shape=(count,)))  # type: ignore[call-overload]
-    return WinLayer(*arrays)
+    g, h, counts, offsets, values = arrays
+    return WinLayer(g, h, counts, offsets, values, prefix)
 
 
 @dataclass(frozen=True)
@@ -159,8 +202,11 @@ def load_win_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES
 @lru_cache(maxsize=8)
 def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: bool) -> WinTable:
     header = read_win_header(path)
-    if header.get("fingerprint") != win_fingerprint(config):
-        raise TableError(f"{path} was built for other rules ({header.get('rules')}), not these")
+    bound = header.get("bound")
+    if bound not in LAYOUTS or header.get("fingerprint") != win_fingerprint(config, bound):
+        raise TableError(
+            f"{path} was built for other rules ({header.get('rules')}) or another bound ({bound}), not these"
+        )
     if header.get("done", 0) < header.get("top", -1):
         raise TableError(
             f"{path} is an unfinished win table build ({header.get('done')} of {header.get('top')} layers); "
@@ -170,16 +216,13 @@ def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: boo
     end = header["layers"][top - 1]["end"] if top else DATA_OFFSET
     if version[1] < end:
         raise TableError(f"{path} is truncated ({version[1]} bytes, expected {end}); {BUILD_HINT}")
-    empty = WinLayer(
-        np.zeros(1, dtype=np.int16),
-        np.zeros(1, dtype=np.int16),
-        np.zeros(2, dtype=np.int64),
-        np.zeros(1, dtype=np.uint16),
-    )
-    layers = [empty]
+    prefixes = bound_prefixes(config, bound, top)
+    layers = [empty_layer()]
     for d in range(1, top + 1):
-        layer = map_layer(path, header, d)
+        layer = map_layer(path, header, d, prefixes[d])
         if verify and layer_crc(layer.arrays()) != header["layers"][d - 1]["crc32"]:
             raise TableError(f"{path}: win table layer {d} fails its checksum (the file is corrupted); {BUILD_HINT}")
+        if layer_crc([prefixes[d]]) != header["layers"][d - 1]["bound_crc32"]:
+            raise TableError(f"{path}: win table layer {d} was built with another laid-cards bound; {BUILD_HINT}")
         layers.append(layer)
     return WinTable(path, config, top, header["unit"], tuple(layers), header)

@@ -8,7 +8,9 @@
 Values are on the search's scale (2 P(win) - 1, from the mover's view); exact to the table's
 stored precision (`stored_error`). A position whose tie rule or points the table cannot hold (the
 mover's tie rule disagrees with the turns taken, or banked points off the rules' point grid: never
-in a real round) is solved on demand without the table.
+in a real round) is solved on demand without the table. A bounded table keeps only the banked
+differences a deal can reach: a lookup that needs another raises NotReachable (never a made-up 0 or
+1), and `exact_win_values` then solves the position on demand without the table.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rummy import CountState, game_info
 from strategies.kernel.solve_position import check_state
 from strategies.kernel.tables import kernel_tables
 from strategies.table.fileformat import TableError
-from strategies.table.win_format import WinLayer, WinTable
+from strategies.table.win_format import NotReachable, WinLayer, WinTable
 from strategies.table.win_window import tie_of
 
 if TYPE_CHECKING:
@@ -70,7 +72,17 @@ def win_probability(state: CountState, table: WinTable) -> float:
     mine, theirs, deck, d, banked, tie = _position(state)
     _check(state, table, d)
     blob = kernel_tables(state.rules.config).blob
-    return float(table_state_p(blob, (mine, theirs, deck, d, banked // table.unit, tie), table.unit, table.layers[d]))
+    p = float(table_state_p(blob, (mine, theirs, deck, d, banked // table.unit, tie), table.unit, table.layers[d]))
+    if p < 0.0:
+        raise _not_reachable(table, banked)
+    return p
+
+
+def _not_reachable(table: WinTable, banked: int) -> NotReachable:
+    return NotReachable(
+        f"{table.path}: a banked difference of {banked} is not reachable from a deal at this position, so the win "
+        "table does not keep it; solve it on demand"
+    )
 
 
 def win_move_values(state: CountState, table: WinTable) -> dict[int, float]:
@@ -80,6 +92,8 @@ def win_move_values(state: CountState, table: WinTable) -> dict[int, float]:
     position, below = _layer_below(state, table)
     out = np.empty(game_info(state.rules.config).num_distinct_moves, dtype=np.float64)
     table_move_p(kernel_tables(state.rules.config).blob, position, table.unit, below, out)
+    if np.any(out == -np.inf):
+        raise _not_reachable(table, position[4] * table.unit)
     return {move: 2.0 * float(out[move]) - 1.0 for move in range(out.shape[0]) if not np.isnan(out[move])}
 
 
@@ -94,9 +108,12 @@ def exact_win_values(
     demand down to the table's top layer (or to the end of the round without a usable table); None when
     `deadline` (time.monotonic()) passes or more than `max_states` states would be enumerated."""
     if table is not None and table_holds(state, table):
-        if table.covers(state.turns_left):
-            return win_move_values(state, table)
-        return _solve_above(state, table, deadline, max_states)
+        try:
+            if table.covers(state.turns_left):
+                return win_move_values(state, table)
+            return _solve_above(state, table, deadline, max_states)
+        except NotReachable:
+            pass  # a hand-made position: the table does not keep its difference
     from strategies.kernel.solve_position import solve_exact
 
     solved = solve_exact(state, "win", deadline=deadline, max_states=max_states)
@@ -115,7 +132,10 @@ def _solve_above(
     lowest = table.top + 1  # the deepest layer enumerated; its after-states read the table's layer `top`
 
     def edge(afters: np.ndarray, turns: int) -> np.ndarray:
-        return after_values_from_win_table(blob, afters, turns, off, table.unit, table.layers[turns - 1])
+        values = after_values_from_win_table(blob, afters, turns, off, table.unit, table.layers[turns - 1])
+        if np.isnan(values).any():
+            raise _not_reachable(table, banked)
+        return values
 
     root = (mine, theirs, deck, d, max(-off, min(off, banked)), tie)
     found = solve_sorted(blob, root, off, lowest=lowest, edge=edge, deadline=deadline, max_states=max_states)

@@ -26,6 +26,13 @@ from rummy import RulesConfig, game_info
 
 Allowed = NDArray[np.bool_]
 BOUNDS = ("laid total", "laid sets")
+# What the win table's bounded layout keeps, in words; part of the table's fingerprint, so a table
+# built under another definition is refused rather than read with the wrong offsets.
+KEPT_BOUND = (
+    "laid sets v1: D is a signed sum of a partition of the laid cards into valid sets, + for the mover's, "
+    "- for the opponent's, the mover having laid at most t // 2 of them and the opponent ceil(t / 2) "
+    "after t turns; D in points divided by the rules' point unit"
+)
 
 
 class LaidBound:
@@ -111,3 +118,11 @@ class LaidBound:
             return False
         j = diff // self.unit + self.offset
         return 0 <= j < self.width and bool(self.allowed(d)[BOUNDS.index(bound), self.laid_code(laid), j])
+
+    def prefix(self, d: int) -> NDArray[np.int16]:
+        """prefix[laid_code, j]: how many D = (i - offset) * unit with i < j the "laid sets" bound allows in
+        layer d (the win table's bounded layout: a D's rank within its state is a difference of two)."""
+        allowed = self.allowed(d)[BOUNDS.index("laid sets")]
+        out = np.zeros((allowed.shape[0], allowed.shape[1] + 1), dtype=np.int16)
+        np.cumsum(allowed, axis=1, out=out[:, 1:])
+        return out

@@ -4,39 +4,23 @@ written from the rules) and the exact win probabilities of tests/strategies/win_
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 from kernel_helpers import MINIATURES, rules_id
-from win_brute import WinBrute
-from win_reachable import Reachable, reachable_pairs
+from win_reachable import brute_and_reachable, kernel_state_at
 
 from bot.measure.win_count import count_pairs
 from rummy import DEFAULT_RULES, RulesConfig, game_info
 from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
-from strategies.kernel.core import state_at
-from strategies.kernel.jit import jit
 from strategies.kernel.win_swing import window
 from strategies.table.win_reach import BOUNDS, LaidBound
 from strategies.table.win_window import swing_layers, tie_of
 
 
-@jit
-def _state_at(k, d, i):  # type: ignore[no-untyped-def]
-    return state_at(k, d, i)
-
-
-@cache
-def _reachable(rules: RulesConfig) -> tuple[WinBrute, Reachable]:
-    brute = WinBrute(rules)
-    return brute, reachable_pairs(rules, brute)
-
-
 @pytest.mark.parametrize("rules", MINIATURES, ids=rules_id)
 def test_every_pair_a_deal_reaches_lies_within_the_laid_cards_bound(rules: RulesConfig) -> None:
     bound = LaidBound(rules)
-    _brute, reachable = _reachable(rules)
+    _brute, reachable = brute_and_reachable(rules)
     checked = 0
     for d in range(1, rules.deck_size + 1):
         for (state, diff), laid_ways in reachable[d].items():
@@ -53,7 +37,7 @@ def test_every_pair_a_deal_reaches_lies_within_the_laid_cards_bound(rules: Rules
 def test_the_bounded_count_holds_every_reachable_open_pair_and_says_how_loose_it_is(
     rules: RulesConfig, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    brute, reachable = _reachable(rules)
+    brute, reachable = brute_and_reachable(rules)
     counted = count_pairs(rules, workers=1)["layers"]
     looseness = []
     for d in range(1, rules.deck_size + 1):
@@ -85,7 +69,7 @@ def test_the_compiled_count_is_the_bound_applied_state_by_state(rules: RulesConf
         g, h = layers[d]
         totals = dict.fromkeys(BOUNDS, 0)
         for i in range(len(g)):
-            mine, theirs, deck = (unpack(code, rules.types_per_round) for code in _state_at(blob, d, i))
+            mine, theirs, deck = (unpack(code, rules.types_per_round) for code in kernel_state_at(blob, d, i))
             laid = tuple(rules.cards_per_type - m - o - k for m, o, k in zip(mine, theirs, deck, strict=True))
             first, count = window(int(g[i]), int(h[i]), tie_of(rules, d), unit)
             for name in BOUNDS:

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from kernel_helpers import MINIATURES, rules_id
 from win_brute import WinBrute
+from win_reachable import count_state
 
 from bot.measure.win_count import count_pairs
-from rummy import CountState, RulesConfig, count_rules
-from rummy.countstate import second_mover, unpack
+from rummy import RulesConfig
+from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
 from strategies.kernel.core import state_at
 from strategies.kernel.jit import jit
@@ -69,32 +70,12 @@ def test_the_open_window_is_exactly_where_the_brute_force_win_probability_is_str
     assert checked > 100
 
 
-def _state(
-    rules: RulesConfig, mine: tuple[int, ...], theirs: tuple[int, ...], deck: tuple[int, ...], diff: int
-) -> CountState:
-    from strategies.kernel.tables import _pack  # the kernel's packing: 4 bits a type
-
-    d = sum(deck)
-    turns_taken = rules.deck_size - d
-    mover = 0
-    second = second_mover(turns_taken, mover)
-    return CountState(
-        count_rules(rules),
-        (_pack(mine), _pack(theirs)),
-        _pack(deck),
-        points=(diff, 0),
-        turns_left=d,
-        mover=mover,
-        second=second,
-    )
-
-
 @pytest.fixture(scope="module")
 def win_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[RulesConfig, Path]:
     built = {}
     for rules in (MINIATURES[1], MINIATURES[3]):
         path = tmp_path_factory.mktemp("win") / "win.rvw"
-        build_win_table(path, rules, workers=1)
+        build_win_table(path, rules, "none", workers=1)  # every window: the positions below are any (state, D)
         built[rules] = path
     return built
 
@@ -113,7 +94,7 @@ def test_every_move_value_of_the_table_is_the_brute_force_win_probability(
         for mine, theirs, deck in _positions(rules, d, 31):
             tie = bool(tie_of(rules, d))
             for q in rng.sample(range(-8, 9), 3):
-                state = _state(rules, mine, theirs, deck, q * unit)
+                state = count_state(rules, mine, theirs, deck, q * unit)
                 values = win_move_values(state, table)
                 assert set(values) == set(state.legal_moves())
                 for move, value in values.items():
@@ -133,14 +114,14 @@ def test_above_a_partial_table_the_on_demand_solve_gives_the_brute_force_values(
     rules: RulesConfig, tmp_path: Path
 ) -> None:
     path = tmp_path / "low.rvw"
-    build_win_table(path, rules, top=2, workers=1)
+    build_win_table(path, rules, "none", top=2, workers=1)
     table = load_win_table(path, rules)
     brute = WinBrute(rules)
     unit = point_unit(rules)
     d = rules.deck_size
     for mine, theirs, deck in _positions(rules, d, 50)[:3]:
         for q in (-3, 0, 2):
-            state = _state(rules, mine, theirs, deck, q * unit)
+            state = count_state(rules, mine, theirs, deck, q * unit)
             values = exact_win_values(state, table)
             assert values is not None
             expected = brute.p_win(mine, theirs, deck, q * unit, bool(tie_of(rules, d)))
@@ -153,6 +134,7 @@ def test_a_resumed_build_writes_the_same_bytes(tmp_path: Path) -> None:
     build_win_table(whole, rules, workers=1)
     build_win_table(resumed, rules, top=3, workers=1)
     build_win_table(resumed, rules, workers=1)
+    assert read_win_header(whole)["bound"] == "laid sets"  # the default layout: only what a deal reaches
     # The headers differ only by the recorded timings; the layers are the same bytes.
     assert whole.read_bytes()[DATA_OFFSET:] == resumed.read_bytes()[DATA_OFFSET:]
     crcs = [[layer["crc32"] for layer in read_win_header(path)["layers"]] for path in (whole, resumed)]
@@ -178,9 +160,11 @@ def test_a_corrupted_or_foreign_table_is_refused_with_the_reason(tmp_path: Path)
 def test_the_count_matches_the_table_it_sizes(tmp_path: Path) -> None:
     rules = MINIATURES[2]
     path = tmp_path / "t.rvw"
-    header = build_win_table(path, rules, workers=1)
+    header = build_win_table(path, rules, "none", workers=1)
     counted = count_pairs(rules, workers=1)["layers"]
     assert [layer["pairs"] for layer in counted] == [layer["values"] for layer in header["layers"]]
+    bounded = build_win_table(tmp_path / "bounded.rvw", rules, workers=1)
+    assert [layer["pairs_laid_sets"] for layer in counted] == [layer["values"] for layer in bounded["layers"]]
 
 
 def test_perfect_under_the_win_objective_plays_from_the_win_table_with_exact_values(

@@ -10,10 +10,14 @@ triples, as the kernel's layers do (landmarks are interchangeable).
 from __future__ import annotations
 
 import itertools
+from functools import cache
 
 from win_brute import WinBrute
 
-from rummy import RulesConfig
+from rummy import CountState, RulesConfig, count_rules
+from rummy.countstate import second_mover
+from strategies.kernel.core import state_at
+from strategies.kernel.jit import jit
 
 Counts = tuple[int, ...]
 Triples = tuple[tuple[int, int, int], ...]
@@ -65,3 +69,33 @@ def reachable_pairs(rules: RulesConfig, brute: WinBrute) -> Reachable:
             pairs.setdefault((state, diff), set()).add(tuple(laid[t] for t in order))
         found.append(pairs)
     return found
+
+
+@cache
+def brute_and_reachable(rules: RulesConfig) -> tuple[WinBrute, Reachable]:
+    """The brute-force win solver and its reachable pairs, once per rules for the whole test run."""
+    brute = WinBrute(rules)
+    return brute, reachable_pairs(rules, brute)
+
+
+@jit
+def kernel_state_at(k, d, i):  # type: ignore[no-untyped-def]
+    """The kernel's canonical state with index i of layer d (its unranking, compiled for the tests)."""
+    return state_at(k, d, i)
+
+
+def count_state(rules: RulesConfig, mine: Counts, theirs: Counts, deck: Counts, diff: int) -> CountState:
+    """The position with these per-landmark counts, player 0 to move D = diff points ahead, and the tie
+    rule the turns taken give."""
+    from strategies.kernel.tables import _pack  # the kernel's packing: 4 bits a type
+
+    d = sum(deck)
+    return CountState(
+        count_rules(rules),
+        (_pack(mine), _pack(theirs)),
+        _pack(deck),
+        points=(diff, 0),
+        turns_left=d,
+        mover=0,
+        second=second_mover(rules.deck_size - d, 0),
+    )
