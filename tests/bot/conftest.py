@@ -68,6 +68,9 @@ def real_server(tmp_path: Path) -> Iterator[Callable[..., tuple[str, dict[str, s
         context.__exit__(None, None, None)
 
 
+SEED_OUR_BOT_MOVES_FIRST = 1
+
+
 @pytest.fixture
 def recorded(real_server, tmp_path: Path) -> tuple[Path, dict]:
     """A match of greedy (oracle labels) against housebot-practise on the real referee: (its `play` replay
@@ -75,14 +78,19 @@ def recorded(real_server, tmp_path: Path) -> tuple[Path, dict]:
     from test_bot_server_integration import play
 
     from bot.players.match_bots import strategy_bot
+    from bot.replay.recording import read_replay
     from rummy.records import Records
 
-    # Minute-long moves: under 0.5 s moves a loaded machine made the bot overrun, play fallback moves and
-    # record no labels, so the file could rebuild no decision (seen once in ten CI runs beside two burners).
-    base, passwords = real_server(move_time_ms=60_000)
+    # A seeded deal where our bot moves first: a bot records labels only with its moves, so a set the
+    # opponent lays before our first move leaves cards no label names, and a review of the file alone
+    # cannot rebuild the deck (it refuses; random deals did that about 1 match in 9). Minute-long moves,
+    # so a loaded machine never makes the bot fall back.
+    base, passwords = real_server(move_time_ms=60_000, seed=SEED_OUR_BOT_MOVES_FIRST)
     bot = strategy_bot("greedy", "oracle", base_url=base)
     (summary,) = play(base, passwords["tester"], bot, tmp_path / "replays", move_time_s=60)
     assert summary.fallbacks == 0, summary
+    first = next(line for line in read_replay(summary.record_path) if line.get("type") == "gamestate")
+    assert first["gamestate"]["IsMover"], "the seed no longer gives our bot the first move"
     records = Records(tmp_path / "records-0.sqlite3")
     try:
         record = records.match_record(int(summary.game_id))
