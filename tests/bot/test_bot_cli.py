@@ -35,7 +35,7 @@ def env_for(password: str, tmp_path: Path) -> dict[str, str]:
 
 
 def test_play_json_mode_records_every_match_and_never_shows_the_password(real_server, random_template, tmp_path):
-    base, passwords = real_server()
+    base, passwords = real_server(move_time_ms=60_000)  # the test is about the output, not the clock
     record_dir = tmp_path / "replays"
     args = ["play", "--base-url", base, "--bot", str(random_template), "--games", "2"]
     args += ["--opponent", "housebot-practise", "--game-style", "3", "--record", str(record_dir), "--json"]

@@ -34,8 +34,9 @@ def assert_clean(log, summaries, games: int = 1) -> None:
 
 
 def test_random_template_file_bot_plays_full_matches(fake_referee, random_template, tmp_path):
-    base, log = fake_referee(rounds=2)
-    summaries = run_games(base, file_bot(random_template), tmp_path, games=2)
+    # Minute-long moves: the test says no fallback is needed, and a loaded machine must not make one necessary.
+    base, log = fake_referee(rounds=2, move_time_ms=60_000)
+    summaries = run_games(base, file_bot(random_template), tmp_path, games=2, move_time_s=60)
     assert_clean(log, summaries, games=2)
     assert all(summary.fallbacks == 0 for summary in summaries)
     assert sum(summary.moves for summary in summaries) == len(log.accepted_moves)
@@ -53,8 +54,8 @@ class KnowsNothing:
 
 @pytest.mark.parametrize("name", ["greedy", "random"])
 def test_strategy_bot_plays_a_full_match(fake_referee, name):
-    base, log = fake_referee()
-    summaries = run_games(base, StrategyBot(name, None, lambda gamestate: KnowsNothing()))
+    base, log = fake_referee(move_time_ms=60_000)  # no late move on a loaded machine: the test is about legality
+    summaries = run_games(base, StrategyBot(name, None, lambda gamestate: KnowsNothing()), move_time_s=60)
     assert_clean(log, summaries)
     assert summaries[0].moves == len(log.accepted_moves) > 0
 

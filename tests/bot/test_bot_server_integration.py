@@ -65,8 +65,9 @@ def test_strategy_bot_with_a_recognizer_plays_a_full_match(real_server, strategy
 
 
 def test_a_multi_round_match_is_followed_to_its_end(real_server, fixture_bots):
-    base, passwords = real_server()
-    (summary,) = play(base, passwords["tester"], strategy_bot("greedy", "oracle", base_url=base), style=2)
+    base, passwords = real_server(move_time_ms=60_000)  # a loaded machine must not end the match on time
+    bot = strategy_bot("greedy", "oracle", base_url=base)
+    (summary,) = play(base, passwords["tester"], bot, style=2, move_time_s=60)
     assert_finished_in_time([summary])
     if summary.status != "WON_BY_TIMEOUT":
         assert summary.my_score + summary.opp_score == 5

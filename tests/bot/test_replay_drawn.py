@@ -3,33 +3,20 @@ file whose match is in the records points at the viewer and the review."""
 
 from __future__ import annotations
 
-import pytest
-from test_bot_server_integration import play
 from typer.testing import CliRunner
 
 from bot.cli import app
-from bot.players.match_bots import strategy_bot
 from bot.replay.replays import replay_file, replay_record
-from rummy.records import Records
 
 runner = CliRunner()
 
 
-@pytest.fixture
-def recorded(real_server, tmp_path):
-    base, passwords = real_server()
-    (summary,) = play(base, passwords["tester"], strategy_bot("greedy", "oracle", base_url=base), tmp_path / "replays")
-    db = tmp_path / "records-0.sqlite3"
-    records = Records(db)
-    try:
-        record = records.match_record(int(summary.game_id))
-    finally:
-        records.close()
-    return summary.record_path, record, db
+# `recorded` (conftest): a seeded deal on the real referee with minute-long moves, so that neither the deal nor
+# a loaded machine decides what the file holds.
 
 
 def test_record_replays_show_the_drawn_card(recorded) -> None:
-    _path, record, _db = recorded
+    _path, record = recorded
     replay = replay_record(record)
     moves = [step for step in replay.steps if step.mover is not None]
     deck = [card["Id"] for card in record["Rounds"][0]["Deck"]]
@@ -42,8 +29,9 @@ def test_record_replays_show_the_drawn_card(recorded) -> None:
             assert step.drawn in hand
 
 
-def test_file_replays_show_labels_from_the_deal_and_the_drawn_cards(recorded) -> None:
-    path, record, db = recorded
+def test_file_replays_show_labels_from_the_deal_and_the_drawn_cards(recorded, tmp_path) -> None:
+    path, record = recorded
+    db = tmp_path / "records-0.sqlite3"
     replay = replay_file(path)
     truth = {card["Id"]: card["Landmark"] for hand in record["Rounds"][0]["Hands"] for card in hand}
     deal = replay.steps[0]
