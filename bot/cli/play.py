@@ -137,6 +137,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     from rich.markup import escape
 
     from bot.cli.match_output import blindness_warning
+    from bot.cli.play_interrupt import CtrlC
     from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table, tally, unknown_share
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError, Runner, SilentObserver
@@ -147,22 +148,9 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     live = LiveStatus(err) if not (quiet or json_output) else None
     runner = Runner(client, match_bot, options, observer=json_lines or live or SilentObserver(), stop=stop)
 
-    interrupted = threading.Event()
-
-    def on_sigint(_signum: int, _frame: Any) -> None:
-        interrupted.set()
-        if runner.phase == "offering":  # the offer is in flight: stop as soon as its PlayerKey is known
-            stop.set()
-            return
-        # In a match, the first Ctrl-C lets the match finish (leaving would lose it on time).
-        if runner.phase == "playing" and not stop.is_set():
-            stop.set()
-            err.print("[yellow]Ctrl-C: finishing this match, then stopping (Ctrl-C again to quit now)[/]")
-            return
-        raise KeyboardInterrupt
-
+    ctrl_c = CtrlC(runner, stop, err)
     previous = (
-        signal.signal(signal.SIGINT, on_sigint) if threading.current_thread() is threading.main_thread() else None
+        signal.signal(signal.SIGINT, ctrl_c) if threading.current_thread() is threading.main_thread() else None
     )
     summaries = []
     code = 0
@@ -191,7 +179,8 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
-    if interrupted.is_set() and not code:
+        ctrl_c.flush()
+    if ctrl_c.interrupted.is_set() and not code:
         err.print("[yellow]stopped by Ctrl-C[/]")
         code = 130
     summaries = summaries or runner.finished
