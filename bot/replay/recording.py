@@ -40,7 +40,8 @@ Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix t
 
 Secrets are never recorded: no password, no PlayerKey. Each line is written whole and flushed (one at a
 time: labels may come from a background thread), so a crash leaves a readable prefix; `read_replay`
-skips a torn last line. Lines that come after the recorder is closed are dropped.
+skips a torn last line. Labels that come after the end line, and any line after the recorder is
+closed, are dropped.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class MatchRecorder:
     _file: IO[str]
     _last_state: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _ended: bool = False  # the end line is written: labels coming late from a background thread are dropped
 
     @classmethod
     def open(cls, directory: Path, header: dict[str, Any]) -> MatchRecorder:
@@ -104,26 +106,28 @@ class MatchRecorder:
         """Landmarks of cards in view of a gamestate the bot did not move on (see the format above)."""
         if labels:
             named = {str(card_id): name for card_id, name in labels.items()}
-            self._write({"type": "labels", "remaining_rounds": remaining_rounds, "labels": named})
+            self._write({"type": "labels", "remaining_rounds": remaining_rounds, "labels": named}, before_end=True)
 
     def note(self, message: str) -> None:
         self._write({"type": "note", "message": message})
 
     def end(self, **fields: Any) -> None:
-        self._write({"type": "end", **fields})
+        self._write({"type": "end", **fields}, ends=True)
 
     def close(self) -> None:
         with self._lock:
             if not self._file.closed:
                 self._file.close()
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: dict[str, Any], *, before_end: bool = False, ends: bool = False) -> None:
+        """Write one line; with `before_end`, only while the end line is not written yet."""
         line = json.dumps({"t": round(time.time(), 3), **record}, default=str)
         with self._lock:
-            if self._file.closed:
+            if self._file.closed or (before_end and self._ended):
                 return
             self._file.write(line + "\n")
             self._file.flush()
+            self._ended = self._ended or ends
 
 
 class ReplayError(ValueError):
