@@ -5,10 +5,15 @@ bot's next turn (a set laid on the opponent's first move of a round, before the 
 be named by no label, and a review of the file could not rebuild the round's deck. So on the
 opponent's turn the cards in view are labelled once each and the landmarks handed to the recorder.
 
-Cost: the recognizer caches by picture URL and almost every card in view is still in view on the
-bot's next turn, where it is labelled anyway; the only calls made for the record alone are for
-cards that leave before that turn (a set the opponent lays before the bot's first move of a round,
-the card drawn before an opponent's move that ends the round): at most a few per round.
+Cost, only when the match is recorded (a paid recognizer's bot labels the opponent's turn anyway, to
+have the answers ready: bot/players/prefetch.py). Recognizers that cache by picture URL (oracle, noisy,
+stub, and the paid ones through the label cache) answer again from the cache: the cards still in view on
+the bot's next turn cost nothing more, and the only calls made for the record alone are for cards that
+leave view before then (a set the opponent lays before the bot's first move of a round, the card drawn
+before an opponent's move that ends the round): at most a few a round. `local` keeps no such cache (it
+looks at every picture in view at each move already): it looks at each card at most once more. A
+recognizer that learns from what it is asked (`corrected`) also learns from these cards, so a recorded
+match's labels may be better informed than an unrecorded one's.
 """
 
 from __future__ import annotations
