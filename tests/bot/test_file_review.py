@@ -42,7 +42,7 @@ def test_a_file_review_grades_each_decision_as_the_records_review(recorded) -> N
     assert from_file >= from_records - 1  # the opponent's last move may end the round out of the file's sight
 
 
-def test_a_set_the_opponent_lays_before_our_first_move_is_reviewed(recorded_opponent_first) -> None:
+def test_a_set_the_opponent_lays_before_our_first_move_is_reviewed(recorded_opponent_first, tmp_path) -> None:
     # The laid cards were in view only in the round's first gamestate, which our bot did not move on: their
     # labels come from that gamestate's labels line, and every decision of the round is rebuilt.
     path, record = recorded_opponent_first
@@ -52,6 +52,12 @@ def test_a_set_the_opponent_lays_before_our_first_move_is_reviewed(recorded_oppo
     assert laid and not laid & on_moves
     from_file, from_records = graded_alike(path, record)
     assert from_file == from_records
+    # So does `review FILE` where the match is not in the records.
+    empty = tmp_path / "elsewhere.sqlite3"
+    answer = runner.invoke(app, ["review", str(path), "--db", str(empty), "--json", "--nodes", str(NODES)])
+    assert answer.exit_code == 0, answer.output
+    data = json.loads(answer.stdout[answer.stdout.index("{") :])
+    assert len(data["Decisions"]) == from_records
 
 
 def test_a_file_without_the_labels_of_the_opponents_turns_is_refused_naming_the_card(
