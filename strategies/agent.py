@@ -41,7 +41,7 @@ class ArenaAgent:
         an earlier answer.
         """
         cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
-        found = recognize_within(self.recognizer, cards, gamestate["AllCardTypes"], self._labelling_budget(gamestate))
+        found = recognize_within(self.recognizer, cards, gamestate["AllCardTypes"], self.labelling_budget(gamestate))
         self.last_labels = {
             card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
         }
@@ -76,7 +76,7 @@ class ArenaAgent:
         ]
 
     @staticmethod
-    def _labelling_budget(gamestate: dict[str, Any]) -> float | None:
+    def labelling_budget(gamestate: dict[str, Any]) -> float | None:
         """Seconds the recognizer may take for this gamestate (None: no deadline given)."""
         response_deadline_ms = gamestate.get("ResponseDeadline") or 0
         if response_deadline_ms <= 0:

@@ -12,7 +12,7 @@ import copy
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -240,9 +240,8 @@ class Runner:
                 if match.state.get("IsMover"):
                     self._take_turn(match, guard)
                 else:
-                    prefetch = getattr(guard, "prefetch", None)
-                    if prefetch is not None:  # label the cards in view while the opponent thinks
-                        prefetch(match.state)
+                    if guard is not None:  # label the cards in view while the opponent thinks
+                        guard.label_view(match.state, self._labels_recorder(match))
                     self._saw(match, self.client.poll(player_key, self.options.wait_ms))
         except (ProtocolError, PlayError) as error:
             error_text = str(error)
@@ -265,6 +264,16 @@ class Runner:
         if match.recorder:
             match.recorder.gamestate(answer.call, answer.result, state)
         self.observer.gamestate(state)
+
+    @staticmethod
+    def _labels_recorder(match: _Match) -> Callable[[dict[int, str]], None] | None:
+        """Where the labels of the gamestate in hand go: a labels line naming its round (they may come late,
+        from a background thread), or nowhere when the match is not recorded."""
+        recorder = match.recorder
+        if recorder is None:
+            return None
+        remaining_rounds = int(match.state.get("RemainingRounds") or 0)
+        return lambda labels: recorder.labels(remaining_rounds, labels)
 
     def _take_turn(self, match: _Match, guard: Mover | None) -> None:
         state = match.state

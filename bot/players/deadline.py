@@ -19,10 +19,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
+
+if TYPE_CHECKING:
+    from bot.players.view_labels import RecordLabels, ViewLabeller
 
 log = logging.getLogger("bot.deadline")
 
@@ -146,6 +149,7 @@ class GuardedBot:
         self._calculate_move = calculate_move
         self._on_close = on_close
         self._busy: threading.Thread | None = None
+        self._view_labeller: ViewLabeller | None = None
 
     def close(self) -> None:
         if callable(self._on_close):
@@ -154,17 +158,32 @@ class GuardedBot:
     def labels(self) -> dict[int, str]:
         """The landmarks the bot's recognizer gave the cards it last looked at (our strategies; a bot file
         keeps its own)."""
-        agent = getattr(self._calculate_move, "__self__", None)
-        found = dict(getattr(agent, "last_labels", None) or {})
+        found = dict(getattr(self._agent(), "last_labels", None) or {})
         return {
             int(card_id): str(label.landmark) for card_id, label in found.items() if getattr(label, "landmark", None)
         }
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards left unknown, cards seen) by our strategy's recognizer this match."""
-        agent = getattr(self._calculate_move, "__self__", None)
-        counted = getattr(agent, "cards_unknown", None)
+        counted = getattr(self._agent(), "cards_unknown", None)
         return counted() if callable(counted) else (0, 0)
+
+    def label_view(self, gamestate: dict[str, Any], record: RecordLabels | None) -> None:
+        """Label the cards in view of a gamestate the bot does not move on and hand their landmarks to
+        `record` (bot/players/view_labels.py says why and what it costs). Nothing without a record (our
+        strategies learn from their own turns), or while an overrun move still uses the recognizer."""
+        recognizer = getattr(self._agent(), "recognizer", None)
+        if record is None or recognizer is None or self.busy:
+            return
+        if self._view_labeller is None:
+            from bot.players.view_labels import ViewLabeller
+
+            self._view_labeller = ViewLabeller(recognizer)
+        self._view_labeller.label(gamestate, record)
+
+    def _agent(self) -> Any:
+        """The object behind calculate_move (our strategies' ArenaAgent), or None for a plain function."""
+        return getattr(self._calculate_move, "__self__", None)
 
     @property
     def busy(self) -> bool:

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.players.deadline import BotOutcome, Budget, GuardedBot
 from bot.players.prefetch import PrefetchingBot, is_paid
 from bot.players.user_bot import UserBotFile, start_checked
 from bot.players.user_bot_process import UserBotProcess
+
+if TYPE_CHECKING:
+    from bot.players.view_labels import RecordLabels
 
 
 class Mover(Protocol):
@@ -31,6 +34,11 @@ class Mover(Protocol):
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards left unknown, cards seen) by the bot's recognizer this match; (0, 0) for a bot file."""
+        ...
+
+    def label_view(self, gamestate: dict[str, Any], record: RecordLabels | None) -> None:
+        """On a gamestate the bot does not move on: label the cards in view and hand the landmarks to
+        `record` (for the replay file); a paid recognizer's bot also labels ahead of its turn without one."""
         ...
 
 

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -171,6 +172,9 @@ class UserBotProcess:
     def cards_unknown(self) -> tuple[int, int]:
         """A bot file labels cards itself: nothing of ours was asked."""
         return 0, 0
+
+    def label_view(self, gamestate: dict[str, Any], record: Callable[[dict[int, str]], None] | None) -> None:
+        """A bot file labels cards itself: there is nothing of ours to record."""
 
     def close(self) -> None:
         self._requests.close()

@@ -1,6 +1,7 @@
 """The review of a `play` replay file alone, for a match that is not in the records at hand.
 
-The file holds the gamestates one player received and the labels its recognizer gave the cards in view;
+The file holds the gamestates one player received and the labels its recognizer gave the cards in view
+(with each of its moves, and for the gamestates it did not move on);
 `replay_file` works out the opponent's moves from how the hands changed. Each decision of either side
 is graded from the position its mover faced, rebuilt from those gamestates: both hands with the file's
 labels, the points, the turns left, and the deck's make-up (for each of the round's 4 landmarks, 10
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.replay.recording import ReplayError as RecordingError
-from bot.replay.recording import read_replay
+from bot.replay.recording import labels_by_round, read_replay
 from bot.replay.replays import ReplayError, replay_file
 from rummy import DEFAULT_RULES
 from strategies.coaching.coach import position_of
@@ -40,7 +41,7 @@ def review_file(path: str | Path, grader: Grader, *, progress: Callable[[int, in
         raise ReviewError(f"{path}: not a readable replay file: {error}") from None
     if not any(line.get("type") == "end" for line in lines):
         raise ReviewError(f"{path}: the file has no end line; a review needs the finished match")
-    labels = _labels_by_round(lines)
+    labels = labels_by_round(lines)
     decisions, skipped = _decisions(replay, labels)
     if not decisions:
         raise ReviewError(f"{path}: no decision can be rebuilt from the file ({'; '.join(skipped) or 'no moves'})")
@@ -48,8 +49,8 @@ def review_file(path: str | Path, grader: Grader, *, progress: Callable[[int, in
     header = next(line for line in lines if line.get("type") == "header")
     notes = [
         f"Rebuilt from the replay file {Path(path).name} alone: the landmarks are the ones its bot's recognizer "
-        "gave (recorded with each move), not checked against the referee's cards, and the opponent's moves are "
-        "worked out from how the hands changed."
+        "gave (recorded with the gamestates it received), not checked against the referee's cards, and the "
+        "opponent's moves are worked out from how the hands changed."
     ]
     if skipped:
         notes.append(f"{len(skipped)} decision(s) could not be graded from the file: {'; '.join(skipped)}.")
@@ -69,19 +70,6 @@ def review_file(path: str | Path, grader: Grader, *, progress: Callable[[int, in
 def _round_key(gamestate: Mapping[str, Any]) -> int:
     # Rounds not yet finished, the current one included: it counts down, one value per round.
     return int(gamestate.get("RemainingRounds", 0))
-
-
-def _labels_by_round(lines: list[dict[str, Any]]) -> dict[int, dict[int, str]]:
-    """{round key: {card id: landmark}} from the labels recorded with each move (ids are fresh each round)."""
-    labels: dict[int, dict[int, str]] = {}
-    current: int | None = None
-    for line in lines:
-        if line.get("type") == "gamestate":
-            current = _round_key(line["gamestate"])
-        elif line.get("type") == "move" and current is not None:
-            for card_id, name in (line.get("labels") or {}).items():
-                labels.setdefault(current, {})[int(card_id)] = str(name)
-    return labels
 
 
 def _hand_ids(gamestate: Mapping[str, Any]) -> list[int]:

@@ -27,21 +27,30 @@ Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix t
   the cards in view for this turn (`{"<card id>": "<landmark>"}`; empty for a bot file, which labels
   cards itself, and in files written before it existed). A turn may have several move lines (a refused
   move, then a fallback); exactly one of them has `applied` true unless the turn was lost.
+- `{"type": "labels", "t", "remaining_rounds", "labels"}` -- the landmarks the bot's recognizer gave cards
+  in view of a gamestate it did not move on (the opponent's turn, a round's deal when the opponent moves
+  first), each card once: without them a card the opponent lays before the bot's next move would be
+  named by no label. `remaining_rounds` is that gamestate's RemainingRounds (the round the card ids
+  belong to: the line may come after later gamestates when a paid recognizer labels in the background).
+  Absent from files written before it existed and from a bot file's (which labels cards itself).
 - `{"type": "note", "t", "message"}` -- something worth knowing that is not a move (a resync, an error).
 - `{"type": "end", "t", "game_id", "status", "my_score", "opp_score", "moves", "fallbacks",
   "duration_s"}` -- the last line of a finished match; `status` is the final GameStatus, or
   `"ABORTED"` when the client gave up (a `note` says why).
 
-Secrets are never recorded: no password, no PlayerKey. Each line is written whole and flushed, so a
-crash leaves a readable prefix; `read_replay` skips a torn last line.
+Secrets are never recorded: no password, no PlayerKey. Each line is written whole and flushed (one at a
+time: labels may come from a background thread), so a crash leaves a readable prefix; `read_replay`
+skips a torn last line. Labels that come after the end line, and any line after the recorder is
+closed, are dropped.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -65,6 +74,8 @@ class MatchRecorder:
     path: Path
     _file: IO[str]
     _last_state: str | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _ended: bool = False  # the end line is written: labels coming late from a background thread are dropped
 
     @classmethod
     def open(cls, directory: Path, header: dict[str, Any]) -> MatchRecorder:
@@ -91,20 +102,32 @@ class MatchRecorder:
     def move(self, **fields: Any) -> None:
         self._write({"type": "move", **fields})
 
+    def labels(self, remaining_rounds: int, labels: dict[int, str]) -> None:
+        """Landmarks of cards in view of a gamestate the bot did not move on (see the format above)."""
+        if labels:
+            named = {str(card_id): name for card_id, name in labels.items()}
+            self._write({"type": "labels", "remaining_rounds": remaining_rounds, "labels": named}, before_end=True)
+
     def note(self, message: str) -> None:
         self._write({"type": "note", "message": message})
 
     def end(self, **fields: Any) -> None:
-        self._write({"type": "end", **fields})
+        self._write({"type": "end", **fields}, ends=True)
 
     def close(self) -> None:
-        if not self._file.closed:
-            self._file.close()
+        with self._lock:
+            if not self._file.closed:
+                self._file.close()
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: dict[str, Any], *, before_end: bool = False, ends: bool = False) -> None:
+        """Write one line; with `before_end`, only while the end line is not written yet."""
         line = json.dumps({"t": round(time.time(), 3), **record}, default=str)
-        self._file.write(line + "\n")
-        self._file.flush()
+        with self._lock:
+            if self._file.closed or (before_end and self._ended):
+                return
+            self._file.write(line + "\n")
+            self._file.flush()
+            self._ended = self._ended or ends
 
 
 class ReplayError(ValueError):
@@ -134,3 +157,21 @@ def read_replay(path: str | Path) -> list[dict[str, Any]]:
     if records[0].get("version") != FORMAT_VERSION:
         raise ReplayError(f"{path}: replay format version {records[0].get('version')!r}, expected {FORMAT_VERSION}")
     return records
+
+
+def labels_by_round(lines: list[dict[str, Any]]) -> dict[int, dict[int, str]]:
+    """{RemainingRounds of a round: {card id: landmark}} from every label the file holds: those recorded
+    with the bot's moves and those of gamestates it did not move on (card ids are fresh each round)."""
+    labels: dict[int, dict[int, str]] = {}
+    current: int | None = None
+    for line in lines:
+        kind = line.get("type")
+        if kind == "gamestate":
+            current = int(line["gamestate"].get("RemainingRounds", 0))
+        elif kind in ("move", "labels"):
+            round_key = line.get("remaining_rounds", current)
+            if round_key is None:
+                continue
+            for card_id, name in (line.get("labels") or {}).items():
+                labels.setdefault(int(round_key), {})[int(card_id)] = str(name)
+    return labels

@@ -47,7 +47,7 @@ def replay_file(path: str | Path) -> Replay:
     labels: dict[int, str] = {
         int(card_id): str(name)
         for line in lines
-        if line.get("type") == "move"
+        if line.get("type") in ("move", "labels")
         for card_id, name in (line.get("labels") or {}).items()
     }
     pending_move: Mapping[str, Any] | None = None

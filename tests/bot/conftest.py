@@ -1,3 +1,4 @@
+import itertools
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -69,32 +70,63 @@ def real_server(tmp_path: Path) -> Iterator[Callable[..., tuple[str, dict[str, s
 
 
 SEED_OUR_BOT_MOVES_FIRST = 1
+OPPONENT_LAYS_FIRST = "housebot-greedy"  # lays a set on its first move whenever its hand holds one
 
 
-@pytest.fixture
-def recorded(real_server, tmp_path: Path) -> tuple[Path, dict]:
-    """A match of greedy (oracle labels) against housebot-practise on the real referee: (its `play` replay
-    file, the referee's record of it)."""
+def seed_where_the_opponent_moves_first() -> int:
+    """The first server seed whose first match deals the first move to the house bot: the referee seeds a
+    server's n-th match "<seed>:<n>" and seats the offering bot first, the house bot second."""
+    from rummy.engine import Match
+
+    return next(seed for seed in itertools.count(1) if Match(seed=f"{seed}:1").current.mover == 1)
+
+
+def record_match(real_server, tmp_path: Path, *, seed: int, opponent: str) -> tuple[Path, dict]:
+    """A match of greedy (oracle labels) against `opponent` on the real referee with a seeded deal: (its
+    `play` replay file, the referee's record of it). Minute-long moves, so a loaded machine never makes the
+    bot fall back."""
     from test_bot_server_integration import play
 
     from bot.players.match_bots import strategy_bot
-    from bot.replay.recording import read_replay
     from rummy.records import Records
 
-    # A seeded deal where our bot moves first: a bot records labels only with its moves, so a set the
-    # opponent lays before our first move leaves cards no label names, and a review of the file alone
-    # cannot rebuild the deck (it refuses; random deals did that about 1 match in 9). Minute-long moves,
-    # so a loaded machine never makes the bot fall back.
-    base, passwords = real_server(move_time_ms=60_000, seed=SEED_OUR_BOT_MOVES_FIRST)
+    base, passwords = real_server(move_time_ms=60_000, seed=seed)
     bot = strategy_bot("greedy", "oracle", base_url=base)
-    (summary,) = play(base, passwords["tester"], bot, tmp_path / "replays", move_time_s=60)
+    (summary,) = play(base, passwords["tester"], bot, tmp_path / "replays", move_time_s=60, opponent=opponent)
     assert summary.fallbacks == 0, summary
-    first = next(line for line in read_replay(summary.record_path) if line.get("type") == "gamestate")
-    assert first["gamestate"]["IsMover"], "the seed no longer gives our bot the first move"
     records = Records(tmp_path / "records-0.sqlite3")
     try:
         record = records.match_record(int(summary.game_id))
     finally:
         records.close()
     assert record is not None
-    return summary.record_path, record
+    return Path(str(summary.record_path)), record
+
+
+@pytest.fixture
+def recorded(real_server, tmp_path: Path) -> tuple[Path, dict]:
+    """A match of greedy (oracle labels) against housebot-practise on the real referee: (its `play` replay
+    file, the referee's record of it), on a seeded deal where our bot moves first."""
+    from bot.replay.recording import read_replay
+
+    path, record = record_match(real_server, tmp_path, seed=SEED_OUR_BOT_MOVES_FIRST, opponent="housebot-practise")
+    first = next(line for line in read_replay(path) if line.get("type") == "gamestate")
+    assert first["gamestate"]["IsMover"], "the seed no longer gives our bot the first move"
+    return path, record
+
+
+@pytest.fixture
+def recorded_opponent_first(real_server, tmp_path: Path) -> tuple[Path, dict]:
+    """As `recorded`, against housebot-greedy on a deal where it moves first and lays a set before our bot's
+    first move: those cards are in view only in the round's first gamestate, which our bot does not move on."""
+    from bot.replay.recording import read_replay
+
+    path, record = record_match(
+        real_server, tmp_path, seed=seed_where_the_opponent_moves_first(), opponent=OPPONENT_LAYS_FIRST
+    )
+    states = [line["gamestate"] for line in read_replay(path) if line.get("type") == "gamestate"]
+    assert not states[0]["IsMover"], "the seed no longer gives the opponent the first move"
+    assert states[1]["OppPoints"] > 0 and len(states[1]["OppHand"]) < len(states[0]["OppHand"]), (
+        "the opponent no longer lays a set on its first move"
+    )
+    return path, record

@@ -14,10 +14,19 @@ FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.1)
 STYLE = 3  # one round; the server runs with a 500 ms move time
 
 
-def play(base: str, password: str, bot, record_dir=None, games: int = 1, style: int = STYLE, move_time_s=0.5):
+def play(
+    base: str,
+    password: str,
+    bot,
+    record_dir=None,
+    games: int = 1,
+    style: int = STYLE,
+    move_time_s=0.5,
+    opponent: str = "housebot-practise",
+):
     options = PlayOptions(
         game_style_id=style,
-        opponent_id="housebot-practise",
+        opponent_id=opponent,
         games=games,
         record_dir=record_dir,
         move_time_s=move_time_s,

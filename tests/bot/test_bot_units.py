@@ -14,7 +14,7 @@ from bot.client.protocol_client import Answer
 from bot.client.styles import StyleError, choose_style
 from bot.players.deadline import Budget, GuardedBot, check_move, move_budget, safe_moves, safety_margin_s
 from bot.players.user_bot import UserBotError, load_user_bot
-from bot.replay.recording import MatchRecorder, ReplayError, read_replay
+from bot.replay.recording import MatchRecorder, ReplayError, labels_by_round, read_replay
 from rummy import Give, Lay, MalformedMove, Take
 
 STATE = {
@@ -186,6 +186,23 @@ def test_replay_files_round_trip_and_survive_a_torn_last_line(tmp_path):
     broken.write_text(json.dumps({"type": "gamestate"}) + "\n")
     with pytest.raises(ReplayError, match="first line must be the header"):
         read_replay(broken)
+
+
+def test_labels_of_the_opponents_turn_name_their_own_round_and_none_come_after_the_end(tmp_path):
+    recorder = MatchRecorder.open(tmp_path, {"game_id": 6, "bot_id": "me", "opponent_id": "you"})
+    recorder.gamestate("GM-OfferGame", "SUCCESS", {"IsMover": False, "RemainingRounds": 2})
+    recorder.move(move={"Give": 1}, source="bot", reason="", result="SUCCESS", applied=True, labels={"1": "giralda"})
+    recorder.gamestate("GM-MakeMove", "SUCCESS", {"IsMover": False, "RemainingRounds": 1})  # the next round
+    recorder.labels(2, {7: "bryggen"})  # a background labelling of the first round's gamestate, done late
+    recorder.labels(1, {})  # nothing named: no line
+    recorder.labels(1, {1: "big ben"})  # the same id, a fresh card of the second round
+    recorder.end(game_id=6, status="WON")
+    recorder.labels(1, {3: "alamo"})  # after the match: dropped, so the end line stays the last
+    recorder.close()
+    recorder.note("closed")  # dropped too, not an error
+    lines = read_replay(recorder.path)
+    assert [line["type"] for line in lines] == ["header", "gamestate", "move", "gamestate", "labels", "labels", "end"]
+    assert labels_by_round(lines) == {2: {1: "giralda", 7: "bryggen"}, 1: {1: "big ben"}}
 
 
 # --- game styles ----------------------------------------------------------------------------------

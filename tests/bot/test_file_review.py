@@ -10,22 +10,22 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from bot.replay.file_review import review_file
-from strategies.coaching.game_review import review_record
+from bot.replay.recording import read_replay
+from bot.replay.replays import replay_file
+from strategies.coaching.game_review import ReviewError, review_record
 from strategies.coaching.grading import EngineGrader
 
 runner = CliRunner()
 NODES = 2000  # a small search: the two reviews only need to grade alike, not well
 
 
-def test_a_file_review_grades_each_decision_as_the_records_review(recorded) -> None:
-    path, record = recorded
+def graded_alike(path, record) -> tuple[int, int]:
+    """Check that every decision the file review grades is graded as the records review grades it; returns
+    (decisions graded from the file, decisions in the records)."""
     from_records = review_record(record, EngineGrader("win", search_nodes=NODES)).decisions
     from_file = review_file(path, EngineGrader("win", search_nodes=NODES))
-    # The file's steps with a mover are the match's applied moves in order (the last may be missing).
-    from bot.replay.replays import replay_file
-
+    # The file's steps with a mover are the match's applied moves in order.
     order = [step.number for step in replay_file(path).steps if step.mover is not None]
-    assert len(from_file.decisions) >= len(from_records) - 1
     for decision in from_file.decisions:
         same = from_records[order.index(decision.step)]
         assert decision.player == same.player
@@ -34,6 +34,48 @@ def test_a_file_review_grades_each_decision_as_the_records_review(recorded) -> N
         assert decision.best_value == pytest.approx(same.best_value, abs=1e-9)
         assert decision.exact == same.exact and decision.source == same.source
     assert "Rebuilt from the replay file" in " ".join(from_file.notes)
+    return len(from_file.decisions), len(from_records)
+
+
+def test_a_file_review_grades_each_decision_as_the_records_review(recorded) -> None:
+    from_file, from_records = graded_alike(*recorded)
+    assert from_file >= from_records - 1  # the opponent's last move may end the round out of the file's sight
+
+
+def test_a_set_the_opponent_lays_before_our_first_move_is_reviewed(recorded_opponent_first, tmp_path) -> None:
+    # The laid cards were in view only in the round's first gamestate, which our bot did not move on: their
+    # labels come from that gamestate's labels line, and every decision of the round is rebuilt.
+    path, record = recorded_opponent_first
+    lines = read_replay(path)
+    laid = _laid_before_our_first_move(lines)
+    on_moves = {int(card_id) for line in lines if line["type"] == "move" for card_id in line.get("labels") or {}}
+    assert laid and not laid & on_moves
+    from_file, from_records = graded_alike(path, record)
+    assert from_file == from_records
+    # So does `review FILE` where the match is not in the records.
+    empty = tmp_path / "elsewhere.sqlite3"
+    answer = runner.invoke(app, ["review", str(path), "--db", str(empty), "--json", "--nodes", str(NODES)])
+    assert answer.exit_code == 0, answer.output
+    data = json.loads(answer.stdout[answer.stdout.index("{") :])
+    assert len(data["Decisions"]) == from_records
+
+
+def test_a_file_without_the_labels_of_the_opponents_turns_is_refused_naming_the_card(
+    recorded_opponent_first, tmp_path
+) -> None:
+    # As a file written before those labels were recorded: the round cannot be rebuilt, and the refusal says why.
+    path, _record = recorded_opponent_first
+    lines = read_replay(path)
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps(line) + "\n" for line in lines if line["type"] != "labels"))
+    with pytest.raises(ReviewError, match=r"no decision can be rebuilt .* card \d+ was never labelled"):
+        review_file(old, EngineGrader("win", search_nodes=NODES))
+
+
+def _laid_before_our_first_move(lines: list[dict]) -> set[int]:
+    first, second = [line["gamestate"] for line in lines if line["type"] == "gamestate"][:2]
+    ids = {card[0] for card in first["OppHand"]} - {card[0] for hand in ("MyHand", "OppHand") for card in second[hand]}
+    return set(ids)
 
 
 def test_cli_reviews_a_file_whose_match_is_not_in_the_records(recorded, tmp_path) -> None:

@@ -128,9 +128,9 @@ def test_the_agent_gives_the_recognizer_part_of_the_time_to_the_deadline() -> No
         "ResponseDeadline": int((time.time() + 4.0) * 1000),
     }
     scripted = Scripted()
-    budget = ArenaAgent._labelling_budget(gamestate)
+    budget = ArenaAgent.labelling_budget(gamestate)
     assert budget is not None and 0 < budget <= LABELLING_SHARE * 4.0
-    assert ArenaAgent._labelling_budget({**gamestate, "ResponseDeadline": 0}) is None
+    assert ArenaAgent.labelling_budget({**gamestate, "ResponseDeadline": 0}) is None
     assert recognize_within(Plain(), [(1, "u1")], DEFAULT_CATALOG, 1.0)[1].landmark is None
     assert recognize_within(scripted, [(1, "u1")], DEFAULT_CATALOG, 1.0)[1].landmark is None
     assert scripted.budgets == [1.0]
