@@ -155,7 +155,7 @@ def test_every_readme_command_has_a_step() -> None:
     assert not stale, f"WALK entries no longer in the README: {stale}"
 
 
-@pytest.mark.timeout(3000)  # 29 commands, the margin table's build and win layers 1..2 among them (15+ minutes under load)
+@pytest.mark.timeout(3000)  # 29 commands, the margin table and win layers 1..2 among them (15+ minutes under load)
 def test_walk_the_readme_in_a_fresh_home(tmp_path: Path) -> None:
     walk(tmp_path)
 
