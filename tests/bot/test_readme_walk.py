@@ -120,8 +120,10 @@ WALK: dict[str, Step] = {
     "rummy-vision tournament random greedy heuristic expectimax --rounds 20 --workers 2": Step(
         ("Tournament 1:", "expectimax", "Stored as tournament 1")
     ),
-    "rummy-vision replay 12 --turn 5": Step(("step 5",)),
-    "rummy-vision replay 12 --turn 5 --continue-with expectimax": Step(("expectimax",)),
+    # Game 12 is whichever tournament round finished twelfth (two workers), so its length varies: a round
+    # can end at step 5, but not by step 2 (a Lay takes 3 to 5 of a 10-card hand, so no hand is empty yet).
+    "rummy-vision replay 12 --turn 2": Step(("step 2",)),
+    "rummy-vision replay 12 --turn 2 --continue-with expectimax": Step(("expectimax",)),
     "rummy-vision replay ~/.local/share/rummy-vision/replays/FILE.jsonl": Step(("FILE.jsonl",), exit_code=2),
     "rummy-vision selfplay --seed 7": Step(("Final scores", "winner")),
     "rummy-vision play-human --opponent hard": Step(
