@@ -26,6 +26,7 @@ class BuildOptions(TypedDict, total=False):
     workers: int  # threads that share each layer's work (default 2)
     on_progress: Progress | None
     chunk: int  # states a compiled call handles between progress reports (default: the builder's)
+    on_layer: Callable[[int, Timing], None] | None  # after a layer is on disk and in the header
 
 
 def prepare(config: RulesConfig, **options: Unpack[BuildOptions]) -> tuple[KernelTables, list[int], int]:
@@ -62,6 +63,7 @@ def build_layers(
     build: Callable[[int, Layer], Layer],
     write: Callable[[int, Layer], None],
     record: Callable[[int, Layer, Timing], None],
+    on_layer: Callable[[int, Timing], None] | None = None,
 ) -> None:
     """Layers first..last: build(d, layer d-1) computes layer d, write stores its data, then record
     notes it (checksum, timings) in the header; the time recorded covers building and writing."""
@@ -76,6 +78,8 @@ def build_layers(
             "cpu_seconds": round(time.process_time() - cpu_began, 3),
         }
         record(d, layer, timing)
+        if on_layer is not None:
+            on_layer(d, timing)
         below = layer
 
 
