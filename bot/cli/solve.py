@@ -80,15 +80,17 @@ def solve(
 
     from rich.console import Console
 
+    from bot.cli.ctrl_c import ctrl_c_raises
     from rummy import DEFAULT_RULES
     from strategies.table.build import planned_sizes
 
     console = Console(stderr=True)
     sizes = planned_sizes(DEFAULT_RULES)
     try:
-        _build_margin(console, out, workers, top, sizes)
-        if win_top is not None or (top is None and not margin_only):
-            _build_win(console, out, workers, len(sizes) - 1 if win_top is None else win_top, sizes)
+        with ctrl_c_raises():
+            _build_margin(console, out, workers, top, sizes)
+            if win_top is not None or (top is None and not margin_only):
+                _build_win(console, out, workers, len(sizes) - 1 if win_top is None else win_top, sizes)
     except KeyboardInterrupt:
         console.print(
             "Interrupted: every finished layer is kept, checked; run the same command to resume.",

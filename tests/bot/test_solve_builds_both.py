@@ -5,6 +5,9 @@ that Ctrl-C keeps the finished layers and says how to resume."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ from bot.cli import app
 from strategies.table import build, win_build
 
 LAST = 20  # the real rules' deepest layer
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -69,6 +73,46 @@ def test_ctrl_c_keeps_the_finished_layers_and_says_how_to_resume(
     result = CliRunner().invoke(app, ["solve", "--out", str(tmp_path / "t.rvt")])
     assert result.exit_code == 130
     flat = " ".join(result.output.split())
+    assert "Interrupted" in flat and "run the same command to resume" in flat
+
+
+# `solve` as a script's background job (`cmd &`) starts it: SIGINT inherited as ignored. The stand-in
+# builder sleeps in steps for at most a minute, so a Ctrl-C that is not acted on ends the run with 0.
+BACKGROUND_SOLVE = """
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+from strategies.table import build
+from bot.cli import app
+
+def slow(path, config, *, top, **options):
+    print("building", flush=True)
+    for _ in range(600):
+        time.sleep(0.1)
+    return {"done": top}
+
+build.build_table = slow
+app(["solve", "--out", sys.argv[1], "--margin-only"], prog_name="rummy-vision")
+"""
+
+
+def test_a_real_ctrl_c_stops_a_build_started_with_sigint_ignored(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", BACKGROUND_SOLVE, str(tmp_path / "t.rvt")],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    said = []
+    for line in process.stdout:  # bounded: the stand-in ends within a minute
+        said.append(line)
+        if line.strip() == "building":
+            break
+    process.send_signal(signal.SIGINT)
+    rest, _ = process.communicate(timeout=300)
+    flat = " ".join(("".join(said) + rest).split())
+    assert process.returncode == 130, flat
     assert "Interrupted" in flat and "run the same command to resume" in flat
 
 
