@@ -4,6 +4,7 @@ build resumes at the layer in progress and gives the same bytes as an uninterrup
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +18,7 @@ from strategies.table.fileformat import TableError, rules_fields
 Layer = TypeVar("Layer")
 # on_progress(layer, work of the layer done, the layer's work, states/s so far)
 Progress = Callable[[int, int, int, float], None]
-# Seconds and CPU seconds (all threads) a layer took, as the header records them.
+# Seconds and CPU seconds (all threads) a layer took, and the peak memory so far, as the header records them.
 Timing = dict[str, float]
 
 
@@ -76,6 +77,8 @@ def build_layers(
         timing = {
             "seconds": round(time.perf_counter() - began, 3),
             "cpu_seconds": round(time.process_time() - cpu_began, 3),
+            # the process's peak resident memory so far (Linux counts it in KiB): the build's memory budget
+            "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         }
         record(d, layer, timing)
         if on_layer is not None:
