@@ -41,7 +41,8 @@ HOUSE_BOTS: dict[str, Callable[[], Strategy]] = {
     "housebot-expert": _expert,
     # The characters, so that a person (or a bot) can play each of them through the referee.
     **{f"housebot-{name}": functools.partial(get_strategy, name) for name in CHARACTERS},
-    # `perfect` plays from the perfect-play table; without the table it cannot be built, and /play says why.
+    # `perfect` plays for the round's win probability from the perfect-play tables; without the margin table it
+    # cannot be built, and /play says why.
     "housebot-perfect": functools.partial(get_strategy, "perfect"),
 }
 

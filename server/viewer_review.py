@@ -27,7 +27,7 @@ _lock = asyncio.Lock()
 
 async def _review(request: Request, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
     from strategies.coaching.game_review import ReviewError, review_record
-    from strategies.coaching.grading import EngineGrader
+    from strategies.coaching.grading import default_grader
 
     if objective not in OBJECTIVES:
         return JSONResponse({"ErrorMessage": f"objective must be one of {', '.join(OBJECTIVES)}"}, status_code=400)
@@ -40,7 +40,7 @@ async def _review(request: Request, game_id: int, objective: str) -> dict[str, A
         if key not in _reviews:
             record = records.match_record(game_id)
             try:
-                review = await asyncio.to_thread(review_record, record, EngineGrader(objective))
+                review = await asyncio.to_thread(review_record, record, default_grader(objective))
             except ReviewError as error:
                 return JSONResponse({"ErrorMessage": str(error)}, status_code=422)
             _reviews[key] = review.to_json()

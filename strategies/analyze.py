@@ -30,6 +30,7 @@ class Analysis:
     depth: int  # turns searched (0 for strategies that do not search)
     exact: bool
     source: dict[str, Any] | None = None  # what produced the values (strategies.provenance)
+    how: str = ""  # `perfect`: where this position's values came from, e.g. "exact, from the win table"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +71,7 @@ def analyse(
     elif takes_option(strategy, "time_ms"):
         options["time_ms"] = time_ms
     player = get_strategy(strategy, **options)
+    objective = Objective(getattr(player, "objective", objective))  # NAME:objective=... in the spec wins
     if isinstance(player, (SearchStrategy, PerfectStrategy)):
         result = player.analyse(state.copy(), None if nodes is not None else deadline, all_values=True)
         values = result.move_values
@@ -84,7 +86,8 @@ def analyse(
             )
             for move in ranked
         )
-        return Analysis(moves[0].move, moves, objective, result.depth, result.exact, strategy_source(player))
+        how = player.last_how if isinstance(player, PerfectStrategy) else ""
+        return Analysis(moves[0].move, moves, objective, result.depth, result.exact, strategy_source(player), how)
     chosen = player.choose(state.copy())
     order = [chosen] + [move for move in state.legal_moves() if move != chosen]
     moves = tuple(

@@ -32,6 +32,9 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
         found["table"] = {"file": str(table.path), "layers": f"1..{table.top}", "values": "exact margins"}
     elif hasattr(strategy, "exact_solve") and getattr(strategy, "exact_solve", False):
         found["table"] = None  # could read one, found none: `rummy-vision solve` builds it
+    win = getattr(strategy, "win_source", None)
+    if isinstance(win, dict):
+        found["win_table"] = win
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
     return found
@@ -51,6 +54,10 @@ def source_text(source: dict[str, Any]) -> str:
             if table
             else "no perfect-play table (`rummy-vision solve` builds one; results change once it exists)"
         )
+    if "win_table" in source:
+        win = source["win_table"]
+        where = f"win table {win['file']} (layers {win['layers']})" if win["file"] else "no win table"
+        parts.append(f"{where}: {win['exact']}")
     if "weights" in source:
         parts.append(f"weights {source['weights']}")
     if "recognizer" in source:

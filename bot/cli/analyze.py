@@ -15,11 +15,15 @@ def register(app: typer.Typer) -> None:
 
 def analyze(
     file: Path = typer.Argument(..., help="A position (.json) or one position per line (.jsonl)."),
-    strategy: str = typer.Option("expectimax", help="Strategy that ranks the moves: " + SPEC_HELP + "."),
-    objective: str | None = typer.Option(
+    strategy: str | None = typer.Option(
         None,
-        help="win (probability of winning the round) or margin (points). Default: margin for perfect (the table's"
-        " exact values), win for the others.",
+        help="Strategy that ranks the moves: "
+        + SPEC_HELP
+        + ". Default: perfect once `rummy-vision solve` has built its table, else expectimax.",
+    ),
+    objective: str = typer.Option(
+        "win",
+        help="win (probability of winning the round: what the arena scores; the default) or margin (points).",
     ),
     time_ms: float = typer.Option(1000, help="Thinking time per position, in milliseconds."),
     nodes: int | None = typer.Option(
@@ -39,17 +43,19 @@ def analyze(
     from strategies.analyze import analyse
     from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
-    from strategies.registry import strategy_names
+    from strategies.registry import parse_spec, strategy_names
     from strategies.search import Objective
     from strategies.table import TableError
 
     console = Console()
     errors = Console(stderr=True)
-    if objective is None:
-        objective = "margin" if strategy.partition(":")[0] == "perfect" else "win"
     if objective not in {item.value for item in Objective}:
         raise typer.BadParameter(f"objective must be win or margin, got {objective!r}", param_hint="--objective")
-    if strategy not in strategy_names():
+    if strategy is None:
+        from strategies.table.perfect import default_valuer
+
+        strategy = default_valuer()
+    if parse_spec(strategy)[0] not in strategy_names():
         raise typer.BadParameter(
             f"unknown strategy; choose one of {', '.join(strategy_names())}", param_hint="--strategy"
         )
@@ -89,12 +95,8 @@ def analyze(
             continue
         kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
         depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
-        if strategy == "perfect" and not analysis.exact:
-            depth = "mapped from the table's exact margins"
-        elif strategy == "perfect" and analysis.objective is Objective.WIN:
-            depth = "exact, solved on demand to the end of the round"  # the table holds margins, not wins
-        elif strategy == "perfect":
-            depth = "exact, from the perfect-play table"
+        if analysis.how:
+            depth = analysis.how  # `perfect` says where this position's values came from
         table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
         table.add_column("#", justify="right")
         table.add_column("move")
@@ -120,7 +122,7 @@ def analyze(
 
 
 EXACT_HINT_ANALYZE = (
-    "For exact ones run `rummy-vision solve` once (the perfect-play table), then --strategy perfect (margin objective)."
+    "For exact ones run `rummy-vision solve` once (the perfect-play tables: margin, then win), then --strategy perfect."
 )
 
 

@@ -590,23 +590,39 @@ def server_processes(
     )
 
 
+OBJECTIVE_HELP = (
+    "Which table: margin (RUMMY_VISION_TABLE) or win (RUMMY_VISION_WIN_TABLE, the one default `perfect` plays from)."
+)
+
+
+def _is_win(objective: str) -> bool:
+    if objective not in ("margin", "win"):
+        raise typer.BadParameter(f"must be margin or win, got {objective!r}", param_hint="--objective")
+    return objective == "win"
+
+
 @measure_app.command("table-build")
 def table_build(
     ctx: typer.Context,
     table: TableOption = None,
-    name: str = typer.Option("table-build", help=NAME_HELP),
+    objective: str = typer.Option("margin", help=OBJECTIVE_HELP),
+    name: str | None = typer.Option(None, help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
 ) -> None:
-    """The perfect-play table's build figures per layer, as the build recorded them in the table's header."""
+    """A table's build figures per layer (time, CPU; for the win table its values and peak memory too), as
+    the build recorded them in the table's header, and its size on disk."""
     from bot.measure.table import build_figures
+    from bot.measure.win_table import win_build_figures
 
+    win = _is_win(objective)
+    figures = win_build_figures if win else build_figures
     _measure(
         ctx,
-        name,
-        lambda: build_figures(table, emit),
+        name or ("win-table-build" if win else "table-build"),
+        lambda: figures(table, emit),
         seeds="none: a built table",
-        settings={"table": str(table)},
+        settings={"table": str(table), "objective": objective},
         out=out,
         save=save,
         refused=_table_errors(),
@@ -617,20 +633,26 @@ def table_build(
 def table_lookup(
     ctx: typer.Context,
     table: TableOption = None,
-    positions: int = typer.Option(20, min=1, help="Look-ups timed, in fifties (20: 1000 positions)."),
-    name: str = typer.Option("table-lookup", help=NAME_HELP),
+    positions: int = typer.Option(
+        20, min=1, help="Look-ups timed, in fifties (20: 1000 positions; with --objective win, per turns left)."
+    ),
+    objective: str = typer.Option("margin", help=OBJECTIVE_HELP),
+    name: str | None = typer.Option(None, help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
 ) -> None:
-    """Time reading exact values from the perfect-play table: one state's, and every move's."""
+    """Time reading exact values from a perfect-play table: one state's, and every move's (for the win
+    table, by turns left)."""
     from bot.measure.table import lookup
+    from bot.measure.win_table import LOOKUP_SEED, win_lookup
 
-    settings = {"table": str(table), "positions": positions * 50}
+    win = _is_win(objective)
+    settings = {"table": str(table), "positions": positions * 50, "objective": objective}
     _measure(
         ctx,
-        name,
-        lambda: lookup(table, positions * 50, emit),
-        seeds={"positions": 77},
+        name or ("win-table-lookup" if win else "table-lookup"),
+        (lambda: win_lookup(table, positions * 50, emit)) if win else (lambda: lookup(table, positions * 50, emit)),
+        seeds={"positions": f"{LOOKUP_SEED} + turns left"} if win else {"positions": 77},
         settings=settings,
         out=out,
         save=save,

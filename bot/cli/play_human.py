@@ -24,10 +24,16 @@ def play_human(
     style: Annotated[
         int, typer.Option(help="GameStyleId: 5 is one round with 120 s a move, 6 three rounds, 7 no limit.")
     ] = 5,
-    coach: Annotated[str, typer.Option(help="The coach's strategy for hints and the review.")] = "expectimax",
+    coach: Annotated[
+        str | None,
+        typer.Option(
+            help="The coach's strategy for hints and the review. Default: perfect once `rummy-vision solve` has "
+            "built its table, else expectimax."
+        ),
+    ] = None,
     objective: Annotated[
-        str, typer.Option(help="The coach's values: margin (expected final points) or win (chance to win the round).")
-    ] = "margin",
+        str, typer.Option(help="The coach's values: win (chance to win the round) or margin (expected final points).")
+    ] = "win",
     name: Annotated[str, typer.Option(help="The name your games are recorded under.")] = "human",
     base_url: Annotated[
         str | None,

@@ -22,24 +22,29 @@ def review(
     html: Path | None = typer.Option(None, "--html", help="Also write the review as a self-contained HTML page."),
     db: Path | None = typer.Option(None, "--db", help="Records file (default: the server's data file)."),
     nodes: int | None = typer.Option(
-        None, "--nodes", min=1, help="Search nodes per decision where no exact value is at hand (default 20000)."
+        None,
+        "--nodes",
+        min=1,
+        help="Search nodes per decision where no exact value is at hand (default 20000; without the perfect-play"
+        " table: with it, `perfect` grades every decision).",
     ),
 ) -> None:
     """Grade every decision of both players of a finished match: its loss against the engine's best move,
     the biggest mistakes with the better move, each player's totals, and a chart of the win probability
-    (in the HTML page). Says which values are exact and which are estimates.
+    (in the HTML page). Grades with `perfect` once `rummy-vision solve` has built its table, else with the
+    coach's search. Says which values are exact and which are estimates.
     """
     from rich.console import Console
 
     from strategies.coaching.game_review import ReviewError, review_record
-    from strategies.coaching.grading import SEARCH_NODES, EngineGrader
+    from strategies.coaching.grading import SEARCH_NODES, default_grader
 
     console = Console(stderr=True, highlight=False)
     if objective not in ("win", "margin"):
         raise typer.BadParameter("--objective must be win or margin")
     try:
         record = load_record(source, db)
-        grader = EngineGrader(objective, search_nodes=nodes or SEARCH_NODES)
+        grader = default_grader(objective, search_nodes=nodes or SEARCH_NODES)
         from rich.progress import Progress
 
         with Progress(console=console, transient=True) as bar:

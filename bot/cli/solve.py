@@ -1,8 +1,9 @@
-"""`rummy-vision solve`: build the perfect-play margin table, with progress, resumably."""
+"""`rummy-vision solve`: build the perfect-play tables (margin, then win), with progress, resumably."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, NoReturn
 
 import typer
 
@@ -11,9 +12,18 @@ def register(app: typer.Typer) -> None:
     app.command()(solve)
 
 
+WIN_SIZE_TEXT = (
+    "about 2.7 GB (the count's 2.45 GB at 16 bits plus a byte a state: measurements/win_table_count.json; "
+    "estimated, not yet measured) and tens of CPU minutes"
+)
+
+
 def solve(
     out: Path | None = typer.Option(
-        None, "--out", help="Where to write the table (default: the user data directory, where `perfect` looks)."
+        None,
+        "--out",
+        help="Where to write the margin table (the win table goes beside it, .rvw); default: the user data "
+        "directory, where `perfect` looks.",
     ),
     workers: int = typer.Option(2, "--workers", min=1, help="Threads that share each layer's work."),
     top: int | None = typer.Option(
@@ -21,10 +31,16 @@ def solve(
         "--top",
         min=1,
         help=(
-            "Build layers 1..TOP only (positions with up to TOP+1 turns left; deeper ones are solved on demand "
-            "above them: with --top 7, 359 MB, 95% of positions with 12 turns left solve in about a second); "
-            "default: the whole round."
+            "Build the margin table's layers 1..TOP only, and no win table (positions with up to TOP+1 turns "
+            "left; deeper ones are solved on demand above them: with --top 7, 359 MB, 95% of positions with 12 "
+            "turns left solve in about a second); default: the whole round."
         ),
+    ),
+    margin_only: bool = typer.Option(
+        False,
+        "--margin-only",
+        help="Build only the margin table (1.1 GB, a few CPU minutes): `perfect:objective=margin` is then exact "
+        "everywhere, and default `perfect` exact only where its win values say so.",
     ),
     verify: int | None = typer.Option(
         None,
@@ -32,7 +48,7 @@ def solve(
         min=1,
         metavar="N",
         help=(
-            "Check the table already built instead of building: N random states of every layer against a "
+            "Check the margin table already built instead of building: N random states of every layer against a "
             "second solver that shares no code with the kernel (each from the layer below; near the end of "
             "the round also solved to the round's end). Exit 1 if any value differs."
         ),
@@ -43,53 +59,51 @@ def solve(
         "--win-top",
         min=1,
         help=(
-            "Also build the win table's layers 1..WIN_TOP (exact P(win) for every open banked difference), "
-            "which `perfect:objective=win` then plays from, solving on demand above it. Not built by default: "
-            "the whole win table does not fit this machine's budget (see the README)."
+            "Build the win table's layers 1..WIN_TOP only (exact P(win) for every banked difference a deal "
+            "reaches); positions above them are solved on demand when few turns are left, else estimated. "
+            "Default: the whole win table, unless --top or --margin-only."
         ),
     ),
 ) -> None:
-    """Solve the round exactly (margin objective) and write the table `perfect` plays from.
+    """Solve the round exactly and write the tables `perfect` plays from: the margin table (1.1 GB, a few
+    CPU minutes), then the win table that default `perfect` (objective win) needs (about 2.7 GB, estimated from
+    measurements/win_table_count.json; tens of CPU minutes).
 
-    Layer d holds every position with d cards in the deck; it needs only layer d-1, so layers are
-    built in order and each finished layer is kept: run the command again to resume after an
-    interruption (or to extend a --top build). With --verify, check a built table instead.
+    Long: the whole build is tens of CPU minutes. Each table is built layer by layer (layer d holds every
+    position with d cards in the deck and needs only layer d-1); each finished layer is kept with its
+    checksum, so Ctrl-C loses at most the layer in progress and the same command resumes. With --verify,
+    check a built margin table instead.
     """
-    import time
-
     if verify is not None:
         _verify(out, verify, seed)
         return
 
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.text import Text
 
+    from bot.cli.ctrl_c import ctrl_c_raises
     from rummy import DEFAULT_RULES
-    from strategies.kernel import KernelUnsupported
-    from strategies.table.build import build_table, planned_sizes, table_bytes
-    from strategies.table.fileformat import TableError, default_table_path, read_header
+    from strategies.table.build import planned_sizes
 
     console = Console(stderr=True)
-    path = out or default_table_path(DEFAULT_RULES)
     sizes = planned_sizes(DEFAULT_RULES)
-    last = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
-    already = 0
-    if path.exists():
-        try:
-            header = read_header(path)
-            # An unfinished build resumes to the depth it was started with, a finished one can grow.
-            last = max(last, min(header["top"], len(sizes) - 1))
-            already = min(header["done"], last)
-        except TableError as error:
-            console.print(Text(str(error), style="red"), soft_wrap=True)
-            raise typer.Exit(2) from None
-    layer_states = {d: sizes[d] for d in range(1, last + 1)}
-    total = sum(layer_states.values())
-    done_before = sum(layer_states[d] for d in range(1, already + 1))
-    console.print(plan_line(path, sizes, last, already, table_bytes(DEFAULT_RULES, last)), soft_wrap=True)
-    began = time.perf_counter()
-    with Progress(
+    try:
+        with ctrl_c_raises():
+            _build_margin(console, out, workers, top, sizes)
+            if win_top is not None or (top is None and not margin_only):
+                _build_win(console, out, workers, len(sizes) - 1 if win_top is None else win_top, sizes)
+    except KeyboardInterrupt:
+        console.print(
+            "Interrupted: every finished layer is kept, checked; run the same command to resume.",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(130) from None
+
+
+def _progress(console: Any) -> Any:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    return Progress(
         TextColumn("[bold]{task.fields[layer]}"),
         BarColumn(),
         TextColumn("{task.percentage:>5.1f}%"),
@@ -98,45 +112,104 @@ def solve(
         TextColumn("ETA"),
         TimeRemainingColumn(),
         console=console,
-    ) as progress:
-        task = progress.add_task("solve", total=total, completed=done_before, layer="starting", rate="")
+    )
+
+
+def _fail(console: Any, error: Exception) -> NoReturn:
+    from rich.text import Text
+
+    console.print(Text(str(error), style="red"), soft_wrap=True)
+    raise typer.Exit(2) from None
+
+
+def _build_margin(console: Any, out: Path | None, workers: int, top: int | None, sizes: list[int]) -> None:
+    import time
+
+    from rummy import DEFAULT_RULES
+    from strategies.kernel import KernelUnsupported
+    from strategies.table.build import build_table, table_bytes
+    from strategies.table.fileformat import TableError, default_table_path, read_header
+
+    path = out or default_table_path(DEFAULT_RULES)
+    last = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
+    already = 0
+    if path.exists():
+        try:
+            header = read_header(path)
+        except TableError as error:
+            _fail(console, error)
+        # An unfinished build resumes to the depth it was started with, a finished one can grow.
+        last = max(last, min(header["top"], len(sizes) - 1))
+        already = min(header["done"], last)
+    layer_states = {d: sizes[d] for d in range(1, last + 1)}
+    done_before = sum(layer_states[d] for d in range(1, already + 1))
+    console.print(plan_line(path, sizes, last, already, table_bytes(DEFAULT_RULES, last)), soft_wrap=True)
+    began = time.perf_counter()
+    with _progress(console) as progress:
+        task = progress.add_task("solve", total=sum(layer_states.values()), completed=done_before, layer="", rate="")
 
         def report(d: int, finished: int, units: int, rate: float) -> None:
             completed = sum(layer_states[e] for e in range(1, d)) + layer_states[d] * finished / units
-            progress.update(
-                task,
-                completed=completed,
-                layer=f"layer {d}/{last}",
-                rate=f"{rate / 2:,.0f} states/s",
-            )
+            progress.update(task, completed=completed, layer=f"layer {d}/{last}", rate=f"{rate / 2:,.0f} states/s")
 
         try:
             header = build_table(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report)
         except (TableError, KernelUnsupported) as error:
-            console.print(Text(str(error), style="red"), soft_wrap=True)
-            raise typer.Exit(2) from None
+            _fail(console, error)
     seconds = time.perf_counter() - began
     console.print(f"Done in {seconds:.0f} s: {path} holds layers 1..{header['done']}.")
     print(path)
-    if win_top is not None:
-        from strategies.table.win_build import build_win_table
-        from strategies.table.win_format import default_win_table_path
 
-        win_path = default_win_table_path(DEFAULT_RULES) if out is None else out.with_suffix(".rvw")
-        console.print(f"Win table: {win_path}, layers 1..{win_top}")
+
+def _build_win(console: Any, out: Path | None, workers: int, top: int, sizes: list[int]) -> None:
+    import time
+
+    from rummy import DEFAULT_RULES
+    from strategies.table.fileformat import TableError
+    from strategies.table.win_build import build_win_table
+    from strategies.table.win_format import default_win_table_path, read_win_header
+
+    path = default_win_table_path(DEFAULT_RULES) if out is None else out.with_suffix(".rvw")
+    last = min(top, len(sizes) - 1)
+    already = 0
+    if path.exists():
         try:
-            win_header = build_win_table(
-                win_path,
-                DEFAULT_RULES,
-                top=win_top,
-                workers=workers,
-                on_progress=lambda d, done, size, rate: progress_line(console, d, done, size, rate),
-            )
+            header = read_win_header(path)
         except TableError as error:
-            console.print(f"[red]{error}[/red]")
-            raise typer.Exit(2) from None
-        console.print(f"Done: {win_path} holds win layers 1..{win_header['done']}.")
-        print(win_path)
+            _fail(console, error)
+        last = max(last, min(header["top"], len(sizes) - 1))
+        already = min(header["done"], last)
+    console.print(
+        f"Win table: {path} (layers 1..{last} of {len(sizes) - 1}; {already} win layer(s) already built; "
+        f"the whole table is {WIN_SIZE_TEXT})",
+        soft_wrap=True,
+        highlight=False,
+    )
+    began = time.perf_counter()
+    with _progress(console) as progress:
+        task = progress.add_task("win", total=sum(sizes[already + 1 : last + 1]), completed=0, layer="", rate="")
+        finished = [sum(sizes[already + 1 : d]) for d in range(last + 2)]
+
+        def report(d: int, done: int, size: int, rate: float) -> None:
+            progress.update(
+                task, completed=finished[d] + done, layer=f"win layer {d}/{last}", rate=f"{rate:,.0f} states/s"
+            )
+
+        def kept(d: int, timing: dict[str, float]) -> None:
+            console.print(
+                f"win layer {d}/{last} done: {sizes[d]:,} states, {timing['cpu_seconds']:.0f} CPU s", highlight=False
+            )
+
+        try:
+            header = build_win_table(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report, on_layer=kept)
+        except TableError as error:
+            _fail(console, error)
+    whole = " (the whole round)" if header["done"] == len(sizes) - 1 else ""
+    console.print(
+        f"Done in {time.perf_counter() - began:.0f} s: {path} holds win layers 1..{header['done']}{whole}.",
+        highlight=False,
+    )
+    print(path)
 
 
 def plan_line(path: Path, sizes: list[int], last: int, already: int, size_bytes: int) -> str:
@@ -209,10 +282,3 @@ def _verify(out: Path | None, samples: int, seed: int) -> None:
     if not all(check.passed for check in checks):
         print_console.print(f"MISMATCH: {worst.worst}", markup=False, highlight=False)
         raise typer.Exit(1)
-
-
-def progress_line(console: object, d: int, done: int, size: int, rate: float) -> None:
-    from rich.console import Console
-
-    if isinstance(console, Console) and done == size:
-        console.print(f"  win layer {d}: {size:,} states, {rate:,.0f} states/s")

@@ -44,7 +44,7 @@ class PlayApi:
     def options(self) -> dict[str, Any]:
         return self._answer(self.client.get("/play/api/options"))
 
-    def start(self, opponent: str, style: int, coach: str, name: str, objective: str = "margin") -> dict[str, Any]:
+    def start(self, opponent: str, style: int, coach: str | None, name: str, objective: str = "win") -> dict[str, Any]:
         body = {
             "Opponent": opponent,
             "GameStyleId": style,
@@ -178,7 +178,7 @@ class TerminalGame:
         self.state: dict[str, Any] = {}  # the last state shown
         self.token = ""
 
-    def play(self, opponent: str, style: int, coach: str, name: str, objective: str = "margin") -> dict[str, Any]:
+    def play(self, opponent: str, style: int, coach: str | None, name: str, objective: str = "win") -> dict[str, Any]:
         state = self.api.start(opponent, style, coach, name, objective)
         token = self.token = state["Session"]
         self.console.print(
@@ -290,7 +290,8 @@ class TerminalGame:
         except PlayApiError as error:
             self.console.print(f"[red]No advice:[/red] {error}")
             return
-        how = "exact values" if advice["Exact"] else f"estimates, searched {advice['Depth']} turn(s) ahead"
+        searched = f"estimates, searched {advice['Depth']} turn(s) ahead"
+        how = advice.get("How") or ("exact values" if advice["Exact"] else searched)
         table = Table(title=f"Coach: {advice['Strategy']}, {advice['Objective']} objective, {how}")
         table.add_column("move")
         table.add_column("value", justify="right")

@@ -86,7 +86,7 @@
     for (const name of options.Coaches) {
       const label = name === "expectimax" ? "expectimax (1 s a position)" : name;
       const option = element("option", { value: name }, label);
-      if (name === "expectimax") option.selected = true;
+      if (name === (options.DefaultCoach || "expectimax")) option.selected = true;
       coaches.append(option);
     }
   }
@@ -363,7 +363,7 @@
     try {
       const advice = await call(`/games/${page.token}/coach?top=5`);
       if (page.state.Version !== state.Version) return;
-      const exact = advice.Exact ? "exact values" : `estimates, searched ${advice.Depth} turn(s) ahead`;
+      const exact = advice.How || (advice.Exact ? "exact values" : `estimates, searched ${advice.Depth} turn(s) ahead`);
       $("#coach-source").textContent = `${advice.Strategy}, ${advice.Objective} objective, ${exact}`;
       if (advice.ExactHint) $("#coach-source").title = advice.ExactHint;
       $("#coach-text").textContent = advice.Explanation;

@@ -12,6 +12,7 @@ from server.play.ledger import PlayedMove
 from server.styles import GameStyle
 from strategies.coaching.selection import describe_cards, set_name
 from strategies.registry import get_strategy
+from strategies.table.perfect import default_valuer
 
 OPPONENT_NOTES = {
     "housebot-practise": "random moves, like the arena's template bot",
@@ -20,7 +21,8 @@ OPPONENT_NOTES = {
     "housebot-easy": "character: one turn of lookahead, noisy",
     "housebot-medium": "character: two turns of lookahead, a little noise",
     "housebot-hard": "character: searches a second a move",
-    "housebot-perfect": "character: the best play we have",
+    "housebot-perfect": "plays for the best chance to win the round: exact where its tables reach"
+    " (`rummy-vision solve` builds them), estimates beyond",
 }
 
 
@@ -65,6 +67,7 @@ def options_json(styles: Sequence[GameStyle], coaches: Sequence[str]) -> dict[st
         "Opponents": opponents,
         "Styles": [style_json(style) for style in people_first if not style.stake],
         "Coaches": [name for name in coaches if unavailable(functools.partial(get_strategy, name)) is None],
+        "DefaultCoach": default_valuer(),
     }
 
 

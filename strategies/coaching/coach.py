@@ -1,9 +1,10 @@
 """The coach: a strategy's ranked moves for the player to move, with values, and why the best is best.
 
-The coach takes a strategy name (any searching strategy of the registry) and an objective. Values
-are on the objective's scale: `margin` is the expected final point difference (the default: a
-person reads points more easily than probabilities), `win` the probability of winning the round.
-A value is marked exact when the strategy says its search (or table) was exact.
+The coach takes a strategy name (any searching strategy of the registry; by default `perfect` once the
+perfect-play table is built, else `expectimax`) and an objective. Values are on the objective's scale:
+`win` is the probability of winning the round (the default: the arena scores a round by who wins it,
+and a match is won on rounds), `margin` the expected final point difference. A value is marked exact
+when the strategy says its search (or table) was exact.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from strategies.analyze import analyse
 from strategies.coaching.words import explain_move
 from strategies.position import Position, parse_position
 from strategies.search import Objective
+from strategies.table.perfect import default_valuer
 
 # Where a person is told how to turn estimates into exact values.
 EXACT_HINT = (
-    "These values are estimates from a bounded search. Run `rummy-vision solve` once to build the perfect-play"
-    " table; with it the coach's values are exact."
+    "These values are estimates (a bounded search, or exact margins mapped to a win probability). Run"
+    " `rummy-vision solve` once to build the perfect-play tables (margin, then win); with them the coach's values"
+    " are exact."
 )
 
 
@@ -32,7 +35,7 @@ def value_kind(exact: bool) -> dict[str, Any]:
 
 
 DEFAULT_STRATEGY = "expectimax"
-DEFAULT_OBJECTIVE = Objective.MARGIN
+DEFAULT_OBJECTIVE = Objective.WIN
 DEFAULT_TIME_MS = 1000.0
 # Strategies that give a value for every move (the others only pick one).
 VALUED = ("heuristic", "expectimax", "exact", "easy", "medium", "hard", "perfect")
@@ -47,7 +50,7 @@ class CoachConfig:
     @classmethod
     def parse(cls, strategy: str | None, objective: str | None = None, time_ms: float | None = None) -> CoachConfig:
         """A checked config; ValueError says what is wrong."""
-        name = strategy or DEFAULT_STRATEGY
+        name = strategy or default_valuer()
         if name not in VALUED:
             raise ValueError(f"the coach needs a strategy that values every move: one of {', '.join(VALUED)}")
         try:
@@ -79,6 +82,7 @@ class Advice:
     depth: int
     explanation: str
     values: Mapping[int, float] = field(default_factory=dict)  # move id -> value
+    how: str = ""  # `perfect`: where the values came from, e.g. "exact, from the win table"
 
     @property
     def best(self) -> Suggestion:
@@ -92,6 +96,7 @@ class Advice:
             "Exact": self.exact,
             **value_kind(self.exact),
             "Depth": self.depth,
+            "How": self.how,
             "Explanation": self.explanation,
             "Moves": [
                 {
@@ -131,7 +136,7 @@ def advise(position: Position, config: CoachConfig = CoachConfig()) -> Advice:
             values[move_id] = ranked.value
     ordered = tuple(suggestions)
     explanation = explain_move(position, ordered[0].move_id, _comparison(ordered, config.objective, analysis.exact))
-    return Advice(ordered, config, analysis.exact, analysis.depth, explanation, values)
+    return Advice(ordered, config, analysis.exact, analysis.depth, explanation, values, analysis.how)
 
 
 def format_value(value: float | None, objective: Objective) -> str:

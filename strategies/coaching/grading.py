@@ -5,8 +5,9 @@ its values are exact and what they come from (`ValueSource`), so a review never 
 fact. `EngineGrader` grades by search: the coach's searcher (`strategies.analyze.analyse` with the
 `expectimax` strategy) under a node budget, so the grades are the same on every machine. Its values are
 exact when the kernel solves the position to the end of the round (near the end of a round, or from the
-margin table when it is built) and otherwise estimates of a depth-limited search. A win table, once it
-exists, plugs in as another `Grader` whose grades say `ValueSource.TABLE` and `exact=True`.
+margin table when it is built) and otherwise estimates of a depth-limited search. `PerfectGrader` grades
+with `perfect` once its margin table is built: from the win table where it reaches, solved on demand
+above it, and otherwise mapped margins marked as estimates; `default_grader` picks between the two.
 """
 
 from __future__ import annotations
@@ -30,16 +31,17 @@ EXACT_NODES = 250_000
 SEARCH_NODES = 20_000
 SEARCHER = "expectimax"
 HOW_TO_GET_EXACT = (
-    "build the perfect-play table with `rummy-vision solve` (1.1 GB, a few minutes) for exact margins "
-    "everywhere; exact win probabilities are solved on demand in the last "
-    f"{EXACT_TURNS} turns of a round"
+    "run `rummy-vision solve`: it builds the perfect-play margin table (1.1 GB, a few minutes), then the whole "
+    "win table (long); with both, every value is exact. Without the win table, win probabilities are exact "
+    "where the on-demand solve reaches (the last turns of a round) and estimates before"
 )
 
 
 class ValueSource(StrEnum):
-    TABLE = "table"  # exact: looked up in a perfect-play table
-    SOLVE = "on-demand solve"  # exact: solved to the end of the round for this position
+    TABLE = "table"  # exact: looked up in a perfect-play table (margin or win)
+    SOLVE = "on-demand solve"  # exact: solved to the end of the round (or down to the win table) for this position
     SEARCH = "search"  # estimate: a depth-limited search with heuristic (or table-mapped) leaves
+    MAPPED = "mapped margins"  # estimate: the margin table's exact margins mapped to a win probability
 
 
 @dataclass(frozen=True)
@@ -114,3 +116,42 @@ class EngineGrader:
             f"{exact}; before that, estimates of an {SEARCHER} search ({self.search_nodes} nodes a move, "
             f"{leaves} at its leaves)"
         )
+
+
+class PerfectGrader:
+    """`perfect`'s values: exact from the tables or a bounded on-demand solve, else marked estimates."""
+
+    def __init__(self, objective: Objective | str = Objective.WIN) -> None:
+        from strategies.table.perfect import PerfectStrategy
+
+        self.objective = Objective(objective)
+        self.perfect = PerfectStrategy(objective=self.objective)
+
+    def grade(self, position: Position) -> Grade:
+        from strategies.table.perfect import MAPPED, SOLVED_ABOVE, SOLVED_TO_END
+
+        result = self.perfect.analyse(position.state.copy())
+        values = {move: self.perfect.shown_value(value) for move, value in result.move_values.items()}
+        how = self.perfect.last_how
+        source = (
+            ValueSource.MAPPED
+            if how == MAPPED
+            else ValueSource.SOLVE
+            if how in (SOLVED_ABOVE, SOLVED_TO_END)
+            else ValueSource.TABLE
+        )
+        return Grade(values, self.objective, result.exact, source, result.depth)
+
+    def describe(self) -> str:
+        from strategies.provenance import source_text, strategy_source
+
+        return f"{source_text(strategy_source(self.perfect))}"
+
+
+def default_grader(objective: Objective | str = Objective.WIN, *, search_nodes: int = SEARCH_NODES) -> Grader:
+    """`perfect` once its margin table is built (exact where its values say so), else the coach's searcher."""
+    from strategies.table.perfect import perfect_available
+
+    if perfect_available():
+        return PerfectGrader(objective)
+    return EngineGrader(objective, search_nodes=search_nodes)

@@ -4,6 +4,7 @@ build resumes at the layer in progress and gives the same bytes as an uninterrup
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +18,7 @@ from strategies.table.fileformat import TableError, rules_fields
 Layer = TypeVar("Layer")
 # on_progress(layer, work of the layer done, the layer's work, states/s so far)
 Progress = Callable[[int, int, int, float], None]
-# Seconds and CPU seconds (all threads) a layer took, as the header records them.
+# Seconds and CPU seconds (all threads) a layer took, and the peak memory so far, as the header records them.
 Timing = dict[str, float]
 
 
@@ -26,6 +27,7 @@ class BuildOptions(TypedDict, total=False):
     workers: int  # threads that share each layer's work (default 2)
     on_progress: Progress | None
     chunk: int  # states a compiled call handles between progress reports (default: the builder's)
+    on_layer: Callable[[int, Timing], None] | None  # after a layer is on disk and in the header
 
 
 def prepare(config: RulesConfig, **options: Unpack[BuildOptions]) -> tuple[KernelTables, list[int], int]:
@@ -62,6 +64,7 @@ def build_layers(
     build: Callable[[int, Layer], Layer],
     write: Callable[[int, Layer], None],
     record: Callable[[int, Layer, Timing], None],
+    on_layer: Callable[[int, Timing], None] | None = None,
 ) -> None:
     """Layers first..last: build(d, layer d-1) computes layer d, write stores its data, then record
     notes it (checksum, timings) in the header; the time recorded covers building and writing."""
@@ -74,8 +77,12 @@ def build_layers(
         timing = {
             "seconds": round(time.perf_counter() - began, 3),
             "cpu_seconds": round(time.process_time() - cpu_began, 3),
+            # the process's peak resident memory so far (Linux counts it in KiB): the build's memory budget
+            "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         }
         record(d, layer, timing)
+        if on_layer is not None:
+            on_layer(d, timing)
         below = layer
 
 

@@ -1,11 +1,24 @@
-"""`perfect`: plays from the margin table and knows every move's exact value."""
+"""`perfect`: the exact best move for the probability of winning the round (the arena's objective), or with
+`objective="margin"` for the expected final margin, from the perfect-play tables.
+
+A round is won on points (ties to the second mover), and a match on rounds, so each round's P(win) is
+what `perfect` maximises by default. Its values come, best first, from:
+1. the win table (`rummy-vision solve`), when it holds the layer below the position: exact;
+2. an on-demand win solve above the win table's top layer (or to the end of the round without one),
+   when at most WIN_EXACT_TURNS turns are enumerated and the solve stays within WIN_STATE_CAP states
+   and the deadline: exact;
+3. otherwise the margin table's best move, with its exact margins mapped to a P(win)
+   (strategies.table.win_mapping): an estimate, and every result says so (`last.exact`, `last_how`).
+Under `margin` every value is the margin table's exact value.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rummy import DEFAULT_RULES, CountState, RulesConfig
+from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE
 from strategies.search import Objective, SearchResult
 from strategies.table.fileformat import MarginTable, TableError, load_table
 from strategies.table.lookup import table_move_values
@@ -14,35 +27,67 @@ from strategies.table.win_mapping import win_value
 if TYPE_CHECKING:  # the win table's module loads the compiled kernel, which `import strategies` must not
     from strategies.table.win_format import WinTable
 
-# The win objective is solved exactly on demand up to this many turns left (within about a
-# second at p95 on a 2-core machine, see the README); beyond, the table's margins are mapped to
-# a probability of winning (strategies.table.win_mapping), which is an estimate.
+# Turns an on-demand win solve may enumerate (above the win table, or to the end of the round without
+# one): about a second at p95 on a 2-core machine (see the README). Beyond, values are estimates.
 WIN_EXACT_TURNS = 5
+# The most states such a solve may enumerate: a cap, not the clock, so the same position gets the same
+# answer on any machine (a deadline, when the caller gives one, can still cut it short).
+WIN_STATE_CAP = STATES_PER_NODE * SOLVE_P95_STATES["win"][WIN_EXACT_TURNS]
+SOLVE_HINT = "`rummy-vision solve` builds the whole win table, which makes every value exact"
+
+# How a result's values were found, as `last_how` says it (the CLI's table titles use these words).
+FROM_WIN_TABLE = "exact, from the win table"
+SOLVED_ABOVE = "exact, solved on demand above the win table"
+SOLVED_TO_END = "exact, solved on demand to the end of the round"
+FROM_MARGIN_TABLE = "exact, from the perfect-play table"
+MAPPED = "estimate: the margin table's exact margins mapped to a win probability"
 
 
-def _win_table(rules: RulesConfig) -> WinTable | None:
-    """The win table (`rummy-vision solve --win-top N`) when one is built for these rules."""
-    from strategies.table.win_format import load_win_table
+def perfect_available(rules: RulesConfig = DEFAULT_RULES) -> bool:
+    """Whether the whole margin table for these rules is built (its header says so; the layers are checked
+    when `perfect` loads it): then the coach, the review and `analyze` value moves with `perfect`."""
+    from strategies.table.fileformat import default_table_path, read_header
 
     try:
-        return load_win_table(None, rules)
-    except TableError:
-        return None
+        header = read_header(default_table_path(rules))
+    except (TableError, OSError):
+        return False
+    sizes = header.get("sizes")
+    return isinstance(sizes, list) and header.get("done") == len(sizes) - 1
+
+
+def default_valuer(rules: RulesConfig = DEFAULT_RULES) -> str:
+    """The strategy that values every move where none is named: `perfect` once its table is built (exact
+    where its values say so), else `expectimax` (estimates, except near the end of a round)."""
+    return "perfect" if perfect_available(rules) else "expectimax"
+
+
+def _win_table(rules: RulesConfig, margin_table: Path | None) -> WinTable | None:
+    """The win table for these rules: beside a margin table given by path (where `solve --out` writes it),
+    else the default one; None when none is built. An interrupted build gives its finished layers."""
+    from strategies.table.win_format import default_win_table_path, load_win_table
+
+    places = [margin_table.with_suffix(".rvw")] if margin_table is not None else []
+    places.append(default_win_table_path(rules))
+    for place in places:
+        if place.exists():
+            try:
+                table = load_win_table(place, rules)
+            except TableError:
+                continue
+            if table.top >= 1:
+                return table
+    return None
 
 
 class PerfectStrategy:
-    """The exact best move under the margin objective, from the table; every move's exact value.
-
-    Under the win objective, with a win table built, every move's exact P(win) comes from it (above its
-    top layer, from an on-demand solve over it, within the deadline). Otherwise, and when that solve
-    runs out of time, it solves exactly while few turns are left and beyond plays the margin table's
-    best move, showing calibrated win probabilities (marked not exact).
-    """
+    """The exact best move for the round's P(win) (or, under `margin`, the expected margin), with every
+    move's value; where a win value cannot be exact, an estimate that says so (see the module)."""
 
     def __init__(
         self,
         *,
-        objective: Objective | str = Objective.MARGIN,
+        objective: Objective | str = Objective.WIN,
         table: str | Path | None = None,
         rules: RulesConfig = DEFAULT_RULES,
         time_ms: float | None = None,
@@ -53,38 +98,48 @@ class PerfectStrategy:
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
-        self.win_table = _win_table(rules) if self.objective is Objective.WIN else None
+        self.win_table = _win_table(rules, self.table.path) if self.objective is Objective.WIN else None
         self.time_ms = time_ms
         self.last: SearchResult | None = None
+        self.last_how = ""
         self.last_values_exact = True
         warm_up()
 
-    def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
-        if self.win_table is not None:
-            from strategies.table.win_lookup import exact_win_values
+    def _result(self, state: CountState, values: dict[int, float], exact: bool, how: str) -> SearchResult:
+        best = max(values, key=lambda move: (values[move], -move))
+        self.last = SearchResult(best, values[best], state.turns_left, exact, values)
+        self.last_how = how
+        self.last_values_exact = exact
+        return self.last
 
-            # From the win table (layers 1..top), solved on demand above it; None when the deadline passes.
-            exact = exact_win_values(state, self.win_table, deadline=deadline)
-            if exact is not None:
-                best = max(exact, key=lambda move: (exact[move], -move))
-                self.last = SearchResult(best, exact[best], state.turns_left, True, exact)
-                return self.last
-        if self.objective is Objective.WIN and state.turns_left <= WIN_EXACT_TURNS:
-            from strategies.kernel.solve_position import solve_exact
+    def _exact_win(self, state: CountState, deadline: float | None) -> tuple[dict[int, float], str] | None:
+        """Every move's exact 2 P(win) - 1 when the win table or a bounded on-demand solve gives it."""
+        from strategies.table.win_lookup import exact_win_values, table_holds
 
-            solved = solve_exact(state, "win", deadline=deadline)  # late: the table's mapped values below
-            if solved is not None:
-                values = solved.values
-                best = max(values, key=lambda move: (values[move], -move))
-                self.last = SearchResult(best, values[best], state.turns_left, True, values)
-                return self.last
-        margins = table_move_values(state, self.table)
-        best = max(margins, key=lambda move: (margins[move], -move))
-        if self.objective is Objective.WIN:
-            values = {move: win_value(state, value) for move, value in margins.items()}
-            self.last = SearchResult(best, values[best], state.turns_left, False, values)
+        table = self.win_table if self.win_table is not None and table_holds(state, self.win_table) else None
+        top = 0 if table is None else table.top
+        if table is not None and table.covers(state.turns_left):
+            how = FROM_WIN_TABLE
+        elif state.turns_left - top <= WIN_EXACT_TURNS:
+            how = SOLVED_TO_END if table is None else SOLVED_ABOVE
         else:
-            self.last = SearchResult(best, margins[best], state.turns_left, True, margins)
+            return None
+        values = exact_win_values(state, table, deadline=deadline, max_states=WIN_STATE_CAP)
+        return None if values is None else (values, how)
+
+    def analyse(self, state: CountState, deadline: float | None = None, *, all_values: bool = False) -> SearchResult:
+        if self.objective is Objective.WIN:
+            found = self._exact_win(state, deadline)
+            if found is not None:
+                return self._result(state, found[0], True, found[1])
+        margins = table_move_values(state, self.table)
+        if self.objective is Objective.MARGIN:
+            return self._result(state, margins, True, FROM_MARGIN_TABLE)
+        best = max(margins, key=lambda move: (margins[move], -move))
+        values = {move: win_value(state, value) for move, value in margins.items()}
+        self.last = SearchResult(best, values[best], state.turns_left, False, values)
+        self.last_how = MAPPED
+        self.last_values_exact = False
         return self.last
 
     @property
@@ -94,6 +149,18 @@ class PerfectStrategy:
         if self.objective is Objective.MARGIN:
             return "no time budget: every value exact from the table, whatever the machine's load"
         return None
+
+    @property
+    def win_source(self) -> dict[str, Any] | None:
+        """Under win: the win table read (its file, finished layers, whether whole), or why values may be
+        estimates. None under margin."""
+        if self.objective is not Objective.WIN:
+            return None
+        table = self.win_table
+        if table is None:
+            return {"file": None, "layers": None, "whole": False, "exact": _exact_text(0)}
+        exact = _exact_text(table.top, table.whole)
+        return {"file": str(table.path), "layers": f"1..{table.top}", "whole": table.whole, "exact": exact}
 
     def shown_value(self, value: float) -> float:
         return (value + 1) / 2 if self.objective is Objective.WIN else value
@@ -111,3 +178,14 @@ class PerfectStrategy:
             self.last = None
             return legal[0]
         return self.analyse(state, deadline).best
+
+
+def _exact_text(top: int, whole: bool = False) -> str:
+    """Where win values are exact, in words, for a win table of layers 1..top (0: none)."""
+    if whole:
+        return "every P(win) exact"
+    reach = top + WIN_EXACT_TURNS
+    return (
+        f"P(win) exact up to {reach} turns left where the on-demand solve fits its cap, else estimates "
+        f"mapped from exact margins; {SOLVE_HINT}"
+    )

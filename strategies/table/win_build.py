@@ -142,7 +142,7 @@ def build_win_table(
         header["done"] = d
         write_win_header(path, header)
 
-    build_layers(done + 1, header["top"], below, build, write, record)
+    build_layers(done + 1, header["top"], below, build, write, record, options.get("on_layer"))
     return header
 
 

@@ -6,8 +6,8 @@ offset the header names: G and H (int16, one per state in canonical-index order)
 every BLOCK-th state's values (int64, then the layer's total), and the values (uint16: P(win) *
 65535), each part starting on an 8-byte boundary, all little-endian. The header names the rules
 and their fingerprint, the layer sizes, each finished layer's offset, value count and CRC-32.
-A file for other rules, of another format, unfinished, truncated or failing a checksum is refused
-with a one-line reason.
+A file for other rules, of another format, truncated or failing a checksum is refused with a one-line
+reason; an unfinished build (interrupted, or resumed and still running) gives its finished layers.
 """
 
 from __future__ import annotations
@@ -187,6 +187,11 @@ class WinTable:
     def covers(self, turns_left: int) -> bool:
         return turns_left - 1 <= self.top
 
+    @property
+    def whole(self) -> bool:
+        """Whether it holds every layer of the round (else positions above `top` are solved on demand)."""
+        return self.top >= len(self.header["sizes"]) - 1
+
 
 def load_win_table(path: Path | None = None, config: RulesConfig = DEFAULT_RULES, *, verify: bool = True) -> WinTable:
     """Memory-map a finished win table for `config`; refuse anything else with a TableError."""
@@ -207,12 +212,8 @@ def _load(path: Path, version: tuple[int, int], config: RulesConfig, verify: boo
         raise TableError(
             f"{path} was built for other rules ({header.get('rules')}) or another bound ({bound}), not these"
         )
-    if header.get("done", 0) < header.get("top", -1):
-        raise TableError(
-            f"{path} is an unfinished win table build ({header.get('done')} of {header.get('top')} layers); "
-            "resume it with `rummy-vision solve`"
-        )
-    top: int = header["top"]
+    # An interrupted build is used up to its last finished layer: each is checked and exact on its own.
+    top: int = header.get("done", 0)
     end = header["layers"][top - 1]["end"] if top else DATA_OFFSET
     if version[1] < end:
         raise TableError(f"{path} is truncated ({version[1]} bytes, expected {end}); {BUILD_HINT}")

@@ -129,3 +129,21 @@ def test_table_verify_refuses_a_missing_table_in_one_line(tmp_path: Path) -> Non
     assert done.exit_code == 2, done.output
     assert len(done.output.strip().splitlines()) == 1 and str(missing.name) in done.output
     assert not list(tmp_path.glob("*.json"))
+
+
+def test_win_build_figures_give_each_layers_values_time_and_peak_memory(tmp_path: Path) -> None:
+    from bot.measure.win_table import win_build_figures
+    from rummy import RulesConfig
+    from strategies.table.win_build import build_win_table
+    from strategies.table.win_format import read_win_header
+
+    path = tmp_path / "mini.rvw"
+    build_win_table(path, RulesConfig(types_per_round=2, cards_per_type=5, hand_size=3), workers=1)
+    header = read_win_header(path)
+    figures = win_build_figures(path, emit=lambda line: None)
+    assert figures["bytes"] == path.stat().st_size and figures["done"] == header["done"] == len(header["sizes"]) - 1
+    assert [layer["values"] for layer in figures["layers"]] == [entry["values"] for entry in header["layers"]]
+    assert figures["values_stored"] == sum(entry["values"] for entry in header["layers"])
+    peaks = [layer["peak_rss_bytes"] for layer in figures["layers"]]
+    assert all(peak > 0 for peak in peaks) and peaks == sorted(peaks)  # the process's peak so far never falls
+    assert figures["peak_rss_bytes"] == peaks[-1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
@@ -55,9 +56,14 @@ def test_measure_lockout_runs_a_real_server_and_client_under_attack(tmp_path: Pa
     assert result["cpu_seconds"] > 0
 
 
-def test_a_missing_table_ends_a_table_measurement_in_one_line_and_stores_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "command", [["table-build"], ["table-build", "--objective", "win"], ["table-lookup", "--objective", "win"]]
+)
+def test_a_missing_table_ends_a_table_measurement_in_one_line_and_stores_nothing(
+    tmp_path: Path, command: list[str]
+) -> None:
     missing = tmp_path / "none.table"
-    done = CliRunner().invoke(app, ["measure", "table-build", "--table", str(missing), "--out", str(tmp_path)])
+    done = CliRunner().invoke(app, ["measure", *command, "--table", str(missing), "--out", str(tmp_path)])
     assert done.exit_code == 2
     assert str(missing) in " ".join(done.output.split())
     assert list(tmp_path.iterdir()) == []

@@ -157,3 +157,5 @@ def test_the_styles_for_people_are_listed_to_bots_and_to_the_page(start_play_ser
         opponent["Name"] for opponent in options["Opponents"]
     }
     assert "heuristic" in options["Coaches"] and "random" not in options["Coaches"]
+    # The page preselects the coach the server would pick: `perfect` needs its table, absent here.
+    assert options["DefaultCoach"] == "expectimax"

@@ -40,6 +40,7 @@ def _start(page: Any, server: Any, opponent: str) -> str:
     page.select_option("#opponent", opponent)
     page.select_option("#style", "5")
     page.select_option("#coach-strategy", "heuristic")
+    page.select_option("#coach-objective", "margin")  # the review below is checked in points
     page.click("#start")
     page.wait_for_selector("#my-hand .card")
     page.wait_for_function(MY_TURN_OR_OVER)

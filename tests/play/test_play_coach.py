@@ -5,6 +5,7 @@ from __future__ import annotations
 from rummy import DEFAULT_RULES
 from strategies.coaching.coach import CoachConfig, advise, position_of
 from strategies.coaching.words import explain_move
+from strategies.search import Objective
 
 # Me: three big ben, a giralda, a bryggen. Them: three giralda. The deck: the rest of the four types.
 GAMESTATE = {
@@ -45,7 +46,7 @@ def test_the_words_name_the_set_the_exposure_and_what_a_take_breaks() -> None:
 
 def test_the_coach_ranks_every_legal_move_best_first_and_explains_the_best() -> None:
     position = position_of(GAMESTATE, LABELS, DECK)
-    advice = advise(position, CoachConfig("heuristic"))
+    advice = advise(position, CoachConfig("heuristic", Objective.MARGIN))
     assert len(advice.suggestions) == len(position.state.legal_moves())
     values = [s.value for s in advice.suggestions]
     assert values == sorted(values, reverse=True)  # type: ignore[type-var]

@@ -47,7 +47,7 @@ def test_a_complete_match_fed_on_standard_input(tmp_path) -> None:
     lines = ["dance", "lay 1", "take 99", "lay 1 1 2", "give", "hint", "help", "take 1"] + ["give 1"] * 30
     result = CliRunner().invoke(
         app,
-        ["play-human", "--opponent", "practise", "--coach", "heuristic", "--db", str(db)],
+        ["play-human", "--opponent", "practise", "--coach", "heuristic", "--objective", "margin", "--db", str(db)],
         input="\n".join(lines) + "\n",
     )
     assert result.exit_code == 0, result.output
@@ -93,7 +93,7 @@ def test_the_terminal_game_lays_takes_and_gives_by_name(start_play_server) -> No
 
     api = PlayApi(server.base, server.client)  # the server's client: the game is this browser's (its cookie)
     game = TerminalGame(api, console, read_line)
-    final = game.play("housebot-easy", 5, "heuristic", "tester")
+    final = game.play("housebot-easy", 5, "heuristic", "tester", "margin")
     assert final["GameStatus"] in ("WON", "LOST", "DRAWN")
     assert {"take", "give", "lay"} <= set(used)
     output = console.file.getvalue()

@@ -108,3 +108,57 @@ def test_a_position_beyond_the_table_is_refused_with_the_reason(first_layer: Pat
     state = parse_position(deep[0]).state
     with pytest.raises(TableError, match="holds layers up to 1"):
         perfect.choose(state)
+
+
+def test_analyze_with_perfect_plays_for_the_win_by_default_and_says_where_values_come_from(
+    first_layer: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUMMY_VISION_TABLE", str(first_layer))
+    file = tmp_path / "positions.jsonl"
+    file.write_text("\n".join(json.dumps(raw) for raw in short_positions()[:3]) + "\n")
+    result = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect", "--json"])
+    assert result.exit_code == 0, result.output
+    for answer in (json.loads(line) for line in result.stdout.splitlines()):
+        assert answer["objective"] == "win" and answer["values"] == "exact"
+        assert answer["source"]["win_table"]["file"] is None  # no win table: solved on demand, and said so
+    shown = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect"], env={"COLUMNS": "400"})
+    flat = " ".join(shown.stdout.split())
+    assert "P(win), exact, solved on demand to the end of the round" in flat
+    assert "win objective" in flat and "no win table" in flat
+    margin = RUNNER.invoke(app, ["analyze", str(file), "--strategy", "perfect:objective=margin", "--json"])
+    assert margin.exit_code == 0, margin.output
+    assert {json.loads(line)["objective"] for line in margin.stdout.splitlines()} == {"margin"}
+
+
+def test_the_coach_the_review_analyze_and_the_house_bot_default_to_perfect_for_the_win(
+    first_layer: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from server.house_agents import HOUSE_BOTS
+    from strategies.coaching.coach import CoachConfig, advise
+    from strategies.coaching.grading import EngineGrader, PerfectGrader, ValueSource, default_grader
+    from strategies.table import perfect
+
+    monkeypatch.setenv("RUMMY_VISION_TABLE", str(first_layer))
+    position = parse_position(short_positions()[0])
+    assert not perfect.perfect_available()  # layer 1 only: the defaults keep the searcher
+    assert CoachConfig.parse(None).strategy == "expectimax" and isinstance(default_grader(), EngineGrader)
+    monkeypatch.setattr(perfect, "perfect_available", lambda rules=None: True)  # as with the whole table
+
+    config = CoachConfig.parse(None)
+    assert (config.strategy, config.objective.value) == ("perfect", "win")
+    advice = advise(position, config).to_json()
+    assert advice["Objective"] == "win" and advice["Exact"] and advice["How"] == perfect.SOLVED_TO_END
+
+    grader = default_grader()
+    assert isinstance(grader, PerfectGrader) and grader.objective.value == "win"
+    grade = grader.grade(position)
+    assert grade.exact and grade.source is ValueSource.SOLVE and all(0 <= v <= 1 for v in grade.values.values())
+    assert "win objective" in grader.describe() and "no win table" in grader.describe()
+    assert default_grader("margin").grade(position).source is ValueSource.TABLE
+
+    file = tmp_path / "position.json"
+    file.write_text(json.dumps(short_positions()[0]))
+    answer = json.loads(RUNNER.invoke(app, ["analyze", str(file), "--json"]).stdout.splitlines()[-1])
+    assert answer["source"]["strategy"] == "perfect" and answer["objective"] == "win"
+
+    assert HOUSE_BOTS["housebot-perfect"]().objective.value == "win"

@@ -29,7 +29,7 @@ def test_perfect_under_margin_does_not_claim_its_moves_depend_on_the_clock(tmp_p
 
     path = tmp_path / "mini.rvt"
     build_table(path, MINIATURES[1], workers=1)
-    margin = strategy_source(PerfectStrategy(table=path, rules=MINIATURES[1], time_ms=1000))
+    margin = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], time_ms=1000))
     assert "exact" in margin["budget"] and "ms" not in margin["budget"]
     win = strategy_source(PerfectStrategy(objective="win", table=path, rules=MINIATURES[1], time_ms=1000))
     assert win["budget"].startswith("1000 ms a move")
