@@ -83,8 +83,9 @@ def test_bad_bots_still_play_legal_moves_in_time(fake_referee, fixture_bots, tmp
 
 
 def test_waits_for_an_opponent_with_long_polls(fake_referee, random_template):
-    base, log = fake_referee(polls_until_match=3)
-    summaries = run_games(base, file_bot(random_template))
+    # Minute-long moves: the test is about waiting with long polls, and a loaded machine must not make a move late.
+    base, log = fake_referee(polls_until_match=3, move_time_ms=60_000)
+    summaries = run_games(base, file_bot(random_template), move_time_s=60)
     assert_clean(log, summaries)
     waiting = ("GM-PollForGameState", "WAITING_FOR_GAME")
     expected = [("GM-OfferGame", "WAITING_FOR_GAME"), waiting, waiting, ("GM-PollForGameState", "SUCCESS")]
