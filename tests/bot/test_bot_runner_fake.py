@@ -60,10 +60,19 @@ def test_strategy_bot_plays_a_full_match(fake_referee, name):
     assert summaries[0].moves == len(log.accepted_moves) > 0
 
 
+# Move times per bad bot. The raiser and the garbage bot need a fallback whatever the move time, so they get
+# a minute: a starved machine must not make a move late. The sleeper and the spinner overrun whatever
+# deadline they are given (until half a second past it), so their fallbacks do not depend on the machine's
+# speed either; 2 s moves (as FAULT_MOVE_TIME_MS in test_bot_faults.py) leave the client's own turn
+# enough time on a loaded 2-core machine.
+BAD_BOT_MOVE_TIME_MS = {"sleeper.py": 2000, "raiser.py": 60_000, "garbage.py": 60_000, "spinner.py": 2000}
+
+
 @pytest.mark.parametrize("bot_file", ["sleeper.py", "raiser.py", "garbage.py", "spinner.py"])
 def test_bad_bots_still_play_legal_moves_in_time(fake_referee, fixture_bots, tmp_path, bot_file):
-    base, log = fake_referee(move_time_ms=400)
-    summaries = run_games(base, file_bot(fixture_bots / bot_file), tmp_path)
+    move_time_ms = BAD_BOT_MOVE_TIME_MS[bot_file]
+    base, log = fake_referee(move_time_ms=move_time_ms)
+    summaries = run_games(base, file_bot(fixture_bots / bot_file), tmp_path, move_time_s=move_time_ms / 1000)
     assert_clean(log, summaries)
     assert summaries[0].fallbacks > 0
     (replay,) = tmp_path.glob("*.jsonl")
@@ -74,8 +83,9 @@ def test_bad_bots_still_play_legal_moves_in_time(fake_referee, fixture_bots, tmp
 
 
 def test_waits_for_an_opponent_with_long_polls(fake_referee, random_template):
-    base, log = fake_referee(polls_until_match=3)
-    summaries = run_games(base, file_bot(random_template))
+    # Minute-long moves: the test is about waiting with long polls, and a loaded machine must not make a move late.
+    base, log = fake_referee(polls_until_match=3, move_time_ms=60_000)
+    summaries = run_games(base, file_bot(random_template), move_time_s=60)
     assert_clean(log, summaries)
     waiting = ("GM-PollForGameState", "WAITING_FOR_GAME")
     expected = [("GM-OfferGame", "WAITING_FOR_GAME"), waiting, waiting, ("GM-PollForGameState", "SUCCESS")]

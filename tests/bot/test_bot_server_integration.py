@@ -83,10 +83,20 @@ def test_a_multi_round_match_is_followed_to_its_end(real_server, fixture_bots):
         assert summary.moves > 20  # five rounds of about ten moves each
 
 
+# Move times per bad bot. The raiser and the garbage bot need a fallback whatever the move time, so they get
+# a minute: a starved machine must not lose on time. The sleeper and the spinner overrun whatever deadline
+# they are given (until half a second past it), so their fallbacks do not depend on the machine's speed
+# either; 2 s moves (as FAULT_MOVE_TIME_MS in test_bot_faults.py) leave the client's own turn enough time
+# on a loaded 2-core machine.
+BAD_BOT_MOVE_TIME_MS = {"sleeper.py": 2000, "raiser.py": 60_000, "garbage.py": 60_000, "spinner.py": 2000}
+
+
 @pytest.mark.parametrize("bot_file", ["sleeper.py", "raiser.py", "garbage.py", "spinner.py"])
 def test_bad_bots_still_play_legal_moves_in_time(real_server, fixture_bots, tmp_path, bot_file):
-    base, passwords = real_server()
-    (summary,) = play(base, passwords["tester"], file_bot(fixture_bots / bot_file), tmp_path)
+    move_time_ms = BAD_BOT_MOVE_TIME_MS[bot_file]
+    base, passwords = real_server(move_time_ms=move_time_ms)
+    bot = file_bot(fixture_bots / bot_file)
+    (summary,) = play(base, passwords["tester"], bot, tmp_path, move_time_s=move_time_ms / 1000)
     assert_finished_in_time([summary])
     assert summary.fallbacks > 0
     records = read_replay(summary.record_path)

@@ -6,12 +6,14 @@ import json
 import logging
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from bot.client.config import ConfigError, Credentials, redacting_filter, resolve_base_url, resolve_credentials
 from bot.client.protocol_client import Answer
 from bot.client.styles import StyleError, choose_style
+from bot.players import deadline as deadline_module
 from bot.players.deadline import Budget, GuardedBot, check_move, move_budget, safe_moves, safety_margin_s
 from bot.players.user_bot import UserBotError, load_user_bot
 from bot.replay.recording import MatchRecorder, ReplayError, labels_by_round, read_replay
@@ -132,9 +134,12 @@ def test_the_margin_grows_with_slow_round_trips_but_leaves_the_bot_some_time():
     assert safety_margin_s([]) == pytest.approx(0.655)  # nothing measured yet: assume a slow network
 
 
-def test_the_budget_takes_the_earlier_of_the_server_deadline_and_the_move_time():
-    now = time.monotonic()
-    in_two_s = {"ResponseDeadline": int(time.time() * 1000) + 2000}
+def test_the_budget_takes_the_earlier_of_the_server_deadline_and_the_move_time(monkeypatch):
+    # Fixed clocks: with real ones, a starved process between the reads here and in move_budget moved the
+    # server deadline's place on the monotonic clock by more than the tolerance.
+    now, epoch = 1000.0, 1_700_000_000.0
+    monkeypatch.setattr(deadline_module, "time", SimpleNamespace(monotonic=lambda: now, time=lambda: epoch))
+    in_two_s = {"ResponseDeadline": int(epoch * 1000) + 2000}
     budget = move_budget(in_two_s, received=now, round_trips=[0.002] * 10, move_time_s=0.5)
     assert budget.deadline == pytest.approx(now + 0.5, abs=0.01)  # a server clock ahead of ours is not trusted
     assert budget.send_by == pytest.approx(budget.deadline - 0.12, abs=0.01)

@@ -123,10 +123,18 @@ def test_a_bot_file_still_loading_when_the_match_starts_gets_safe_moves(real_ser
     from bot.players.match_bots import FileBot
     from bot.players.user_bot import UserBotFile
 
-    base, passwords = real_server(move_time_ms=300)
+    # 1 s moves, as the sibling test above, so the client's own turn has room on a loaded machine. The file
+    # is slow_import.py with a minute-long load instead of 1.5 s: with 1.5 s, pairing round trips slower
+    # than half a second could let it load before the first move was due. A minute outlasts the first move
+    # by construction (and the whole one-round match; the process is stopped when it ends).
+    base, passwords = real_server(move_time_ms=1000)
+    source = (fixture_bots / "slow_import.py").read_text()
+    assert "time.sleep(1.5)" in source
+    path = tmp_path / "slow_import.py"
+    path.write_text(source.replace("time.sleep(1.5)", "time.sleep(60)"))
     # No process loaded up front: the offer starts the load, and a house bot starts the match at once.
-    bot = FileBot(UserBotFile((fixture_bots / "slow_import.py").resolve()))
-    options = PlayOptions(game_style_id=3, opponent_id="housebot-practise", record_dir=tmp_path, move_time_s=0.3)
+    bot = FileBot(UserBotFile(path.resolve()))
+    options = PlayOptions(game_style_id=3, opponent_id="housebot-practise", record_dir=tmp_path, move_time_s=1.0)
     with ArenaClient(base, Credentials("tester", passwords["tester"])) as client:
         (summary,) = Runner(client, bot, options).run()
     assert summary.status in ("WON", "LOST", "DRAWN", "WON_BY_TIMEOUT"), summary  # never LOST_BY_TIMEOUT
@@ -137,7 +145,9 @@ def test_a_bot_file_still_loading_when_the_match_starts_gets_safe_moves(real_ser
 @pytest.mark.parametrize("name", FAULTY)
 def test_match_replaces_a_faulty_bots_moves_and_finishes_the_round(fixture_bots, name):
     seats = (Contender(str(fixture_bots / f"{name}.py")), Contender("random"))
-    result = play_round("faulty:1", seats, move_time_ms=300)
+    # slow_import must show no fault at all, so it gets minute-long moves: each move is a round trip to the
+    # bot's process, and on a starved machine 300 ms could run out. The others fault whatever the move time.
+    result = play_round("faulty:1", seats, move_time_ms=60_000 if name == "slow_import" else 300)
     faults = [move.fault for move in result.moves if move.seat == 0 and move.fault]
     if name == "slow_import":
         # Loaded before the first move (the clock does not run while the file loads): no fault at all.

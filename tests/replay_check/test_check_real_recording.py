@@ -21,12 +21,13 @@ def test_a_real_recording_of_a_three_round_match(tmp_path: Path) -> None:
     from server.app import create_app
     from server.settings import Settings
 
-    app = create_app(Settings(db_path=tmp_path / "records.sqlite3", oracle=True, move_time_ms=2000))
+    # Minute-long moves: a loaded machine must not end the match on time or force fallback moves.
+    app = create_app(Settings(db_path=tmp_path / "records.sqlite3", oracle=True, move_time_ms=60_000))
     password = app.state.accounts.add_bot("tester", iterations=1000)
     with serve(app) as root:
         base = root + "/prod/"
         options = PlayOptions(
-            game_style_id=2, opponent_id="housebot-greedy", games=1, record_dir=tmp_path, move_time_s=2.0
+            game_style_id=2, opponent_id="housebot-greedy", games=1, record_dir=tmp_path, move_time_s=60
         )
         with ArenaClient(base, Credentials("tester", password), policy=RetryPolicy(0.01, 0.1)) as client:
             [summary] = Runner(client, strategy_bot("greedy", "oracle", base_url=base), options).run()

@@ -34,14 +34,16 @@ def caption_band(image: Image.Image) -> np.ndarray:
 
 
 def test_bots_get_no_caption_people_get_one_on_request(start_server, bots) -> None:
-    server = start_server(oracle=True, move_time_ms=4000)
+    # 15 s moves and the 403 check first: it must run while the match is still in play, which a loaded
+    # machine could not promise with 4 s moves and other requests before it.
+    server = start_server(oracle=True, move_time_ms=15_000)
     game_id, state = asyncio.run(_start_one(server, bots))
-    labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
     card_id, url = state["MyHand"][0]
+    assert httpx.get(url + "?caption=1").status_code == 403  # the match is in play: no names for its bots
+    labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
     token = url.rsplit("/", 1)[1].removesuffix(".png")
     plain = httpx.get(url)
-    assert httpx.get(url + "?caption=1").status_code == 403  # the match is in play: no names for its bots
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while httpx.get(f"{server.base}/games/{game_id}").json()["Status"] == "RUNNING" and time.monotonic() < deadline:
         time.sleep(0.2)  # nobody moves: the mover loses on time
     captioned = httpx.get(url + "?caption=1")  # the viewer's picture of the finished match

@@ -101,7 +101,9 @@ def test_a_silent_player_loses_by_timeout_and_the_opponents_poll_says_so(start_s
 
 
 def test_a_slow_mover_times_out_in_the_middle_of_a_match(start_server, bots):
-    server = start_server()
+    # 3 s moves, not the style's 500 ms: the pairing round trips and the first move must land in time on a
+    # loaded machine; the second mover then sleeps past its deadline whatever the machine's speed.
+    server = start_server(move_time_ms=3000)
 
     async def main() -> None:
         async with httpx.AsyncClient(timeout=30) as client:
@@ -112,7 +114,7 @@ def test_a_slow_mover_times_out_in_the_middle_of_a_match(start_server, bots):
             assert moved["Result"] == "SUCCESS"
             turn = await second[0].poll(second[1], 5000)
             assert turn["GameState"]["IsMover"] is True
-            await asyncio.sleep(0.8)  # past the 500 ms deadline
+            await asyncio.sleep(3.5)  # past the 3 s deadline, which started before the poll answered
             late = await second[0].move(second[1], {"Give": turn["GameState"]["MyHand"][0][0]})
             assert late["GameState"]["GameStatus"] == "LOST_BY_TIMEOUT"
             winner = await first[0].poll(first[1], 0)

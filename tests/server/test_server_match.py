@@ -96,8 +96,9 @@ def test_strategies_with_oracle_labels_play_over_http(start_server, bots):
 
 def test_the_quick_house_bots_play_whole_matches(start_server, bots):
     # The expert has its own test below, at the style's full move time: squeezed into 1 s moves on a
-    # loaded machine it could miss a deadline, which is not what this test is about.
-    server = start_server(move_time_ms=1000)
+    # loaded machine it could miss a deadline, which is not what this test is about. The quick ones, and
+    # alice and bob, get minute-long moves too: 1 s moves could run out on a starved machine.
+    server = start_server(move_time_ms=60_000)
 
     async def main() -> list[Any]:
         async with httpx.AsyncClient(timeout=30) as client:

@@ -12,6 +12,7 @@ from server_testkit import ArenaBot
 
 from rummy import CountState
 from rummy.records import connect
+from server import house_seats
 from server.accounts import Accounts, BotStatus
 from server.house_agents import HOUSE_BOTS
 
@@ -249,6 +250,9 @@ def test_a_slow_house_bot_still_moves_before_its_deadline(start_server, bots, mo
     # The referee does not wait for a house bot's thinking past its deadline minus a margin: a safe
     # move goes out instead, and while the thread is still busy the next turns get safe moves too.
     monkeypatch.setitem(HOUSE_BOTS, "housebot-sluggish", _Sluggish)
+    # The safe move goes out HOUSE_SAFETY_S before the deadline; 0.1 s left a starved server too little to
+    # send it in time. 0.6 s is the most a 3 s move allows (move time / 5); the 4 s thinking still overruns.
+    monkeypatch.setattr(house_seats, "HOUSE_SAFETY_S", 0.6)
     server = start_server(move_time_ms=3000)  # time enough for alice on a busy machine
 
     async def main() -> dict:

@@ -25,7 +25,7 @@ from bot.replay.recording import read_replay
 from bot.templates import TEMPLATES, template_source
 
 FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.1)
-MOVE_MS = 3000
+MOVE_MS = 10_000  # the templates think at most MAX_THINK_SECONDS = 4 s: room to spare on a loaded machine
 STYLE = 1  # one round; the referee's move time is MOVE_MS
 
 
