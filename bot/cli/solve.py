@@ -12,10 +12,7 @@ def register(app: typer.Typer) -> None:
     app.command()(solve)
 
 
-WIN_SIZE_TEXT = (
-    "about 2.7 GB (the count's 2.45 GB at 16 bits plus a byte a state: measurements/win_table_count.json; "
-    "estimated, not yet measured) and tens of CPU minutes"
-)
+WIN_SIZE_TEXT = "2.73 GB and about 25 CPU minutes (measured: measurements/win-table-build.json)"
 
 
 def solve(
@@ -66,10 +63,10 @@ def solve(
     ),
 ) -> None:
     """Solve the round exactly and write the tables `perfect` plays from: the margin table (1.1 GB, a few
-    CPU minutes), then the win table that default `perfect` (objective win) needs (about 2.7 GB, estimated from
-    measurements/win_table_count.json; tens of CPU minutes).
+    CPU minutes), then the win table that default `perfect` (objective win) needs (2.73 GB, about 25 CPU
+    minutes: measurements/win-table-build.json).
 
-    Long: the whole build is tens of CPU minutes. Each table is built layer by layer (layer d holds every
+    Long: the whole build is about half an hour of CPU. Each table is built layer by layer (layer d holds every
     position with d cards in the deck and needs only layer d-1); each finished layer is kept with its
     checksum, so Ctrl-C loses at most the layer in progress and the same command resumes. With --verify,
     check a built margin table instead.
