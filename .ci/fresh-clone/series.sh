@@ -12,5 +12,7 @@ python3 -c 'while 1: pass' & b2=$!
 echo "$b1 $b2" > "$WORK/$SERIES/burners"
 echo "series start $(date -u +%FT%TZ) commit=$COMMIT lanes=$LANES" >> "$WORK/$SERIES/log"
 seq -w 1 "${RUNS:-10}" | xargs -P "${LANES:-5}" -I{} "$here/lane.sh" {}
+# xargs gives up at once when a run is stopped by a signal; the runs still going keep their burners.
+while pgrep -f "$here/lane.sh" >/dev/null; do sleep 10; done
 echo "series end $(date -u +%FT%TZ)" >> "$WORK/$SERIES/log"
 kill $b1 $b2
