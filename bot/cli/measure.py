@@ -596,9 +596,11 @@ OBJECTIVE_HELP = (
 
 
 def _is_win(objective: str) -> bool:
-    if objective not in ("margin", "win"):
+    from strategies.search import Objective
+
+    if objective not in {item.value for item in Objective}:
         raise typer.BadParameter(f"must be margin or win, got {objective!r}", param_hint="--objective")
-    return objective == "win"
+    return Objective(objective) is Objective.WIN
 
 
 @measure_app.command("table-build")
