@@ -668,20 +668,27 @@ def table_verify(
     table: TableOption = None,
     samples: int = typer.Option(200, min=1, help="States a layer (as `rummy-vision solve --verify N`)."),
     seed: int = typer.Option(0, help="Seed of the sampled states."),
-    name: str = typer.Option("table-verify", help=NAME_HELP),
+    objective: str = typer.Option("margin", help=OBJECTIVE_HELP),
+    name: str | None = typer.Option(None, help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
 ) -> None:
-    """Check the built table against the independent solver (as `solve --verify`) and keep the result."""
+    """Check a built table against the independent solver (as `solve --verify`) and keep the result: the
+    margin table, or with --objective win the win table (states of each layer that a deal can reach, at
+    several banked differences each)."""
     from bot.measure.table import verify_figures
+    from bot.measure.win_table import win_verify_figures
     from strategies.table import TableError
 
+    win = _is_win(objective)
     figures = _measure(
         ctx,
-        name,
-        lambda: verify_figures(table, samples, seed, emit),
+        name or ("win-table-verify" if win else "table-verify"),
+        (lambda: win_verify_figures(table, samples, seed, emit))
+        if win
+        else (lambda: verify_figures(table, samples, seed, emit)),
         seeds={"states": seed},
-        settings={"table": str(table), "samples": samples},
+        settings={"table": str(table), "samples": samples, "objective": objective},
         out=out,
         save=save,
         refused=(TableError, ValueError, OSError),

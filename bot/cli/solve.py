@@ -72,7 +72,9 @@ def solve(
     check a built margin table instead.
     """
     if verify is not None:
-        _verify(out, verify, seed)
+        from bot.cli.solve_verify import verify_tables
+
+        verify_tables(out, verify, seed)
         return
 
     from rich.console import Console
@@ -217,65 +219,3 @@ def plan_line(path: Path, sizes: list[int], last: int, already: int, size_bytes:
         f"Table: {path} ({size_bytes / 1e9:.2f} GB, layers 1..{last}, {stored:,} states stored; "
         f"layer 0's {sizes[0]:,} end-of-round states are scored, not stored; {already} layer(s) already built)"
     )
-
-
-def _verify(out: Path | None, samples: int, seed: int) -> None:
-    import time
-
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    from rummy import DEFAULT_RULES
-    from strategies.table.fileformat import TableError, default_table_path, load_table
-    from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
-
-    console = Console(stderr=True)
-    path = out or default_table_path(DEFAULT_RULES)
-    began, cpu_began = time.perf_counter(), time.process_time()
-    try:
-        table = load_table(path, DEFAULT_RULES)
-    except TableError as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
-    console.print(f"Verifying {path} (layers 1..{table.top}, checksums passed) with {samples} states a layer")
-
-    def shown(check: LayerCheck) -> None:
-        console.print(
-            f"layer {check.layer:>2}: {check.step_states} step + {check.full_states} full, "
-            f"max difference {check.max_difference:.2g}, {check.seconds:.1f} s",
-            highlight=False,
-        )
-
-    try:
-        checks = verify_table(table, samples, seed=seed, on_layer=shown)
-    except (TableError, ValueError) as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
-    report = Table(title=f"{path.name}: checked against the independent solver (seed {seed})")
-    for column in ("layer", "states", "step checks", "full checks", "max difference", "s", "CPU s"):
-        report.add_column(column, justify="right")
-    for check in checks:
-        report.add_row(
-            str(check.layer),
-            f"{check.size:,}",
-            str(check.step_states),
-            str(check.full_states),
-            f"{check.max_difference:.2g}",
-            f"{check.seconds:.1f}",
-            f"{check.cpu_seconds:.1f}",
-        )
-    print_console = Console()
-    print_console.print(report)
-    worst = max(checks, key=lambda check: check.max_difference)
-    total_step = sum(check.step_states for check in checks)
-    total_full = sum(check.full_states for check in checks)
-    print_console.print(
-        f"{total_step} states checked from the layer below, {total_full} solved to the round's end; "
-        f"max difference {worst.max_difference:.2g} (tolerance {TOLERANCE}); "
-        f"{time.perf_counter() - began:.0f} s wall, {time.process_time() - cpu_began:.0f} s CPU",
-        highlight=False,
-    )
-    if not all(check.passed for check in checks):
-        print_console.print(f"MISMATCH: {worst.worst}", markup=False, highlight=False)
-        raise typer.Exit(1)

@@ -106,3 +106,51 @@ def win_lookup(path: Path | None, per_turn: int, emit: Emit = print) -> dict[str
         f"({len(every_move)} positions, from Python)"
     )
     return figures
+
+
+def win_verify_figures(path: Path | None, samples: int, seed: int, emit: Emit = print) -> dict[str, Any]:
+    """`solve --verify`'s check of the win table (strategies.table.win_verify), with its figures."""
+    from dataclasses import asdict
+
+    from rummy import DEFAULT_RULES
+    from strategies.table.win_format import default_win_table_path, load_win_table
+    from strategies.table.win_verify import STEP_TOLERANCE, WinLayerCheck, full_tolerance, verify_win_table
+
+    path = path or default_win_table_path()
+    began, cpu_began = time.perf_counter(), time.process_time()
+    table = load_win_table(path)  # its checksums, before any value is read
+
+    def shown(check: WinLayerCheck) -> None:
+        emit(
+            f"  win layer {check.layer:2d}: {check.states} states, {check.step_values} values from the layer below "
+            f"({check.settled_values} settled), {check.full_values} to the end, "
+            f"max difference {check.max_step_difference:.2g}"
+        )
+
+    checks = verify_win_table(path, DEFAULT_RULES, samples, seed=seed, on_layer=shown)
+    figures = {
+        "table": str(path),
+        "table_layers": table.top,
+        "samples": samples,
+        "step_tolerance": STEP_TOLERANCE,
+        "full_tolerance_top": full_tolerance(max(check.layer for check in checks if check.full_values)),
+        "states": sum(check.states for check in checks),
+        "skipped_unreachable": sum(check.skipped for check in checks),
+        "step_values": sum(check.step_values for check in checks),
+        "settled_values": sum(check.settled_values for check in checks),
+        "full_states": sum(check.full_states for check in checks),
+        "full_values": sum(check.full_values for check in checks),
+        "max_step_difference": max(check.max_step_difference for check in checks),
+        "max_full_difference": max(check.max_full_difference for check in checks),
+        "failures": sum(check.failures for check in checks),
+        "passed": all(check.passed for check in checks),
+        "verify_wall_seconds": time.perf_counter() - began,
+        "verify_cpu_seconds": time.process_time() - cpu_began,
+        "layers": [asdict(check) for check in checks],
+    }
+    emit(
+        f"{figures['step_values']:,} P(win) values of {figures['states']:,} states checked from the layer below, "
+        f"{figures['full_values']:,} solved to the round's end; max difference {figures['max_step_difference']:.2g} "
+        f"(tolerance {STEP_TOLERANCE:.2g}); {figures['failures']} failures"
+    )
+    return figures

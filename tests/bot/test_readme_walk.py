@@ -91,7 +91,12 @@ WALK: dict[str, Step] = {
     ),
     ".venv/bin/rummy-vision solve --top 7": Step(("layers 1..7", "89,652,721 states stored", "Done in")),
     ".venv/bin/rummy-vision solve --verify 200": Step(
-        ("layers 1..7, checksums passed", "1400 states checked from the layer below", "max difference")
+        (
+            "layers 1..7, checksums passed",
+            "1400 states checked from the layer below",
+            "max difference",
+            "No win table at",
+        )
     ),
     ".venv/bin/rummy-vision analyze position.json --strategy perfect": Step(
         ("exact, solved on demand to the end of the round", "(layers 1..7)", "no win table"), prepare=_a_position
