@@ -45,9 +45,10 @@ def solve(
         min=1,
         metavar="N",
         help=(
-            "Check the margin table already built instead of building: N random states of every layer against a "
-            "second solver that shares no code with the kernel (each from the layer below; near the end of "
-            "the round also solved to the round's end). Exit 1 if any value differs."
+            "Check the tables already built instead of building: N random states of every layer of the margin "
+            "table, then of the win table when it is built, against second solvers that share no code with the "
+            "kernel (each from the layer below; near the end of the round also solved to the round's end). "
+            "Exit 1 if any value differs."
         ),
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the states --verify samples."),
@@ -69,7 +70,7 @@ def solve(
     Long: the whole build is about half an hour of CPU. Each table is built layer by layer (layer d holds every
     position with d cards in the deck and needs only layer d-1); each finished layer is kept with its
     checksum, so Ctrl-C loses at most the layer in progress and the same command resumes. With --verify,
-    check a built margin table instead.
+    check the built tables instead.
     """
     if verify is not None:
         from bot.cli.solve_verify import verify_tables
