@@ -133,6 +133,7 @@ class SearchStrategy:
         table = table_for(state, self.table) if self.objective is Objective.MARGIN else None
         turns = enumerated_turns(state.turns_left, 0 if table is None else table.top)
         cap = None
+        solve_deadline = deadline
         if table is None or not table.covers(state.turns_left):  # else a look-up, which always fits
             if self.nodes is not None:
                 cap = state_cap(objective, turns, self.nodes)
@@ -140,8 +141,13 @@ class SearchStrategy:
                     return None
             elif not solve_fits(objective, turns, math.inf if deadline is None else deadline - began):
                 return None
+            elif deadline is not None:
+                # The solve was judged by idle-machine timings; on a loaded machine it may not finish. It
+                # gets half the time left, so a solve that gives up leaves the search the other half
+                # rather than a deadline already past (a depth-0 answer).
+                solve_deadline = began + (deadline - began) / 2
         try:
-            values = exact_move_values(state, objective, table=table, deadline=deadline, max_states=cap)
+            values = exact_move_values(state, objective, table=table, deadline=solve_deadline, max_states=cap)
         except KernelUnsupported:
             return None
         if values is None:

@@ -75,9 +75,7 @@ def _lays(hand: Hand) -> tuple[Hand, ...]:
     """Every distinct multiset of 3-5 cards of the hand: how many cards of each landmark it takes."""
     names = [name for name, _count in hand]
     choices = [range(min(count, max(LAY_SIZES)) + 1) for _name, count in hand]
-    return tuple(
-        _hand(dict(zip(names, taken))) for taken in itertools.product(*choices) if sum(taken) in LAY_SIZES
-    )
+    return tuple(_hand(dict(zip(names, taken))) for taken in itertools.product(*choices) if sum(taken) in LAY_SIZES)
 
 
 @cache

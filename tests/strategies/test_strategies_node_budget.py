@@ -100,3 +100,35 @@ def test_a_duel_under_node_budgets_replays_round_for_round_across_processes_and_
     ticks = itertools.count()
     monkeypatch.setattr(expectimax_module.time, "monotonic", lambda: float(next(ticks)))
     assert [_play_deal(job) for job in jobs] == spread
+
+
+def test_under_a_time_budget_an_exact_solve_gets_half_the_time_left(monkeypatch) -> None:
+    """The solve is chosen on idle-machine timings; on a loaded machine it may run to its deadline. That
+    deadline is halfway, so the search keeps the other half instead of starting with none left."""
+    import strategies.kernel.warm as warm
+    import strategies.search_strategies as search_strategies
+    import strategies.table.lookup as lookup
+    from rummy import random_decision
+
+    now = 500.0
+    monkeypatch.setattr(search_strategies.time, "monotonic", lambda: now)  # a clock that stands still
+    monkeypatch.setattr(warm, "is_warm", lambda: True)
+    given: list[float | None] = []
+
+    def solve_gives_up(state, objective, *, table=None, deadline=None, max_states=None):  # type: ignore[no-untyped-def]
+        given.append(deadline)
+        return None  # as a solve that ran out of time does
+
+    monkeypatch.setattr(lookup, "exact_move_values", solve_gives_up)
+    monkeypatch.setattr(search_strategies, "_table_for", lambda leaves, path: None)  # same with or without tables
+    monkeypatch.setattr(warm, "warm_up_soon", lambda: None)  # no kernel compiled for a solve that never runs
+    player = search_strategies.SearchStrategy(
+        "expectimax", objective="win", time_ms=1000, max_depth=1, leaves="plan", exact_solve=True
+    )
+    state = random_decision(random.Random(4), turns_left=4)
+    player.analyse(state)
+    assert given == [now + 0.5]  # the move's own deadline is now + 1 s
+    assert player.last is not None and player.last.depth == 1  # the search answered, not the solve
+    given.clear()
+    player.analyse(state, deadline=now + 0.41)  # a tighter deadline from the server: half of what is left of it
+    assert given == [pytest.approx(now + (0.41 - search_strategies.DEADLINE_MARGIN_S) / 2)]
