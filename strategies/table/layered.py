@@ -4,7 +4,7 @@ build resumes at the layer in progress and gives the same bytes as an uninterrup
 
 from __future__ import annotations
 
-import resource
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -74,16 +74,28 @@ def build_layers(
         layer = build(d, below)
         write(d, layer)
         # CPU time of all threads: on a shared machine the wall time says more about the neighbours.
-        timing = {
+        timing: dict[str, float] = {
             "seconds": round(time.perf_counter() - began, 3),
             "cpu_seconds": round(time.process_time() - cpu_began, 3),
-            # the process's peak resident memory so far (Linux counts it in KiB): the build's memory budget
-            "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         }
+        peak = peak_rss_bytes()
+        if peak is not None:
+            timing["peak_rss_bytes"] = peak
         record(d, layer, timing)
         if on_layer is not None:
             on_layer(d, timing)
         below = layer
+
+
+def peak_rss_bytes() -> int | None:
+    """The process's peak resident memory so far (the build's memory budget); None where the system
+    does not say (Windows has no `resource` module)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # macOS counts bytes, Linux KiB
 
 
 def in_chunks(size: int, chunk: int, work: Callable[[int, int], None], done: Callable[[int], None]) -> None:
