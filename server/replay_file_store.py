@@ -20,7 +20,8 @@ from typing import Any
 
 from cachetools import LRUCache
 
-MAX_FILES = 1000  # kept at once; the oldest must be removed before more are taken
+MAX_FILES = 1000  # kept at once; some must be removed before more are taken
+MAX_STORED_BYTES = 512 * 1024 * 1024  # of kept lines in all (a file's are at most server.replay_upload's limit)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS replay_files (
@@ -34,7 +35,7 @@ SUMMARY_COLUMNS = "file_id, name, game_id, player0, player1, status, rounds_won0
 
 
 class StoreFull(Exception):
-    """MAX_FILES are kept already."""
+    """MAX_FILES, or MAX_STORED_BYTES, are kept already."""
 
 
 class ReplayFileStore:
@@ -52,8 +53,12 @@ class ReplayFileStore:
         row = self.db.execute("SELECT file_id FROM replay_files WHERE digest=?", (digest,)).fetchone()
         if row is not None:
             return int(row["file_id"]), True
-        if self.db.execute("SELECT COUNT(*) FROM replay_files").fetchone()[0] >= MAX_FILES:
-            raise StoreFull(f"{MAX_FILES} replay files are kept already: remove some (DELETE /viewer/api/files/ID)")
+        count, stored = self.db.execute("SELECT COUNT(*), COALESCE(SUM(LENGTH(lines)), 0) FROM replay_files").fetchone()
+        if count >= MAX_FILES or stored + len(text) > MAX_STORED_BYTES:
+            raise StoreFull(
+                f"the viewer keeps at most {MAX_FILES} replay files and {MAX_STORED_BYTES // 2**20} MB of them; it has"
+                f" {count} ({stored // 2**20} MB): remove some first (DELETE /viewer/api/files/ID)"
+            )
         header = lines[0]
         states = [line["gamestate"] for line in lines if line["type"] == "gamestate"]
         end = next((line for line in lines if line["type"] == "end"), None)

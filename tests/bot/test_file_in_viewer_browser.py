@@ -54,7 +54,7 @@ def test_a_sent_file_in_the_browser_at_desktop_and_phone_widths(recorded, tmp_pa
         edited, unlabelled = _without_label(path)
         other = server.send(edited, "edited.jsonl", **server.admin).json()["FileId"]
         steps = server.http.get(f"/viewer/api/files/{file_id}/steps").json()["Steps"]
-        with_drawn = next(step for step in steps if "Drawn" in step)
+        with_drawn = next(step for step in steps if "Drawn" in step and step["Drawn"]["Landmark"])
         with debian_chromium() as browser:
             for width, height in WIDTHS:
                 context = browser.new_context(viewport={"width": width, "height": height})
