@@ -108,7 +108,7 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def _refusal(request: Request) -> JSONResponse | None:
+def refusal(request: Request) -> JSONResponse | None:
     """Why this caller may not use the admin API, or None when it may."""
     host = request.client.host if request.client else ""
     if not _is_loopback(host) and not request.app.state.settings.admin_remote:
@@ -127,7 +127,7 @@ def _refusal(request: Request) -> JSONResponse | None:
 
 async def _allowed_body(request: Request, model: type[BaseModel]) -> Any:
     """The validated body of an allowed caller, or the JSONResponse that refuses the call."""
-    if (refused := _refusal(request)) is not None:
+    if (refused := refusal(request)) is not None:
         return refused
     try:
         return model.model_validate_json(await read_body(request))
@@ -167,7 +167,7 @@ async def add_bot(request: Request) -> Response:
 @router.delete("/bots/{name}")
 async def remove_bot(request: Request, name: str) -> Response:
     """Forget a bot: it can no longer log in; its recorded matches stay."""
-    if (refused := _refusal(request)) is not None:
+    if (refused := refusal(request)) is not None:
         return refused
     try:
         request.app.state.accounts.remove_bot(name)

@@ -50,7 +50,9 @@ from server.protocol import (
     parse_body,
 )
 from server.referee import Referee, Refusal
+from server.replay_file_store import ReplayFileStore
 from server.settings import Settings
+from server.viewer_files import router as files_router
 from server.viewer_review import router as review_router
 from server.viewer_routes import VIEWER_FILES
 from server.viewer_routes import router as viewer_router
@@ -103,6 +105,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.accounts = accounts
     app.state.images = images
     app.state.admin_token = admin_token  # never logged, never in the records
+    app.state.replay_files = ReplayFileStore(records.db)
 
     def base_url(request: Request) -> str:
         return settings.public_url or str(request.base_url).rstrip("/")
@@ -162,6 +165,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/play/static", PLAY_FILES, name="play-files")
     app.include_router(viewer_router)
     app.include_router(review_router)
+    app.include_router(files_router)
     app.include_router(play_router)
 
     app.include_router(cards_router)

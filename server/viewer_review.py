@@ -10,6 +10,7 @@ is kept in memory (a small LRU) once made, since a finished match never changes.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from cachetools import LRUCache
@@ -21,12 +22,12 @@ from server.viewer_routes import finished_match_summary
 router = APIRouter(tags=["viewer"])
 
 OBJECTIVES = ("win", "margin")
-_reviews: LRUCache[tuple[str, int, str], dict[str, Any]] = LRUCache(maxsize=64)
+_reviews: LRUCache[tuple[str, str, str], dict[str, Any]] = LRUCache(maxsize=64)
 _lock = asyncio.Lock()
 
 
 async def _review(request: Request, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
-    from strategies.coaching.game_review import ReviewError, review_record
+    from strategies.coaching.game_review import review_record
     from strategies.coaching.grading import default_grader
 
     if objective not in OBJECTIVES:
@@ -35,12 +36,20 @@ async def _review(request: Request, game_id: int, objective: str) -> dict[str, A
     summary = finished_match_summary(records, game_id, "review it when it ends")
     if isinstance(summary, JSONResponse):
         return summary
-    key = (str(records.path), game_id, objective)
+    record = records.match_record(game_id)
+    return await graded(
+        (str(records.path), f"game {game_id}", objective), lambda: review_record(record, default_grader(objective))
+    )
+
+
+async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[str, Any] | JSONResponse:
+    """The review `grade()` makes (a `GameReview`), as JSON: made in a worker thread, one at a time, then kept."""
+    from strategies.coaching.game_review import ReviewError
+
     async with _lock:  # one grading at a time: it is CPU-bound
         if key not in _reviews:
-            record = records.match_record(game_id)
             try:
-                review = await asyncio.to_thread(review_record, record, default_grader(objective))
+                review = await asyncio.to_thread(grade)
             except ReviewError as error:
                 return JSONResponse({"ErrorMessage": str(error)}, status_code=422)
             _reviews[key] = review.to_json()

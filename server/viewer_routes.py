@@ -87,7 +87,8 @@ async def viewer_page_slash() -> Response:
 
 @router.get("/viewer/api/entries")
 async def entries_view(request: Request) -> JSONResponse:
-    """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each."""
+    """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each,
+    and each replay file sent to the viewer."""
     from rummy.runs import grouped_game_ids, list_runs
 
     request.app.state.images.watch()  # a person's page: deals are drawn as they are made from now on
@@ -96,7 +97,12 @@ async def entries_view(request: Request) -> JSONResponse:
     grouped = grouped_game_ids(records.db)
     matches = records.list_matches()
     games = [{**game, "Entry": "game"} for game in matches if game["GameId"] not in grouped]
-    entries = sorted([*runs, *games], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
+    # Replay files sent to the viewer (server/viewer_files.py), by when they were played (else when sent).
+    files = [
+        {**kept, "Entry": "file", "StartedAt": kept["StartedAt"] or kept["UploadedAt"]}
+        for kept in request.app.state.replay_files.summaries()
+    ]
+    entries = sorted([*runs, *games, *files], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
     # The newest finished matches are the likeliest to be opened next: their pictures are drawn meanwhile.
     cards = []
     for game in [game for game in matches if game["Status"] != "RUNNING"][:MATCHES_DRAWN_AHEAD]:
@@ -200,7 +206,7 @@ def _steps_answer(
         steps.append(_step_json(step, previous, recorded, rounds, summary["NumberOfRounds"], replay.players))
     # The cards the page shows, the step it opens on first, drawn ahead unless drawn before (memory or disk).
     opening = steps[max(0, min(pictures or 0, len(steps) - 1))] if steps else None
-    hands = [[card["Url"] for card in _step_cards(step)] for step in ([opening] if opening else []) + steps]
+    hands = [[card["Url"] for card in step_cards(step)] for step in ([opening] if opening else []) + steps]
     images.prerender(shown_cards(record, hands), first=True)
     answer = {**summary, "Rounds": rounds, "Mismatches": list(replay.mismatches), "Steps": steps}
     if pictures is not None and opening is not None:
@@ -211,7 +217,7 @@ def _steps_answer(
 SMALL_QUERY = {True: "?caption=1&small=1", False: "?small=1"}  # what the page asks for a card with/without its name
 
 
-def _step_cards(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def step_cards(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The cards a step shows: both hands, the move's cards, the drawn card."""
     cards = [card for seat in step["Seats"] for card in seat["Hand"]] + list(step["MoveCards"])
     if "Drawn" in step:
@@ -225,7 +231,9 @@ def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
     from rummy.records import token_of
 
     found: dict[str, str] = {}
-    for card in _step_cards(step):
+    for card in step_cards(step):
+        if card["Url"] is None:
+            continue  # a card a replay file never labelled: it has no picture
         url = card["Url"] + SMALL_QUERY[bool(card["Landmark"])]
         cached = images.cached(token_of(card["Url"]), caption=bool(card["Landmark"]), small=True)
         if cached is not None and url not in found:

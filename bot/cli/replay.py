@@ -10,6 +10,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+DEFAULT_SERVER = "http://127.0.0.1:8080"
+
 
 def register(app: typer.Typer) -> None:
     app.command("replay")(replay)
@@ -25,6 +27,15 @@ def replay(
         help="What if: from --turn on, the player to move plays this strategy (GameId replays only: needs the deck).",
     ),
     opponent: str = typer.Option("greedy", "--opponent", help="Who plays the other seat in a what-if."),
+    viewer: bool = typer.Option(
+        False,
+        "--viewer",
+        help="Send the replay FILE to your local server's viewer (any file, its match recorded there or not) and"
+        " print where it shows, with its review.",
+    ),
+    server: str = typer.Option(
+        DEFAULT_SERVER, "--server", help="With --viewer: the local server's URL (`rummy-vision serve`)."
+    ),
 ) -> None:
     """Step through a recorded match: hands with landmarks, each move, points and the deck.
 
@@ -39,6 +50,9 @@ def replay(
 
     console = Console()
     err = Console(stderr=True, highlight=False)
+    if viewer:
+        _to_viewer(source, server, console, err)
+        return
     try:
         recorded = _load(source, db)
         if turn is not None and turn >= len(recorded.steps):
@@ -68,6 +82,33 @@ def replay(
     _interactive(console, recorded)
 
 
+def _to_viewer(source: str, server: str, console: Any, err: Any) -> None:
+    from bot.cli.replay_viewer import ViewerRefused, send_to_viewer
+
+    if source.isdigit() and not Path(source).exists():
+        err.print(
+            f"[red]error:[/red] --viewer sends a replay file; match {source} of the records is in the viewer already,"
+            f" at {server.rstrip('/')}/viewer#game/{source}",
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    try:
+        sent = send_to_viewer(Path(source), server)
+    except ViewerRefused as error:
+        err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    root = server.rstrip("/")
+    kept = "was in the viewer already" if sent["Existing"] else "is in the viewer"
+    console.print(f"Replay file {sent['FileId']} ({escape(sent['Name'])}) {kept}:", highlight=False)
+    console.print(f"  {root}{sent['Viewer']}", highlight=False, soft_wrap=True)
+    console.print(f"  review: {root}{sent['Review']}", highlight=False, soft_wrap=True)
+    console.print(
+        "Its card pictures are drawn by the server from the labels the bot's recognizer recorded, not the arena's"
+        " photos; a card the file never labelled shows as unknown.",
+        highlight=False,
+    )
+
+
 def viewer_hint(source: str, db: Path | None) -> str:
     """For a replay file whose match is in the records: where the viewer shows it, with every landmark."""
     if source.isdigit() or not Path(source).is_file():
@@ -79,7 +120,10 @@ def viewer_hint(source: str, db: Path | None) -> str:
     except (ValueError, OSError):
         return ""
     if record is None:
-        return f"`rummy-vision review {source}` grades this match from the file alone (it is not in the records)."
+        return (
+            f"`rummy-vision review {source}` grades this match from the file alone (it is not in the records);"
+            f" `rummy-vision replay {source} --viewer` shows it and its review in your local server's viewer."
+        )
     game_id = record["GameId"]
     return (
         f"Match {game_id} is in the records: the viewer shows it at /viewer#game/{game_id} of `rummy-vision serve` "

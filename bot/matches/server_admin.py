@@ -36,8 +36,9 @@ class ServerAdmin:
         self.http = httpx.Client(timeout=timeout_s, headers={"Authorization": f"Bearer {token}"})
 
     @classmethod
-    def find(cls, base_url: str) -> ServerAdmin:
-        """The admin client of the referee at `base_url`, with the token from the file its hint names."""
+    def find(cls, base_url: str, *, elsewhere: str = BOTS_ADD_HINT) -> ServerAdmin:
+        """The admin client of the referee at `base_url`, with the token from the file its hint names;
+        `elsewhere` says what to do when it is not the user's own referee."""
         url = httpx.URL(base_url).join("../admin")
         try:
             answer = httpx.get(url, timeout=15)
@@ -49,13 +50,13 @@ class ServerAdmin:
             hint = None
         token_file = hint.get("TokenFile") if isinstance(hint, dict) else None
         if not isinstance(token_file, str):
-            raise AdminUnavailable(f"{url} has no admin API (not a local Rummy Vision referee): {BOTS_ADD_HINT}")
+            raise AdminUnavailable(f"{url} has no admin API (not a local Rummy Vision referee): {elsewhere}")
         try:
             token = Path(token_file).read_text(encoding="utf-8").strip()
         except OSError as error:
             raise AdminUnavailable(
                 f"cannot read the admin token of {base_url} at {token_file} ({error.strerror or error});"
-                f" unless it is your own referee on this machine, {BOTS_ADD_HINT}"
+                f" unless it is your own referee on this machine, {elsewhere}"
             ) from None
         return cls(base_url, token)
 
@@ -86,10 +87,19 @@ class ServerAdmin:
         """Delete these finished matches from the server's records."""
         self._call("POST", "admin/games/forget", {"GameIds": list(game_ids)})
 
-    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def add_replay_file(self, name: str, data: bytes) -> dict[str, Any]:
+        """Send a replay file to the server's viewer (server/viewer_files.py): its FileId and viewer paths."""
+        return self._call("POST", f"viewer/api/files?name={quote(name, safe='')}", content=data)
+
+    def _call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, *, content: bytes | None = None
+    ) -> dict[str, Any]:
         url = self.root.join(path)
         try:
-            response = self.http.request(method, url, json=body)
+            if content is not None:
+                response = self.http.request(method, url, content=content)
+            else:
+                response = self.http.request(method, url, json=body)
             answer = response.json()
         except (httpx.HTTPError, ValueError) as error:
             raise RuntimeError(f"admin call {method} {url} failed: {error}") from None

@@ -54,7 +54,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-FORMAT_VERSION = 1
+# Reading the lines back is rummy's (the server reads files sent to the viewer): these names stay here too.
+from rummy.rebuild import ReplayError
+from rummy.replay_lines import FORMAT_VERSION, labels_by_round, parse_replay
+
+__all__ = ["FORMAT_VERSION", "MatchRecorder", "ReplayError", "default_record_dir", "labels_by_round", "read_replay"]
 
 
 def default_record_dir() -> Path:
@@ -130,48 +134,6 @@ class MatchRecorder:
             self._ended = self._ended or ends
 
 
-class ReplayError(ValueError):
-    """A replay file that cannot be read; the message names the file and line."""
-
-
 def read_replay(path: str | Path) -> list[dict[str, Any]]:
     """The records of a replay file, in order; a torn (unterminated, undecodable) last line is skipped."""
-    path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    records: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as error:
-            if number == len(lines):  # the last line had no newline: the writer died mid-line
-                break
-            raise ReplayError(f"{path}:{number}: not JSON: {error}") from None
-        if not isinstance(record, dict) or "type" not in record:
-            raise ReplayError(f"{path}:{number}: a replay line is a JSON object with a 'type'")
-        records.append(record)
-    if not records or records[0]["type"] != "header":
-        raise ReplayError(f"{path}: the first line must be the header")
-    if records[0].get("version") != FORMAT_VERSION:
-        raise ReplayError(f"{path}: replay format version {records[0].get('version')!r}, expected {FORMAT_VERSION}")
-    return records
-
-
-def labels_by_round(lines: list[dict[str, Any]]) -> dict[int, dict[int, str]]:
-    """{RemainingRounds of a round: {card id: landmark}} from every label the file holds: those recorded
-    with the bot's moves and those of gamestates it did not move on (card ids are fresh each round)."""
-    labels: dict[int, dict[int, str]] = {}
-    current: int | None = None
-    for line in lines:
-        kind = line.get("type")
-        if kind == "gamestate":
-            current = int(line["gamestate"].get("RemainingRounds", 0))
-        elif kind in ("move", "labels"):
-            round_key = line.get("remaining_rounds", current)
-            if round_key is None:
-                continue
-            for card_id, name in (line.get("labels") or {}).items():
-                labels.setdefault(int(round_key), {})[int(card_id)] = str(name)
-    return labels
+    return parse_replay(Path(path).read_text(encoding="utf-8"), str(path))

@@ -7,22 +7,24 @@ received, and the moves it sent; it knows no landmarks, so a what-if needs the m
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from rummy import parse_move, render_gamestate
 from rummy.rebuild import Replay, ReplayError, Step, labels_of, rebuild_at, replay_record, views_of
+from rummy.replay_steps import drawn_card, opponent_move, replay_lines
 
 __all__ = [
     "Replay",
     "ReplayError",
     "Step",
     "continue_with",
+    "drawn_card",
     "final_points",
+    "opponent_move",
     "rebuild_at",
     "replay_file",
+    "replay_lines",
     "replay_record",
 ]
 
@@ -30,117 +32,13 @@ __all__ = [
 def replay_file(path: str | Path) -> Replay:
     """The steps of a bot client's replay file: its gamestates as received, with the moves it sent, the
     opponent's moves worked out from how the hands changed, and the labels the bot's recognizer gave."""
-    from bot.replay.recording import ReplayError as RecordingError
     from bot.replay.recording import read_replay
 
     try:
         lines = read_replay(path)
-    except (RecordingError, OSError) as error:
+    except OSError as error:
         raise ReplayError(str(error)) from None
-    header = next((line for line in lines if line.get("type") == "header"), None)
-    if header is None:
-        raise ReplayError(f"{path}: no header line; is this a rummy-vision replay file?")
-    me = str(header.get("bot_id") or "me")
-    players = (me, str(header.get("opponent_id") or "opponent"))
-    steps: list[Step] = []
-    # The recognizer's labels of every card the file saw, so that even the deal shows landmarks.
-    labels: dict[int, str] = {
-        int(card_id): str(name)
-        for line in lines
-        if line.get("type") in ("move", "labels")
-        for card_id, name in (line.get("labels") or {}).items()
-    }
-    pending_move: Mapping[str, Any] | None = None
-    pending_result = ""
-    previous: Mapping[str, Any] | None = None
-    for line in lines:
-        if line.get("type") == "move":
-            if line.get("applied", True):
-                pending_move, pending_result = line.get("move"), str(line.get("result", ""))
-        elif line.get("type") == "gamestate":
-            gamestate = line["gamestate"]
-            round_index = int(gamestate.get("MyScore", 0)) + int(gamestate.get("OppScore", 0))
-            if pending_move is not None:
-                step = Step(len(steps), round_index, 0, pending_move, pending_result, (gamestate, None), dict(labels))
-                steps.append(replace(_with_note(step, previous), drawn=drawn_card(previous, gamestate, "MyHand")))
-            elif previous is None:
-                steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), dict(labels)))
-            elif _turn_of(gamestate) != _turn_of(previous):
-                move, note = opponent_move(previous, gamestate)
-                steps.append(
-                    Step(
-                        len(steps),
-                        round_index,
-                        1 if move or note else None,
-                        move,
-                        "SUCCESS" if move or note else "NEW ROUND",
-                        (gamestate, None),
-                        dict(labels),
-                        note,
-                        drawn_card(previous, gamestate, "OppHand"),
-                    )
-                )
-            pending_move, previous = None, gamestate
-    if not steps:
-        raise ReplayError(f"{path}: the file holds no gamestate")
-    return Replay(f"{Path(path).name} (game {header.get('game_id')})", players, tuple(steps))
-
-
-def drawn_card(before: Mapping[str, Any] | None, after: Mapping[str, Any], hand: str) -> int | None:
-    """The card that came into `hand` from the deck between two gamestates of the same round, if one did."""
-    if before is None or not _same_deal(before, after):
-        return None
-    seen = set(_ids(before, "MyHand")) | set(_ids(before, "OppHand"))
-    new = [card_id for card_id in _ids(after, hand) if card_id not in seen]
-    return new[0] if len(new) == 1 else None
-
-
-def _turn_of(gamestate: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (gamestate.get("RemainingRounds"), gamestate.get("RemainingMoves"), gamestate.get("GameStatus"))
-
-
-def _same_deal(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
-    # Every round deals fresh card ids, so shared ids mean the two gamestates show the same round.
-    cards = set(_ids(before, "MyHand")) | set(_ids(before, "OppHand"))
-    return bool(cards & (set(_ids(after, "MyHand")) | set(_ids(after, "OppHand"))))
-
-
-def _ids(gamestate: Mapping[str, Any], key: str) -> list[int]:
-    return [int(card[0]) for card in gamestate.get(key) or []]
-
-
-def _with_note(step: Step, before: Mapping[str, Any] | None) -> Step:
-    """Our own move, with its points or "wasted turn" worked out from the gamestates around it."""
-    after = step.views[0]
-    if before is None or after is None or step.move is None or "Lay" not in step.move:
-        return step
-    if not _same_deal(before, after):
-        return step
-    gained = int(after.get("MyPoints", 0)) - int(before.get("MyPoints", 0))
-    note = (
-        f"+{gained}" if gained > 0 else ("wasted turn" if set(step.move["Lay"]) <= set(_ids(after, "MyHand")) else "")
-    )
-    return Step(step.number, step.round_index, step.mover, step.move, step.result, step.views, step.labels, note)
-
-
-def opponent_move(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
-    """The opponent's move between two of our gamestates of the same round, from how the hands changed:
-    (move, note); (None, "") when it cannot be told (a new round was dealt in between)."""
-    if not _same_deal(before, after):
-        return None, ""
-    mine_before, theirs_before = set(_ids(before, "MyHand")), set(_ids(before, "OppHand"))
-    mine_after, theirs_after = set(_ids(after, "MyHand")), set(_ids(after, "OppHand"))
-    taken = sorted((mine_before - mine_after) & theirs_after)
-    if taken:
-        return {"Take": taken[0]}, ""
-    given = sorted((theirs_before - theirs_after) & mine_after)
-    if given:
-        return {"Give": given[0]}, ""
-    laid = [card for card in _ids(before, "OppHand") if card in theirs_before - theirs_after - mine_after]
-    gained = int(after.get("OppPoints", 0)) - int(before.get("OppPoints", 0))
-    if laid:
-        return {"Lay": laid}, f"+{gained}" if gained > 0 else ""
-    return {"Lay": []}, "wasted turn"
+    return replay_lines(lines, str(path))
 
 
 def continue_with(

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from server.cards.serving import CardImages
+from server.file_steps import file_card_landmark
 from server.play.routes import PLAY_COOKIE
 
 router = APIRouter(tags=["cards"])
@@ -31,7 +32,12 @@ def _may_see_caption(request: Request, token: str) -> bool:
 
 
 def _landmark(request: Request, name: str, token: str) -> str | None:
-    return request.app.state.referee.landmark_of_token(token) if name.endswith(".png") else None
+    if not name.endswith(".png"):
+        return None
+    if token.startswith("file"):  # a card of a replay file sent to the viewer, drawn from its recognizer's label
+        return file_card_landmark(request.app.state.replay_files, token)
+    landmark: str | None = request.app.state.referee.landmark_of_token(token)
+    return landmark
 
 
 # A token always shows the same picture, so browsers may keep it for a day and then revalidate by ETag.

@@ -11,7 +11,7 @@
 
   // One "generation" per shown view: a poll loop of an earlier view sees a newer generation and stops.
   let generation = 0;
-  let game = null; // {id, mode: "live" | "steps", data, index}
+  let game = null; // {kind: "game" | "file", id, mode: "live" | "steps", data, index}
 
   // --- small helpers ---------------------------------------------------------------------------
 
@@ -75,7 +75,7 @@
     return `${player} plays ${JSON.stringify(move)}`;
   }
 
-  // --- routing: #run/3, #game/12 and #game/12/step/5; anything else is the list ------------------------
+  // --- routing: #run/3, #game/12, #game/12/step/5, #file/2 and #file/2/step/5; anything else is the list ------
 
   function route() {
     const run = /^#run\/(\d+)$/.exec(location.hash);
@@ -83,15 +83,16 @@
       openRun(Number(run[1]));
       return;
     }
-    const match = /^#game\/(\d+)(?:\/step\/(\d+))?$/.exec(location.hash);
+    const match = /^#(game|file)\/(\d+)(?:\/step\/(\d+))?$/.exec(location.hash);
     if (match) {
-      const id = Number(match[1]);
-      const step = match[2] === undefined ? null : Number(match[2]);
-      if (game && game.id === id && game.mode === "steps" && step !== null) {
+      const kind = match[1];
+      const id = Number(match[2]);
+      const step = match[3] === undefined ? null : Number(match[3]);
+      if (game && game.kind === kind && game.id === id && game.mode === "steps" && step !== null) {
         goTo(step);
         return;
       }
-      openGame(id, step);
+      openGame(id, step, kind);
     } else {
       openList();
     }
@@ -128,7 +129,7 @@
     $("games-empty").hidden = entries.length > 0;
     $("games").hidden = entries.length === 0;
     for (const entry of entries) {
-      rows.append(entry.Entry === "run" ? runRow(entry) : gameRow(entry));
+      rows.append(entry.Entry === "run" ? runRow(entry) : entry.Entry === "file" ? fileRow(entry) : gameRow(entry));
     }
   }
 
@@ -202,6 +203,33 @@
     return row;
   }
 
+  // A replay file sent to this viewer (`rummy-vision replay FILE --viewer`): one player's recording.
+  function fileRow(entry) {
+    const row = el("tr", "file-row");
+    row.dataset.fileId = entry.FileId;
+    const link = el("a", null, `File ${entry.FileId}`);
+    link.href = `#file/${entry.FileId}`;
+    const idCell = el("td");
+    idCell.append(link);
+    const players = el("td", "players");
+    players.append(el("span", "player", entry.Players[0]), el("span", "vs", " vs "), el("span", "player", entry.Players[1]));
+    const statusCell = el("td");
+    statusCell.append(el("span", statusClass(entry.Status), entry.Status.toLowerCase().replaceAll("_", " ")));
+    row.append(
+      idCell,
+      players,
+      statusCell,
+      el("td", "num", `${entry.RoundsWon[0]} : ${entry.RoundsWon[1]}`),
+      el("td", "num", ""),
+      el("td", "file-name", `replay file ${entry.Name}`),
+      el("td", "time", formatTime(entry.StartedAt)),
+    );
+    row.addEventListener("click", (event) => {
+      if (event.target.tagName !== "A") location.hash = `#file/${entry.FileId}`;
+    });
+    return row;
+  }
+
   // --- a match run or a tournament: standings, then its rounds ---------------------------------
 
   async function openRun(id) {
@@ -268,15 +296,16 @@
 
   // --- one match -------------------------------------------------------------------------------
 
-  async function openGame(id, step) {
+  async function openGame(id, step, kind = "game") {
     const mine = ++generation;
-    game = { id, mode: null, data: null, index: 0 };
+    game = { kind, id, mode: null, data: null, index: 0 };
     $("list-view").hidden = true;
     $("run-view").hidden = true;
     $("game-view").hidden = false;
     $("back").href = "#";
     $("back").textContent = "\u2190 All matches";
-    $("game-title").textContent = `Game ${id}`;
+    $("game-title").textContent = kind === "file" ? `Replay file ${id}` : `Game ${id}`;
+    $("pictures-note").hidden = true;
     $("game-status").textContent = "";
     $("game-result").textContent = "";
     $("live-bar").hidden = true;
@@ -286,17 +315,17 @@
     // Ask for the steps first (one request fewer for a finished match, the common case): a running match
     // answers 409 and is spectated. The answer carries the opening step's pictures when they are drawn.
     const opening = Math.max(0, Number(step) || 0);
-    const { status, body } = await stepsOf(id, opening);
+    const { status, body } = await stepsOf(kind, id, opening);
     if (mine !== generation) return;
     if (status === 200) startSteps(body, step);
-    else if (status === 409) startLive(id, mine);
+    else if (status === 409 && kind === "game") startLive(id, mine);
     else showError(body.ErrorMessage || `HTTP ${status}`);
   }
 
   // The page's head asks for the steps of the match its address names before this script arrives (see
   // index.html): that answer is taken once, by the first opening of that match at that step.
-  function stepsOf(id, opening) {
-    const url = `/viewer/api/games/${id}/steps?pictures=${opening}`;
+  function stepsOf(kind, id, opening) {
+    const url = `/viewer/api/${kind === "file" ? "files" : "games"}/${id}/steps?pictures=${opening}`;
     const early = window.earlySteps;
     window.earlySteps = null;
     if (early && early.url === url) return answerOf(early.answer, url);
@@ -311,13 +340,19 @@
   }
 
   function header(data) {
-    $("game-title").textContent = `Game ${data.GameId}: ${data.Players[0]} vs ${data.Players[1]}`;
-    document.title = `Game ${data.GameId} - Rummy Vision viewer`;
+    const what = data.Source === "file" ? `Replay file ${data.FileId} (${data.Name})` : `Game ${data.GameId}`;
+    $("game-title").textContent = `${what}: ${data.Players[0]} vs ${data.Players[1]}`;
+    document.title = `${data.Source === "file" ? `Replay file ${data.FileId}` : `Game ${data.GameId}`} - Rummy Vision viewer`;
     const badge = $("game-status");
     badge.className = statusClass(data.Status);
     badge.textContent = data.Status === "RUNNING" ? "running" : data.Status.toLowerCase();
     let result = "";
-    if (data.Status !== "RUNNING" && data.GameStatus && data.GameStatus[0]) {
+    if (data.Source === "file") {
+      const last = data.Steps[data.Steps.length - 1].Seats[0];
+      result = `recorded by ${data.Players[0]}` + (data.RecordedOn ? ` on ${data.RecordedOn}` : "");
+      if (last.GameStatus !== "RUNNING") result += ` \u00b7 ${data.Players[0]} ${last.GameStatus}`;
+      result += ` \u00b7 rounds won ${data.RoundsWon[0]} : ${data.RoundsWon[1]}`;
+    } else if (data.Status !== "RUNNING" && data.GameStatus && data.GameStatus[0]) {
       result = `${data.Players[0]} ${data.GameStatus[0]} \u00b7 rounds won ${data.RoundsWon[0]} : ${data.RoundsWon[1]}`;
       if (data.EndReason && data.EndReason !== "completed") result += ` \u00b7 ended by ${data.EndReason}`;
     }
@@ -327,6 +362,16 @@
   function cardTile(card, landmarks, small) {
     const tile = el("figure", small ? "card small" : "card");
     tile.dataset.cardId = card.Id;
+    if (!card.Url) {
+      // A card of a replay file its recognizer never labelled: no picture and no name, never a guess.
+      tile.classList.add("unknown");
+      const blank = el("div", "card-blank", "?");
+      blank.title = "the file never labelled this card";
+      const caption = el("figcaption");
+      caption.append(el("span", "card-id", `#${card.Id}`), el("span", "card-landmark", "unknown"));
+      tile.append(blank, caption);
+      return tile;
+    }
     const image = el("img");
     // People see the landmark's name on the local server's cards once the match may show it (the
     // server refuses captions of a match still in play); the small WebP keeps a 20-card step quick.
@@ -450,8 +495,10 @@
     game.mode = "steps";
     game.data = data;
     header(data);
-    // Every finished match can be reviewed: each decision graded against the engine.
-    $("review-link").href = `/viewer/review/${data.GameId}`;
+    // Every finished match can be reviewed: each decision graded against the engine (a file: from the file alone).
+    $("review-link").href = data.Source === "file" ? data.Review : `/viewer/review/${data.GameId}`;
+    $("pictures-note").hidden = !data.PicturesNote;
+    $("pictures-note").textContent = data.PicturesNote || "";
     $("review-link").hidden = false;
     if (data.RunId !== null && data.RunId !== undefined) {
       // A round of a match run or a tournament: back leads to its standings and the other rounds.
@@ -470,7 +517,7 @@
     if (!game || game.mode !== "steps") return;
     const steps = game.data.Steps;
     game.index = Math.max(0, Math.min(steps.length - 1, Number(number) || 0));
-    history.replaceState(null, "", `#game/${game.id}/step/${game.index}`);
+    history.replaceState(null, "", `#${game.kind}/${game.id}/step/${game.index}`);
     renderStep(game.data, steps[game.index]);
   }
 

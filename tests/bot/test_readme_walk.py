@@ -54,6 +54,12 @@ def _first_recording(work: Path, home: Path) -> None:
     shutil.copy(replays[0], work / "game.jsonl")
 
 
+def _recording_as_file(work: Path, home: Path) -> None:
+    """`FILE.jsonl`: a recording `play` wrote, under the README's placeholder name."""
+    _first_recording(work, home)
+    shutil.copy(work / "game.jsonl", work / "FILE.jsonl")
+
+
 @dataclass(frozen=True)
 class Step:
     prints: tuple[str, ...] = ()  # fragments of the output (stdout and stderr, whitespace folded)
@@ -130,6 +136,11 @@ WALK: dict[str, Step] = {
     "rummy-vision replay 12 --turn 2": Step(("step 2",)),
     "rummy-vision replay 12 --turn 2 --continue-with expectimax": Step(("expectimax",)),
     "rummy-vision replay ~/.local/share/rummy-vision/replays/FILE.jsonl": Step(("FILE.jsonl",), exit_code=2),
+    # The README's `serve --oracle` still runs: the file (a recording `play` wrote above) goes to its viewer.
+    "rummy-vision replay FILE.jsonl --viewer": Step(
+        ("is in the viewer", "http://127.0.0.1:8080/viewer#file/", "/viewer/review/file/", "not the arena's photos"),
+        prepare=_recording_as_file,
+    ),
     "rummy-vision selfplay --seed 7": Step(("Final scores", "winner")),
     "rummy-vision play-human --opponent hard": Step(
         ("Game", "hard", "your move", "You left the match"), stdin=PERSON_PLAYS

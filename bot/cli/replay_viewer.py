@@ -1,0 +1,34 @@
+"""Sending a replay file to the user's local server, whose viewer then shows it (server/viewer_files.py).
+
+The upload is an admin call: `ServerAdmin.find` reads the token from the file the server names, so this
+works for your own `rummy-vision serve` on this machine. The server keeps only what its viewer shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+ELSEWHERE = "files are sent to your own `rummy-vision serve` on this machine (give its URL with --server)"
+
+
+class ViewerRefused(RuntimeError):
+    """The file could not be sent, or the server refused it; the message says why, in one line."""
+
+
+def send_to_viewer(path: Path, server: str) -> dict[str, Any]:
+    """Send `path` to the server at `server` (its root URL); the server's answer (FileId, Viewer, Review, ...)."""
+    from bot.matches.server_admin import AdminUnavailable, ServerAdmin
+
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ViewerRefused(f"cannot read {path}: {error.strerror or error}") from None
+    base = server.rstrip("/") + "/prod/"
+    try:
+        with ServerAdmin.find(base, elsewhere=ELSEWHERE) as admin:
+            return admin.add_replay_file(path.name, data)
+    except AdminUnavailable as error:
+        raise ViewerRefused(str(error)) from None
+    except RuntimeError as error:
+        raise ViewerRefused(str(error)) from None
