@@ -76,6 +76,18 @@ def table_exists(rules: RulesConfig = DEFAULT_RULES) -> bool:
     return default_table_path(rules).exists()
 
 
+def margin_layers_built(rules: RulesConfig = DEFAULT_RULES) -> int:
+    """How many layers (1..N) of the margin table its header says are finished; 0 without a readable one."""
+    from strategies.table.fileformat import TableError, default_table_path, read_header
+
+    try:
+        header = read_header(default_table_path(rules))
+    except (TableError, OSError):
+        return 0
+    done = header.get("done")
+    return done if isinstance(done, int) and done > 0 else 0
+
+
 class EngineGrader:
     """The coach's searcher under a node budget; exact where the kernel solves, an estimate elsewhere."""
 
@@ -88,11 +100,17 @@ class EngineGrader:
         exact_turns: int = EXACT_TURNS,
         has_table: bool | None = None,
     ) -> None:
+        """`has_table` says whether the whole margin table is built (default: read its header)."""
         self.objective = Objective(objective)
         self.search_nodes = search_nodes
         self.exact_nodes = exact_nodes
         self.exact_turns = exact_turns
-        self.has_table = table_exists() if has_table is None else has_table
+        whole = DEFAULT_RULES.max_turns
+        # The margin table's finished layers 1..N: a partial one (`solve --top N`) gives exact values only
+        # to positions with up to N+1 turns left (and to solves that reach down to it).
+        self.table_layers = margin_layers_built() if has_table is None else whole if has_table else 0
+        self.has_table = self.table_layers > 0
+        self.whole_table = self.table_layers >= whole
 
     def nodes_for(self, position: Position) -> int:
         """The node budget of `position`: large enough near the end of a round for an exact solve."""
@@ -102,16 +120,27 @@ class EngineGrader:
         analysis = analyse(position, SEARCHER, self.objective, nodes=self.nodes_for(position))
         values = {position.move_id(ranked.move): ranked.value for ranked in analysis.moves if ranked.value is not None}
         if analysis.exact:
-            source = ValueSource.TABLE if self.objective is Objective.MARGIN and self.has_table else ValueSource.SOLVE
+            looked_up = self.has_table and position.state.turns_left - 1 <= self.table_layers
+            source = ValueSource.TABLE if self.objective is Objective.MARGIN and looked_up else ValueSource.SOLVE
         else:
             source = ValueSource.SEARCH
         return Grade(values, self.objective, analysis.exact, source, analysis.depth)
 
     def describe(self) -> str:
-        if self.objective is Objective.MARGIN and self.has_table:
+        margin = self.objective is Objective.MARGIN
+        if margin and self.whole_table:
             return "exact margins from the perfect-play table"
-        exact = f"exact in the last {self.exact_turns} turns of a round (solved on demand)"
-        leaves = "table margins mapped to a win probability" if self.has_table else "a heuristic hand-plan estimate"
+        if margin and self.has_table:
+            exact = (
+                f"exact from the perfect-play table's layers 1..{self.table_layers} in the last "
+                f"{self.table_layers + 1} turns of a round, and where the kernel solves down to them"
+            )
+        else:
+            exact = f"exact in the last {self.exact_turns} turns of a round (solved on demand)"
+        if not self.has_table:
+            leaves = "a heuristic hand-plan estimate"
+        else:
+            leaves = "the table's exact margins" if margin else "table margins mapped to a win probability"
         return (
             f"{exact}; before that, estimates of an {SEARCHER} search ({self.search_nodes} nodes a move, "
             f"{leaves} at its leaves)"

@@ -33,10 +33,22 @@ def no_set(hand: list[dict[str, Any]]) -> list[int] | None:
 
 class ApiSeat:
     def __init__(
-        self, client: httpx.Client, opponent: str, style: int = 5, coach: str = "heuristic", objective: str = "margin"
+        self,
+        client: httpx.Client,
+        opponent: str,
+        style: int = 5,
+        coach: str = "heuristic",
+        objective: str = "margin",
+        name: str | None = None,
     ) -> None:
         self.client = client
-        body = {"Opponent": opponent, "GameStyleId": style, "Coach": {"Strategy": coach, "Objective": objective}}
+        body: dict[str, Any] = {
+            "Opponent": opponent,
+            "GameStyleId": style,
+            "Coach": {"Strategy": coach, "Objective": objective},
+        }
+        if name is not None:
+            body["Name"] = name
         answer = client.post("/play/api/games", json=body)
         assert answer.status_code == 200, answer.text
         self.state: dict[str, Any] = answer.json()

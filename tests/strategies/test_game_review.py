@@ -3,22 +3,20 @@ against the full-depth search, and estimates marked as estimates."""
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from review_steps import positions_from_steps, recorded_round
 
 from bot.matches.local_match import Contender, play_round
 from bot.matches.match_records import store_rounds
 from rummy import DEFAULT_RULES
-from rummy.rebuild import replay_record
-from rummy.records import Records
 from strategies.analyze import analyse
-from strategies.coaching.coach import position_of
 from strategies.coaching.game_review import ReviewError, recorded_decisions, review_record
 from strategies.coaching.grading import EngineGrader, ValueSource, table_exists
 from strategies.coaching.review_page import review_html
+from strategies.position import parse_position
 from strategies.search import Objective
 from strategies.search.exact import solve
 
@@ -28,42 +26,7 @@ FULL_ROUND_SEED = "review:1"
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    result = play_round(FULL_ROUND_SEED, (Contender("greedy"), Contender("random")))
-    assert len(result.moves) == DEFAULT_RULES.max_turns
-    path, game_ids = store_rounds(
-        tmp_path_factory.mktemp("review") / "records.sqlite3", [(result, 0)], ("greedy", "random")
-    )
-    records = Records(path)
-    try:
-        found = records.match_record(game_ids[0])
-    finally:
-        records.close()
-    assert found is not None
-    return found
-
-
-def positions_from_steps(record: dict[str, Any]) -> list[tuple[int, Any, dict[str, Any]]]:
-    """Each decision's position rebuilt the way a person would from the viewer's steps: the mover's
-    gamestate, every hand card's landmark, and the deck as the round's cards not in a hand or laid."""
-    replay = replay_record(record)
-    landmarks = [round_["Landmarks"] for round_ in record["Rounds"]]
-    laid: Counter[str] = Counter()
-    found = []
-    for before, step in zip(replay.steps, replay.steps[1:], strict=False):
-        if step.mover is None or step.move is None:
-            continue
-        if before.round_index != step.round_index:
-            laid = Counter()
-        view = before.views[step.mover]
-        assert view is not None
-        hands = [card_id for card_id, _url in view["MyHand"]] + [card_id for card_id, _url in view["OppHand"]]
-        held = Counter(before.labels[card_id] for card_id in hands)
-        deck = {kind: DEFAULT_RULES.cards_per_type - held[kind] - laid[kind] for kind in landmarks[step.round_index]}
-        labels = {card_id: before.labels[card_id] for card_id in hands}
-        found.append((step.number, position_of(view, labels, deck), dict(step.move)))
-        if "Lay" in step.move and step.note.startswith("+"):
-            laid.update(before.labels[card_id] for card_id in step.move["Lay"])
-    return found
+    return recorded_round(tmp_path_factory.mktemp("review") / "records.sqlite3", FULL_ROUND_SEED)
 
 
 @pytest.mark.parametrize("objective", ["win", "margin"])
@@ -73,8 +36,9 @@ def test_review_agrees_with_analyze_on_every_step(record: dict[str, Any], object
     rebuilt = positions_from_steps(record)
     assert [decision.step for decision in review.decisions] == [step for step, _, _ in rebuilt]
     assert len(review.decisions) == DEFAULT_RULES.max_turns
-    for decision, (step, position, played) in zip(review.decisions, rebuilt, strict=True):
+    for decision, (step, raw, played) in zip(review.decisions, rebuilt, strict=True):
         assert decision.played == played
+        position = parse_position(raw)
         analysis = analyse(position, "expectimax", objective, nodes=grader.nodes_for(position))
         values = {position.move_id(ranked.move): ranked.value for ranked in analysis.moves}
         assert decision.exact == analysis.exact, step
