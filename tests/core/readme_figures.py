@@ -29,7 +29,7 @@ RULES = [
     r"a 600 s limit|the walk, 3000 s",  # pytest-timeout's per-test limit, and the README walk's
     r"(?:within|for) 10 s",  # header and offer timeouts
     r"rounds?(?:,| with) (?:0\.5|5|120) s\b",  # the game styles' move times
-    r"\b(?:64|16) KB\b|\b[14] MB\b|\b24 Mpx\b|within 5 s|up to 30 s",  # request and picture limits
+    r"\b(?:64|16) KB\b|\b[14] MB\b|\b24 Mpx\b|within 5 s|up to 30 s|8 MB a file|512 MB in all",  # limits
     r"the -3\b|-3 (?:per card|exposure)",  # the rules' hand penalty
     r"\+1/-1|gamma = -1",  # the learner's reward and discount
     r"below 0\.10|the 0\.10 margin",  # the local recognizer's margin setting
