@@ -839,6 +839,13 @@ def suite(
 def azure_pace(
     ctx: typer.Context,
     latency_ms: int = typer.Option(200, min=0, help="The fake endpoint's answer time per call, in ms."),
+    budget_s: float = typer.Option(
+        4.0,
+        min=0.1,
+        max=59.0,
+        help="The free tier's time for a hand, in s: a 5 s move less the answer's margin. Below the rate "
+        "limit's 60 s window, so a second match in the same minute still finds the calls spent.",
+    ),
     name: str = typer.Option("azure_pace", help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
@@ -853,9 +860,9 @@ def azure_pace(
     _measure(
         ctx,
         name,
-        lambda: measure_pace(latency_ms, emit),
+        lambda: measure_pace(latency_ms, emit, budget_s),
         seeds=seeds,
-        settings={"latency_ms": latency_ms},
+        settings={"latency_ms": latency_ms, "budget_s": budget_s},
         out=out,
         save=save,
     )

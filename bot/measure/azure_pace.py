@@ -130,8 +130,8 @@ def label_hand(fake: FakeAzure, spec: str, first: int, budget_s: float | None, *
     }
 
 
-def azure_pace(latency_ms: int, emit: Callable[[str], None]) -> dict[str, Any]:
-    """The figures of every case (see the module's docstring)."""
+def azure_pace(latency_ms: int, emit: Callable[[str], None], budget_s: float = FREE_BUDGET_S) -> dict[str, Any]:
+    """The figures of every case (see the module's docstring); `budget_s` is the free tier's time for a hand."""
     fake = FakeAzure(latency_ms / 1000, list(range(2 * HAND)) + list(range(100, 100 + HAND)))
     figures: dict[str, Any] = {"latency_ms": latency_ms, "landmarks": list(KINDS)}
     with fake.running(), tempfile.TemporaryDirectory() as folder:
@@ -145,20 +145,20 @@ def azure_pace(latency_ms: int, emit: Callable[[str], None]) -> dict[str, Any]:
                 None,
                 {"tier": "standard", "limiter_path": tmp / "b.sqlite3", "parallel": 1},
             ),
-            ("free_first_match", "azure", 0, FREE_BUDGET_S, {"tier": "free", "limiter_path": tmp / "c.sqlite3"}),
+            ("free_first_match", "azure", 0, budget_s, {"tier": "free", "limiter_path": tmp / "c.sqlite3"}),
             (
                 "free_second_match_same_minute",
                 "azure",
                 100,
-                FREE_BUDGET_S,
+                budget_s,
                 {"tier": "free", "limiter_path": tmp / "c.sqlite3"},
             ),
         ]
         gallery = Gallery(":memory:")
         local = {"tier": "free", "limiter_path": tmp / "d.sqlite3", "gallery": gallery}
         cases += [
-            ("free_local_first_match", "local:azure", 0, FREE_BUDGET_S, local),
-            ("free_local_second_match_same_minute", "local:azure", HAND, FREE_BUDGET_S, local),
+            ("free_local_first_match", "local:azure", 0, budget_s, local),
+            ("free_local_second_match_same_minute", "local:azure", HAND, budget_s, local),
         ]
         for name, spec, first, budget, options in cases:
             figures[name] = result = label_hand(fake, spec, first, budget, **options)

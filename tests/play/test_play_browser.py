@@ -26,7 +26,7 @@ MY_TURN_OR_OVER = """() => {
 def _new_page(chromium: Any, width: int, height: int) -> tuple[Any, Any, list[str]]:
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     return context, page, errors

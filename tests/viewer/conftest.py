@@ -69,7 +69,7 @@ def chromium() -> Iterator[Any]:
 def page(chromium: Any) -> Iterator[Any]:
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(60_000)  # generous: CI shares 2 cores with other work
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page

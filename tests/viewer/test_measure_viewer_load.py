@@ -31,7 +31,8 @@ def test_measure_viewer_load_writes_the_visits(tmp_path) -> None:
         assert visit["drawn_on_request"] == 0, case
     # (`match` leaves the opening step's cards only: the server may draw the round's deck meanwhile.)
     assert figures["dealt_here"]["visits"][0]["drawn"] == figures["after_restart"]["visits"][0]["drawn"] == 0
-    # Drawn by nobody before: the page asks for the pictures and the server draws them while it waits.
+    # Drawn by nobody before: nothing comes with the steps, and the server draws the pictures during the visit
+    # (on the page's request, or first in its own drawing ahead: which wins that race depends on the load).
     (visit,) = figures["drawn_by_nobody"]["visits"]
-    assert visit["cards_inline"] == 0 and visit["drawn_on_request"] > 0
+    assert visit["cards_inline"] == 0 and visit["drawn"] > 0
     assert result["command"][:3] == ["rummy-vision", "measure", "viewer-load"] and result["cpu_seconds"] > 0

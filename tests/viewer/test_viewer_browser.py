@@ -163,7 +163,7 @@ def test_the_list_and_the_live_view_fit_a_phone(start_viewer_server, arena_bots,
     assert server.app.state.images.wait_prerendered(timeout=120)
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(60_000)
     page.goto(server.base + "/viewer")
     row = page.locator(f"tr.game-row[data-game-id='{match.game_id}']")
     row.wait_for()
