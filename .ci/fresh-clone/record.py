@@ -1,5 +1,6 @@
 """Store a fresh-clone series (series.sh) as a measurement: measurements/NAME.json, NAME from the environment
-(default ci-fresh-clone-runs-<commit>). Usage: python .ci/fresh-clone/record.py $WORK/SERIES COMMIT
+(default ci-fresh-clone-runs-<commit>; NOTE, optional, is stored with it).
+Usage: python .ci/fresh-clone/record.py $WORK/SERIES COMMIT
 
 Each run's figures are read from its folder: the exit code and times lane.sh wrote, pytest's closing
 lines from run.log, and /usr/bin/time -v's wall time, CPU time and peak memory.
@@ -51,6 +52,8 @@ def main() -> None:
     runs = [run_figures(folder) for folder in sorted(p for p in series.iterdir() if p.is_dir())]
     passed = sum(run["exit_code"] == 0 for run in runs)
     figures = {"runs": runs, "passed": passed, "of": len(runs), "series_log": (series / "log").read_text().splitlines()}
+    if os.environ.get("NOTE"):  # what the files cannot show, e.g. other work that shared the machine
+        figures["note"] = os.environ["NOTE"]
     path = record.write_result(
         os.environ.get("NAME", f"ci-fresh-clone-runs-{commit[:7]}"),
         figures,
