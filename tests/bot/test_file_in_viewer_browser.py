@@ -17,10 +17,12 @@ from bot.replay.recording import read_replay
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "viewer"))
 from viewer_testkit import debian_chromium  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
 
 WIDTHS = [(1280, 900), (390, 844)]
-TIMEOUT_MS = 180_000  # a loaded machine, and the first review grades the match: generous, never asserted on
+# A loaded machine, and the first review of a process compiles the exact solver in a fresh install: generous,
+# never asserted on.
+TIMEOUT_MS = 900_000
 IMAGES_LOADED = """selector => {
     const images = [...document.querySelectorAll(selector)];
     return images.length > 0 && images.every(image => image.complete && image.naturalWidth > 0);
@@ -95,7 +97,7 @@ def test_a_sent_file_in_the_browser_at_desktop_and_phone_widths(recorded, tmp_pa
                 # Its review, graded from the file alone.
                 page.click("#review-link")
                 page.wait_for_selector("#decisions")
-                review = server.http.get(f"/viewer/api/files/{file_id}/review").json()
+                review = server.http.get(f"/viewer/api/files/{file_id}/review", timeout=900).json()
                 assert page.locator("#decisions tr").count() == len(review["Decisions"]) + 1 > 1
                 assert "Rebuilt from the replay file" in page.inner_text("body")
                 _no_horizontal_scroll(page)
