@@ -84,10 +84,15 @@ def _reachable_sample(
     """Up to `samples` distinct states of layer d, drawn at random, that keep at least one difference
     (most canonical states hold laid cards no play can have laid by then); at most TRIES per state."""
     chosen: set[int] = set()
-    for _ in range(TRIES * samples):
+    # A small layer is drawn without repeats, all of it if need be; a large one with repeats, bounded.
+    draws = (
+        rng.sample(range(size), size)
+        if size <= TRIES * samples
+        else (rng.randrange(size) for _ in range(TRIES * samples))
+    )
+    for index in draws:
         if len(chosen) == min(samples, size):
             break
-        index = rng.randrange(size)
         if index in chosen:
             continue
         state = solver.rules.state(d, index)
