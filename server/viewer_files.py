@@ -23,14 +23,14 @@ from collections import Counter
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 
 from server.admin import refusal
 from server.file_steps import PICTURES_NOTE, file_steps
 from server.http_io import BodyTooLarge, SafeJSONResponse, read_body
 from server.replay_file_store import ReplayFileStore, StoreFull
 from server.replay_upload import MAX_FILE_BYTES, UploadError, cleaned_lines, file_name
-from server.viewer_review import OBJECTIVES, graded
+from server.viewer_review import OBJECTIVES, graded, review_page_response
 from server.viewer_routes import step_cards, step_pictures
 
 router = APIRouter(tags=["viewer"])
@@ -170,14 +170,7 @@ async def file_review_json(file_id: int, request: Request, objective: str = "win
 
 @router.get("/viewer/review/file/{file_id}", include_in_schema=False)
 async def file_review_page(file_id: int, request: Request, objective: str = "win") -> Response:
-    from strategies.coaching.review_page import review_html
-
     review = await _review(request, file_id, objective)
     if isinstance(review, Response):
         return review
-    other = "margin" if objective == "win" else "win"
-    page = review_html(review, viewer_link=f"/viewer#file/{file_id}")
-    switch = (
-        f'<p><a id="objective" href="/viewer/review/file/{file_id}?objective={other}">Grade by {other} instead</a></p>'
-    )
-    return HTMLResponse(page.replace("</h1>", "</h1>" + switch, 1))
+    return review_page_response(review, objective, f"/viewer#file/{file_id}", f"/viewer/review/file/{file_id}")

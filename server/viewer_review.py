@@ -65,12 +65,18 @@ async def review_json(game_id: int, request: Request, objective: str = "win") ->
 
 @router.get("/viewer/review/{game_id}", include_in_schema=False)
 async def review_page(game_id: int, request: Request, objective: str = "win") -> Response:
-    from strategies.coaching.review_page import review_html
 
     review = await _review(request, game_id, objective)
     if isinstance(review, Response):
         return review
+    return review_page_response(review, objective, f"/viewer#game/{game_id}", f"/viewer/review/{game_id}")
+
+
+def review_page_response(review: dict[str, Any], objective: str, viewer_link: str, page_path: str) -> HTMLResponse:
+    """The review's HTML page, with a link to the same page graded by the other objective."""
+    from strategies.coaching.review_page import review_html
+
     other = "margin" if objective == "win" else "win"
-    page = review_html(review, viewer_link=f"/viewer#game/{game_id}")
-    switch = f'<p><a id="objective" href="/viewer/review/{game_id}?objective={other}">Grade by {other} instead</a></p>'
+    page = review_html(review, viewer_link=viewer_link)
+    switch = f'<p><a id="objective" href="{page_path}?objective={other}">Grade by {other} instead</a></p>'
     return HTMLResponse(page.replace("</h1>", "</h1>" + switch, 1))
