@@ -173,9 +173,34 @@ def test_every_readme_command_has_a_step() -> None:
     assert not stale, f"WALK entries no longer in the README: {stale}"
 
 
-@pytest.mark.timeout(3000)  # 29 commands, the margin table and win layers 1..2 among them (15+ minutes under load)
+# 29 commands, the margin table and win layers 1..2 among them (15+ minutes under load), then the review check
+@pytest.mark.timeout(3600)
 def test_walk_the_readme_in_a_fresh_home(tmp_path: Path) -> None:
     walk(tmp_path)
+    review_agrees_on_every_step(tmp_path / "home", tmp_path / "review-check")
+
+
+WHOLE_MATCH_REVIEW = (
+    "tests/strategies/test_review_perfect_agrees.py::test_perfect_review_of_a_whole_match_agrees_with_analyze"
+)
+
+
+def review_agrees_on_every_step(home: Path, basetemp: Path) -> None:
+    """The walk has built the whole margin table, which no other test can afford: on it, the `slow` test
+    that compares the `perfect` review with `analyze` on every step of a whole match runs here, in CI."""
+    tables = sorted((home / ".local" / "share" / "rummy-vision" / "tables").glob("margin-*.rvt"))
+    assert len(tables) == 1, f"the walk should leave one margin table, found {tables}"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-m", "slow", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}"]
+        + [WHOLE_MATCH_REVIEW],
+        cwd=REPO,
+        env={**os.environ, "RUMMY_VISION_VERIFY_TABLE": str(tables[0])},
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode == 0 and "2 passed" in said, said[-3000:]
 
 
 class Walker:

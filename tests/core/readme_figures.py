@@ -26,7 +26,7 @@ from typing import Any
 RULES = [
     r"Python 3\.11\+",
     r"(?:Wilson )?95% (?:normal )?intervals?|Wilson 95%",
-    r"a 600 s limit|the walk, 3000 s",  # pytest-timeout's per-test limit, and the README walk's
+    r"a 600 s limit|the walk, 3600 s",  # pytest-timeout's per-test limit, and the README walk's
     r"(?:within|for) 10 s",  # header and offer timeouts
     r"rounds?(?:,| with) (?:0\.5|5|120) s\b",  # the game styles' move times
     r"\b(?:64|16) KB\b|\b[14] MB\b|\b24 Mpx\b|within 5 s|up to 30 s|8 MB a file|512 MB in all",  # limits

@@ -8,7 +8,8 @@ margin table's layer below it. So the default test builds margin layers 1..5 and
 real rules (about 35 s of CPU, 240 MB) and compares every decision with up to 6 turns left, the last 6
 of each round: exact ones (win table, solved on demand above it or to the end of the round, margin
 table) and estimates (mapped margins). The `slow` test compares every step of a whole match with the
-whole margin table (RUMMY_VISION_VERIFY_TABLE names one already built) and win layers 1..2.
+whole margin table (RUMMY_VISION_VERIFY_TABLE names one already built) and win layers 1..2; the README
+walk (tests/bot/test_readme_walk.py) runs it on the whole margin table the walk builds, so CI runs it too.
 """
 
 from __future__ import annotations
