@@ -12,7 +12,7 @@ def register(app: typer.Typer) -> None:
     app.command()(solve)
 
 
-WIN_SIZE_TEXT = "2.73 GB and about 25 CPU minutes (measured: measurements/win-table-build.json)"
+WIN_SIZE_TEXT = "2.73 GB and about 22 CPU minutes (measured: measurements/win-table-build.json)"
 
 
 def solve(
@@ -64,7 +64,7 @@ def solve(
     ),
 ) -> None:
     """Solve the round exactly and write the tables `perfect` plays from: the margin table (1.1 GB, a few
-    CPU minutes), then the win table that default `perfect` (objective win) needs (2.73 GB, about 25 CPU
+    CPU minutes), then the win table that default `perfect` (objective win) needs (2.73 GB, about 22 CPU
     minutes: measurements/win-table-build.json).
 
     Long: the whole build is about half an hour of CPU. Each table is built layer by layer (layer d holds every

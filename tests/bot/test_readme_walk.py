@@ -10,7 +10,7 @@ as written, as a person would:
 - `play-human` reads what a person would type from its standard input;
 - a glob is expanded as the shell would.
 Every command runs, the perfect-play tables' build among them: the margin table's first 7 layers, then
-all 20 (1.1 GB, a few CPU minutes); `solve` goes on to the win table, about 25 CPU minutes, more than CI
+all 20 (1.1 GB, a few CPU minutes); `solve` goes on to the win table, about 22 CPU minutes, more than CI
 can spend, so the walk stops it (Ctrl-C) once win layers 1..2 are on disk, runs it again to check that it
 resumes at layer 3, and stops it again. The commands after it meet that partial win table, not a whole one.
 The measurements behind the README's figures
@@ -107,7 +107,7 @@ WALK: dict[str, Step] = {
     ".venv/bin/rummy-vision analyze position.json --strategy perfect": Step(
         ("exact, solved on demand to the end of the round", "(layers 1..7)", "no win table"), prepare=_a_position
     ),
-    # The whole win table is about 25 CPU minutes, more than CI can spend: the walk stops `solve` once the
+    # The whole win table is about 22 CPU minutes, more than CI can spend: the walk stops `solve` once the
     # margin table and win layers 1..2 are on disk, runs it again to see it resume at win layer 3, and stops
     # it again. The commands after it meet that partial win table (the README says what it gives).
     ".venv/bin/rummy-vision solve": Step(

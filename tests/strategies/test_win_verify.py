@@ -159,7 +159,7 @@ def test_the_independent_reader_finds_every_kept_value_of_a_miniature_state(win_
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(7200)  # building the real win table takes about 25 CPU minutes
+@pytest.mark.timeout(7200)  # building the real win table takes about 22 CPU minutes
 def test_the_real_win_table_agrees_with_the_independent_solver(tmp_path_factory: pytest.TempPathFactory) -> None:
     """RUMMY_VISION_VERIFY_WIN_TABLE names a real win table already built; else the user's default one if
     it is built, else one is built (2.73 GB)."""
