@@ -65,7 +65,6 @@ async def review_json(game_id: int, request: Request, objective: str = "win") ->
 
 @router.get("/viewer/review/{game_id}", include_in_schema=False)
 async def review_page(game_id: int, request: Request, objective: str = "win") -> Response:
-
     review = await _review(request, game_id, objective)
     if isinstance(review, Response):
         return review
