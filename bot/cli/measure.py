@@ -220,24 +220,55 @@ def duel(
     rounds: int = typer.Option(200, min=1, help="Rounds (two per deal, seats swapped)."),
     workers: int = typer.Option(2, min=1, help="Worker processes."),
     seed: int = typer.Option(0, help="First deal seed."),
+    luck: bool | None = typer.Option(
+        None,
+        "--luck-adjusted/--no-luck-adjusted",
+        help="Also value every decision from the whole win table and give the luck-adjusted expected win "
+        "rate (default: when the whole win table is built).",
+    ),
     name: str | None = typer.Option(None, help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
 ) -> None:
-    """Duplicate-deal duel between two configured players; give searchers `nodes=N` to make it replayable."""
+    """Duplicate-deal duel between two configured players; give searchers `nodes=N` to make it replayable.
+
+    With the whole win table built, every decision is also valued exactly: the luck-adjusted figure is the
+    first player's expected win rate with the deck's luck taken out (0.5 plus the P(win) its opponent gave
+    up, minus its own, averaged over the two seatings), with a far narrower interval than the results'.
+    """
     from bot.measure.duel import duel as play_duel
+    from bot.measure.luck import win_table_judge
 
     _check_player(player, "PLAYER")
     _check_player(opponent, "OPPONENT")
     deals = max(1, (rounds + 1) // 2)
+    judge = None
+    if luck is not False:
+        found = win_table_judge()
+        if found is None and luck:
+            typer.echo("--luck-adjusted needs the whole win table: run `rummy-vision solve`", err=True)
+            raise typer.Exit(2)
+        judge = None if found is None else found[1]
+        emit(
+            f"luck-adjusted figure from exact values of {judge}"
+            if judge
+            else "no luck-adjusted figure: the whole win table is not built (`rummy-vision solve` builds it)"
+        )
 
     def work() -> Any:
-        result = play_duel(player, opponent, deals, workers=workers, first_seed=seed, tally=emit)
+        result = play_duel(player, opponent, deals, workers=workers, first_seed=seed, tally=emit, judge=judge)
         emit(
             f"{result.player} vs {result.opponent}: {result.wins}/{result.rounds} = {result.rate:.3f} "
             f"(Wilson 95% {result.low:.3f}-{result.high:.3f}), mean margin {result.mean_margin:+.2f}, "
             f"{result.seconds:.0f} s"
         )
+        adjusted = result.luck_adjusted
+        if adjusted is not None:
+            emit(
+                f"luck-adjusted expected win rate {adjusted.rate:.4f} (95% {adjusted.low:.4f}-{adjusted.high:.4f}"
+                f" over {adjusted.deals} deals); P(win) given up a round: {result.player} "
+                f"{adjusted.player_regret:.4f}, {result.opponent} {adjusted.opponent_regret:.4f}"
+            )
         return asdict(result)
 
     _measure(
@@ -245,7 +276,7 @@ def duel(
         name or f"duel-{player}-vs-{opponent}",
         work,
         seeds={"deals": f"{seed}..{seed + deals - 1}", "rule": "rummy.deals.make_deal"},
-        settings={"player": player, "opponent": opponent, "rounds": rounds, "workers": workers},
+        settings={"player": player, "opponent": opponent, "rounds": rounds, "workers": workers, "judge": judge},
         out=out,
         save=save,
     )

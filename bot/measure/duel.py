@@ -8,6 +8,10 @@ integers). Every deal (`rummy.deals.make_deal`, seeds first-seed..) is played tw
 seats swapped; the first player's win rate comes with a Wilson 95% interval. With node budgets
 (`nodes=N`) a duel replays round for round on any machine, under any load. `perfect` and table
 leaves read the table at RUMMY_VISION_TABLE or in the user data directory.
+
+When the whole win table is built, every decision is also valued exactly and the duel gives the first
+player's luck-adjusted expected win rate (bot.measure.luck): two near-perfect players that 2,000 rounds
+of results cannot tell apart are told apart by the P(win) each gave up.
 """
 
 from __future__ import annotations
@@ -18,9 +22,13 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
+from bot.measure.luck import Judge, LuckAdjusted, Regrets, judged_round, luck_adjusted, win_table_judge
 from rummy.deals import make_deal, play_round
 from rummy.stats import wilson_interval as wilson
 from strategies.registry import get_strategy
+
+# A worker's judge, made once per process (it maps the win table).
+_judge: tuple[Judge, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,7 @@ class PairResult:
     high: float
     mean_margin: float
     seconds: float
+    luck_adjusted: LuckAdjusted | None = None
 
 
 def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
@@ -46,9 +55,18 @@ def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def play_deal(job: tuple[str, str, int]) -> list[tuple[int, int]]:
-    """Both seatings of one deal: [(the first player won 0/1, its margin), ...]."""
-    player, opponent, seed = job
+def worker_judge() -> tuple[Judge, str]:
+    global _judge
+    if _judge is None:
+        _judge = win_table_judge()
+        if _judge is None:
+            raise RuntimeError("the luck-adjusted figure needs the whole win table: run `rummy-vision solve`")
+    return _judge
+
+
+def play_deal(job: tuple[str, str, int, bool]) -> list[tuple[int, int, Regrets | None]]:
+    """Both seatings of one deal: [(the first player won 0/1, its margin, regrets if judged), ...]."""
+    player, opponent, seed, judged = job
     deal = make_deal(seed)
     outcomes = []
     for seat in (0, 1):
@@ -56,8 +74,13 @@ def play_deal(job: tuple[str, str, int]) -> list[tuple[int, int]]:
         them_name, them_options = parse_player(opponent)
         me = get_strategy(me_name, **me_options)
         them = get_strategy(them_name, **them_options)
-        final = play_round(deal, (me, them) if seat == 0 else (them, me))
-        outcomes.append((int(final.winner() == seat), final.margin(seat)))
+        seats = (me, them) if seat == 0 else (them, me)
+        regrets = None
+        if judged:
+            final, regrets = judged_round(deal, seats, worker_judge()[0])
+        else:
+            final = play_round(deal, seats)
+        outcomes.append((int(final.winner() == seat), final.margin(seat), regrets))
     return outcomes
 
 
@@ -69,18 +92,28 @@ def duel(
     workers: int = 2,
     first_seed: int = 0,
     tally: Callable[[str], None] | None = None,
+    judge: str | None = None,
 ) -> PairResult:
-    """With `tally`, a running line per finished deal (so a long run stopped early still tells its figures)."""
+    """With `tally`, a running line per finished deal (so a long run stopped early still tells its figures).
+    With `judge` (the win table's file, from `win_table_judge`), every decision is valued and the result
+    carries the luck-adjusted figure."""
     began = time.perf_counter()
-    jobs = [(player, opponent, first_seed + index) for index in range(deals)]
+    jobs = [(player, opponent, first_seed + index, judge is not None) for index in range(deals)]
     flat: list[tuple[int, int]] = []
+    judged: list[list[tuple[Regrets, int]]] = []
 
-    def record(pair: list[tuple[int, int]]) -> None:
-        flat.extend(pair)
+    def record(pair: list[tuple[int, int, Regrets | None]]) -> None:
+        flat.extend((won, margin) for won, margin, _regrets in pair)
+        if judge is not None:
+            judged.append([(regrets, seat) for seat, (*_result, regrets) in enumerate(pair) if regrets is not None])
         if tally:
             won = sum(outcome for outcome, _margin in flat)
             low, high = wilson(won, len(flat))
-            tally(f"  {len(flat)} rounds: {won} won, Wilson 95% {low:.3f}-{high:.3f}")
+            line = f"  {len(flat)} rounds: {won} won, Wilson 95% {low:.3f}-{high:.3f}"
+            if len(judged) > 1:
+                adjusted = luck_adjusted(judge or "", judged)
+                line += f"; luck-adjusted {adjusted.rate:.4f} ({adjusted.low:.4f}-{adjusted.high:.4f})"
+            tally(line)
 
     if workers > 1:
         with Pool(workers) as pool:
@@ -92,4 +125,6 @@ def duel(
     wins = sum(won for won, _margin in flat)
     low, high = wilson(wins, len(flat))
     mean = sum(margin for _won, margin in flat) / len(flat)
-    return PairResult(player, opponent, len(flat), wins, wins / len(flat), low, high, mean, time.perf_counter() - began)
+    adjusted = luck_adjusted(judge, judged) if judge is not None else None
+    seconds = time.perf_counter() - began
+    return PairResult(player, opponent, len(flat), wins, wins / len(flat), low, high, mean, seconds, adjusted)

@@ -94,7 +94,7 @@ def test_a_duel_under_node_budgets_replays_round_for_round_across_processes_and_
 
     from bot.measure.duel import play_deal as _play_deal
 
-    jobs = [("expectimax:nodes=3000", "expectimax-plan:nodes=3000", seed) for seed in range(3)]
+    jobs = [("expectimax:nodes=3000", "expectimax-plan:nodes=3000", seed, False) for seed in range(3)]
     with Pool(2) as pool:
         spread = pool.map(_play_deal, jobs)
     ticks = itertools.count()
