@@ -45,6 +45,7 @@ RULES = [
     r"farther than 0\.80|The 0\.80 was|the 0\.80 reach|at 0\.95, before this cut-off",  # the local reach setting
     r"3,000 nodes a\s+move",  # the templates table's node budget
     r"a hand counts 70% of the sets",  # the strong template's leaf weight, a setting
+    r"0\.5 \+ \(what|expects 50% plus|never less than\s+50%",  # the luck-adjusted estimate's formula, not a result
 ]
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?"
