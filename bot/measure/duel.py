@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from bot.measure.luck import Judge, LuckAdjusted, Regrets, judged_round, luck_adjusted, win_table_judge
+from bot.measure.luck import Judge, LuckAdjusted, LuckTally, Regrets, judged_round, win_table_judge
 from rummy.deals import make_deal, play_round
 from rummy.stats import wilson_interval as wilson
 from strategies.registry import get_strategy
@@ -100,18 +100,18 @@ def duel(
     began = time.perf_counter()
     jobs = [(player, opponent, first_seed + index, judge is not None) for index in range(deals)]
     flat: list[tuple[int, int]] = []
-    judged: list[list[tuple[Regrets, int]]] = []
+    luck = LuckTally()
 
     def record(pair: list[tuple[int, int, Regrets | None]]) -> None:
         flat.extend((won, margin) for won, margin, _regrets in pair)
         if judge is not None:
-            judged.append([(regrets, seat) for seat, (*_result, regrets) in enumerate(pair) if regrets is not None])
+            luck.add([(regrets, seat) for seat, (*_result, regrets) in enumerate(pair) if regrets is not None])
         if tally:
             won = sum(outcome for outcome, _margin in flat)
             low, high = wilson(won, len(flat))
             line = f"  {len(flat)} rounds: {won} won, Wilson 95% {low:.3f}-{high:.3f}"
-            if len(judged) > 1:
-                adjusted = luck_adjusted(judge or "", judged)
+            if judge is not None and luck.deals > 1:
+                adjusted = luck.figure(judge)
                 line += f"; luck-adjusted {adjusted.rate:.4f} ({adjusted.low:.4f}-{adjusted.high:.4f})"
             tally(line)
 
@@ -125,6 +125,6 @@ def duel(
     wins = sum(won for won, _margin in flat)
     low, high = wilson(wins, len(flat))
     mean = sum(margin for _won, margin in flat) / len(flat)
-    adjusted = luck_adjusted(judge, judged) if judge is not None else None
+    adjusted = luck.figure(judge) if judge is not None else None
     seconds = time.perf_counter() - began
     return PairResult(player, opponent, len(flat), wins, wins / len(flat), low, high, mean, seconds, adjusted)

@@ -17,7 +17,6 @@ built on estimates.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -94,34 +93,50 @@ class LuckAdjusted:
     opponent_mistakes: float
 
 
-def luck_adjusted(judge: str, per_deal: Sequence[Sequence[tuple[Regrets, int]]]) -> LuckAdjusted:
-    """`per_deal`: for each deal, its rounds as (regrets, the first player's seat)."""
-    estimates, mine, theirs = [], [], []
-    decisions, mistakes = [0, 0], [0, 0]
-    for rounds in per_deal:
+class LuckTally:
+    """Running figures over the deals finished so far, a constant cost a deal (a long duel prints a line a
+    deal). Add each deal's rounds as (regrets, the first player's seat)."""
+
+    def __init__(self) -> None:
+        self.deals = 0
+        self.mean = 0.0
+        self.squares = 0.0  # Welford's sum of squared deviations from the mean
+        self.rounds = 0
+        self.given_up = [0.0, 0.0]  # the first player's, its opponent's
+        self.decisions = [0, 0]
+        self.mistakes = [0, 0]
+
+    def add(self, rounds: Sequence[tuple[Regrets, int]]) -> None:
         pairs = []
         for regrets, seat in rounds:
-            own, other = regrets.given_up[seat], regrets.given_up[1 - seat]
-            pairs.append((own, other))
-            mine.append(own)
-            theirs.append(other)
+            pairs.append((regrets.given_up[seat], regrets.given_up[1 - seat]))
             for index, who in enumerate((seat, 1 - seat)):
-                decisions[index] += regrets.decisions[who]
-                mistakes[index] += regrets.mistakes[who]
-        estimates.append(deal_estimate(pairs))
-    rate = statistics.fmean(estimates)
-    spread = Z95 * statistics.stdev(estimates) / math.sqrt(len(estimates)) if len(estimates) > 1 else math.inf
-    return LuckAdjusted(
-        judge,
-        len(estimates),
-        rate,
-        rate - spread,
-        rate + spread,
-        statistics.fmean(mine),
-        statistics.fmean(theirs),
-        mistakes[0] / max(1, decisions[0]),
-        mistakes[1] / max(1, decisions[1]),
-    )
+                self.given_up[index] += regrets.given_up[who]
+                self.decisions[index] += regrets.decisions[who]
+                self.mistakes[index] += regrets.mistakes[who]
+        self.rounds += len(rounds)
+        estimate = deal_estimate(pairs)
+        self.deals += 1
+        step = estimate - self.mean
+        self.mean += step / self.deals
+        self.squares += step * (estimate - self.mean)
+
+    def figure(self, judge: str) -> LuckAdjusted:
+        spread = math.inf
+        if self.deals > 1:
+            spread = Z95 * math.sqrt(self.squares / (self.deals - 1) / self.deals)
+        rounds = max(1, self.rounds)
+        return LuckAdjusted(
+            judge,
+            self.deals,
+            self.mean,
+            self.mean - spread,
+            self.mean + spread,
+            self.given_up[0] / rounds,
+            self.given_up[1] / rounds,
+            self.mistakes[0] / max(1, self.decisions[0]),
+            self.mistakes[1] / max(1, self.decisions[1]),
+        )
 
 
 def win_table_judge(rules: RulesConfig = DEFAULT_RULES) -> tuple[Judge, str] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import statistics
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from bot.measure.luck import Regrets, deal_estimate, judged_round, luck_adjusted
+from bot.measure.luck import LuckTally, Regrets, deal_estimate, judged_round
 from rummy import RulesConfig
 from rummy.countstate import CountState
 from rummy.deals import DealSpec
@@ -81,7 +82,9 @@ def test_a_player_that_never_errs_against_itself_is_estimated_at_one_half() -> N
         assert regrets.given_up == [0.0, 0.0] and regrets.mistakes == [0, 0]
         assert sum(regrets.decisions) > 0
         rounds.append((regrets, seat))
-    adjusted = luck_adjusted("exact", [rounds])
+    tally = LuckTally()
+    tally.add(rounds)
+    adjusted = tally.figure("exact")
     assert adjusted.rate == 0.5 and adjusted.player_regret == 0.0
 
 
@@ -95,10 +98,15 @@ def test_the_figure_sums_each_deals_two_seatings_and_names_who_gave_up_what() ->
         [(regrets([0.1, 0.3], [1, 1]), 0), (regrets([0.1, 0.0], [1, 0]), 1)],
         [(regrets([0.0, 0.0], [0, 0]), 0), (regrets([0.0, 0.0], [0, 0]), 1)],
     ]
-    adjusted = luck_adjusted("exact", deals)
+    tally = LuckTally()
+    for rounds in deals:
+        tally.add(rounds)
+    adjusted = tally.figure("exact")
     assert deal_estimate([(0.1, 0.3), (0.0, 0.1)]) == pytest.approx(0.65)
     assert adjusted.rate == pytest.approx((0.65 + 0.5) / 2)
-    assert adjusted.low < adjusted.rate < adjusted.high
+    # The normal interval over the two deals' estimates, 0.65 and 0.5: their sample spread, by hand.
+    spread = 1.959963984540054 * statistics.stdev([0.65, 0.5]) / 2**0.5
+    assert (adjusted.low, adjusted.high) == pytest.approx((adjusted.rate - spread, adjusted.rate + spread))
     assert adjusted.player_regret == pytest.approx(0.1 / 4) and adjusted.opponent_regret == pytest.approx(0.4 / 4)
     assert adjusted.player_mistakes == pytest.approx(1 / 16) and adjusted.opponent_mistakes == pytest.approx(2 / 16)
 
@@ -113,3 +121,16 @@ def test_without_the_whole_win_table_the_duel_says_it_gives_no_luck_adjusted_fig
     stored = json.loads(next(tmp_path.glob("duel-*.json")).read_text(encoding="utf-8"))
     assert stored["figures"]["luck_adjusted"] is None and stored["settings"]["judge"] is None
     assert stored["figures"]["rounds"] == 2
+
+
+def test_the_running_figure_equals_the_figure_of_all_deals_at_once() -> None:
+    rng = random.Random(11)
+    tally, estimates = LuckTally(), []
+    for _deal in range(500):
+        rounds = [(Regrets(given_up=[rng.random() / 10, rng.random() / 10]), seat) for seat in (0, 1)]
+        tally.add(rounds)
+        estimates.append(deal_estimate([(r.given_up[seat], r.given_up[1 - seat]) for r, seat in rounds]))
+    adjusted = tally.figure("exact")
+    spread = 1.959963984540054 * statistics.stdev(estimates) / len(estimates) ** 0.5
+    assert adjusted.deals == 500 and adjusted.rate == pytest.approx(statistics.fmean(estimates), abs=1e-12)
+    assert adjusted.high - adjusted.rate == pytest.approx(spread, rel=1e-9)
