@@ -244,7 +244,11 @@ def duel(
     deals = max(1, (rounds + 1) // 2)
     judge = None
     if luck is not False:
-        found = win_table_judge()
+        try:
+            found = win_table_judge()
+        except _table_errors() as error:  # a table that says it is whole but does not load
+            typer.echo(f"cannot value the duel's decisions: {error}", err=True)
+            raise typer.Exit(2) from None
         if found is None and luck:
             typer.echo("--luck-adjusted needs the whole win table: run `rummy-vision solve`", err=True)
             raise typer.Exit(2)

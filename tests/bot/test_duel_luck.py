@@ -134,3 +134,15 @@ def test_the_running_figure_equals_the_figure_of_all_deals_at_once() -> None:
     spread = 1.959963984540054 * statistics.stdev(estimates) / len(estimates) ** 0.5
     assert adjusted.deals == 500 and adjusted.rate == pytest.approx(statistics.fmean(estimates), abs=1e-12)
     assert adjusted.high - adjusted.rate == pytest.approx(spread, rel=1e-9)
+
+
+def test_a_win_table_that_does_not_load_ends_the_duel_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.measure.luck as luck
+    from strategies.table import TableError
+
+    def broken() -> None:
+        raise TableError("win-x.rvw: layer 7's CRC-32 does not match")
+
+    monkeypatch.setattr(luck, "win_table_judge", broken)
+    done = CliRunner().invoke(app, ["measure", "duel", "greedy", "random", "--rounds", "2", "--no-save"])
+    assert done.exit_code == 2 and "cannot value the duel's decisions: win-x.rvw: layer 7's CRC-32" in done.output
