@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recognizers.deck_constraint import RoundLabels, correct_round
+from rummy.belief import ErrorModel, error_model_of
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.labels import CardLabel, Recognizer, recognize_within
 
@@ -26,6 +27,11 @@ class CorrectingRecognizer:
 
     def __repr__(self) -> str:
         return f"CorrectingRecognizer({self.inner!r})"
+
+    @property
+    def error_model(self) -> ErrorModel:
+        # Correction fixes some labels and keeps the rest: the inner model's errors are an upper bound.
+        return error_model_of(self.inner)
 
     def recognize(
         self, cards: Sequence[tuple[int, str]], catalog: Sequence[str], *, budget_s: float | None = None

@@ -27,6 +27,7 @@ import random
 from collections.abc import Sequence
 
 from recognizers.observation import RankedLabel
+from rummy.belief import ErrorModel, error_model_of
 from rummy.labels import CardLabel, Recognizer, recognize_within
 
 NOISE_MODELS = ("ranked", "flat", "harsh")
@@ -63,6 +64,24 @@ class NoisyRecognizer:
         self.name = f"noisy:{rate:g}:{inner.name}"
         self._round_kinds: set[str] = set()  # harsh: true landmarks seen this round
         self._answers: dict[str, CardLabel] = {}  # harsh: url -> answer given, this round
+
+    @property
+    def error_model(self) -> ErrorModel:
+        """How this wrapper errs, stated as the belief reads it (on top of the inner recognizer's own errors)."""
+        inner = error_model_of(self.inner)
+        rate = 1.0 - (1.0 - self.rate) * (1.0 - inner.error_rate)
+        if self.model == "ranked":
+            # Scores are calibrated: the confidence is the chance the top name is right.
+            return ErrorModel(rate, calibrated=True, runner_up=self.runner_up, source=f"{self.name}: calibrated scores")
+        if self.model == "flat":
+            return ErrorModel(min(rate, 0.99), runner_up=0.0, source=f"{self.name}: wrong {rate:.0%} of the time")
+        # Harsh scores are raw, but their two ranges are known: a score above every wrong one is right.
+        return ErrorModel(
+            min(rate, 0.99),
+            runner_up=HARSH_RUNNER_UP,
+            source=f"{self.name}: wrong {rate:.0%} of the time, raw scores calibrated by their known ranges",
+            calibration=lambda score: _right_given(score, 1.0 - rate, HARSH_RIGHT_SCORES, HARSH_WRONG_SCORES),
+        )
 
     def __repr__(self) -> str:
         return f"NoisyRecognizer({self.inner!r}, rate={self.rate:g}, seed={self.seed!r}, model={self.model!r})"
@@ -139,9 +158,16 @@ class NoisyRecognizer:
 
     def calibrated(self, raw: float) -> float:
         """P(top label right | raw score), from the two score ranges and the noise rate."""
-        right = (1.0 - self.rate) * _density(raw, RIGHT_SCORES)
-        wrong = self.rate * _density(raw, WRONG_SCORES)
-        return right / (right + wrong) if right + wrong > 0 else 0.0
+        return _right_given(raw, 1.0 - self.rate, RIGHT_SCORES, WRONG_SCORES)
+
+
+def _right_given(
+    raw: float, right_share: float, right_scores: tuple[float, float], wrong_scores: tuple[float, float]
+) -> float:
+    """P(a top label is right | its raw score), from the score ranges of right and wrong answers."""
+    right = right_share * _density(raw, right_scores)
+    wrong = (1.0 - right_share) * _density(raw, wrong_scores)
+    return right / (right + wrong) if right + wrong > 0 else right_share
 
 
 def _density(value: float, bounds: tuple[float, float]) -> float:

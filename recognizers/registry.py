@@ -1,7 +1,9 @@
 """Recognizers by name: `get_recognizer("azure")`, `"customvision"`, `"stub"`, `"oracle"`, `"noisy:0.1"`.
 
 `noisy:RATE[:INNER]` wraps INNER (default `oracle`) and corrupts a seeded fraction RATE of its
-labels; `corrected:INNER` makes INNER's labels consistent with the round's deck (4 types, 10 each).
+labels; `corrected:INNER` makes INNER's labels consistent with the round's deck (4 types, 10 each);
+`PATH.py[:INNER]` is the user's own recognizer file, and an installed package can add names through the
+entry-point group `rummy_vision.recognizers` (recognizers/user_file.py).
 Options are keyword arguments; those a backend does not take are ignored, so one options dict can
 serve any name:
 
@@ -44,6 +46,7 @@ NAMES = (
     "noisy:RATE[:INNER]",
     "harsh:RATE[:INNER]",
     "corrected:INNER",
+    "PATH.py[:INNER]",
 )
 
 
@@ -54,7 +57,15 @@ def names_help() -> str:
 
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
     """The recognizer `spec` names, configured from options, the environment and the config file."""
+    from recognizers.user_file import entry_point_factory, load_recognizer_file, split_file_spec
+
+    path, inner_spec = split_file_spec(spec)
+    if path is not None:
+        return load_recognizer_file(path, get_recognizer(inner_spec or "oracle", **options), options)
     name, _, rest = spec.strip().partition(":")
+    plugged = entry_point_factory(name)
+    if plugged is not None:
+        return load_recognizer_file(None, get_recognizer(rest or "oracle", **options), options, factory=plugged)
     name = name.lower()
     if name in ("noisy", "harsh"):
         from recognizers.noisy import NoisyRecognizer

@@ -1,40 +1,97 @@
-"""Reconstruct what a bot cannot see directly: the laid cards, the round's four types and the deck.
+"""What a bot knows and what it believes about the cards it cannot read for sure.
 
 A bot feeds `observe` every gamestate it receives with the labels it has for the cards (from a
-recognizer). Every card shows in some hand before it can be laid, so a card that disappears from
-both hands was laid, and the deck holds, per type, the cards of that type not yet seen.
+recognizer), and `played` with each move it sends. The tracker keeps what is certain apart from what
+it believes:
+
+- **certain** (`Tracker` attributes): every card id seen this round, which were laid and with what
+  points, which of our Lays the referee refused, how many cards were laid before we ever saw them
+  (the opponent's first Lay when it moves first) and the points that Lay scored;
+- **believed** (`belief()`, a `rummy.belief.Belief`): a probability for each card's landmark, from the
+  labels under the recognizer's error model, the deal's 4 x 10 cards and those sets.
+
+`count_state()` and `card_move()` use the belief's most likely assignment (the one guess older callers
+expect); `belief_states()` gives every assignment as a count-level state with its probability, which is
+what strategies decide on (strategies.belief_play).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from rummy.belief import (
+    DEFAULT_SAMPLES,
+    TRUE_LABELS,
+    Assignment,
+    Belief,
+    Constraint,
+    ErrorModel,
+    SetKind,
+    infer,
+    set_kind,
+)
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.countstate import CountState, card_move, count_rules, pack, second_mover
-from rummy.moves import Move
+from rummy.labels import CardLabel
+from rummy.moves import Lay, Move
 
 PLACEHOLDER = "unseen type {}"
+# A name becomes one of the round's types when the labels give it at least this much weight (one sure
+# label does; a runner-up mention alone does not).
+TYPE_EVIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class LaidSet:
+    """A Lay the referee judged, as the gamestates show it."""
+
+    cards: tuple[int, ...]  # negative ids: cards laid before we ever saw them
+    points: int | None  # 0: refused (no set); None: not known (several Lays between two of our views)
+    mine: bool
+
+
+@dataclass(frozen=True)
+class BeliefState:
+    """One assignment of the belief as the count-level state search works on, with its probability."""
+
+    state: CountState
+    weight: float
+    types: Mapping[int, int]  # card id -> type index, for the cards in both hands
 
 
 class Tracker:
-    def __init__(self, rules: RulesConfig = DEFAULT_RULES) -> None:
+    def __init__(self, rules: RulesConfig = DEFAULT_RULES, error_model: ErrorModel = TRUE_LABELS) -> None:
         self.rules = rules
+        self.error_model = error_model
         self.rounds_seen = 0
+        self.samples = DEFAULT_SAMPLES
         self._reset()
 
     def _reset(self) -> None:
-        self.labels: dict[int, str | None] = {}  # every card seen this round
+        self.labels: dict[int, str | None] = {}  # every card seen this round: its last landmark named
+        self.card_labels: dict[int, CardLabel] = {}  # ... and the label itself, with confidence and runners-up
         self.laid: set[int] = set()
         self.unseen_laid = 0  # cards laid before this bot ever saw them
+        self.sets: list[LaidSet] = []  # every Lay judged since our first view, ours refused included
         self._score_sum = -1
         self._remaining_moves = -1
         self._last: dict[str, Any] | None = None
+        self._pending: tuple[int, ...] | None = None  # our last Lay, to read its outcome
+        self._belief: Belief | None = None
 
     # --- feeding ------------------------------------------------------------------------------
 
-    def observe(self, gamestate: Mapping[str, Any], labels: Mapping[int, str | None]) -> None:
+    def observe(
+        self,
+        gamestate: Mapping[str, Any],
+        labels: Mapping[int, str | CardLabel | None],
+        error_model: ErrorModel | None = None,
+    ) -> None:
+        if error_model is not None:
+            self.error_model = error_model
         score_sum = gamestate["MyScore"] + gamestate["OppScore"]
         running = gamestate["GameStatus"] == "RUNNING"
         in_hands = [card[0] for card in gamestate["MyHand"]] + [card[0] for card in gamestate["OppHand"]]
@@ -44,108 +101,207 @@ class Tracker:
         if new_round:
             self._reset()
             self.rounds_seen += 1
+        else:
+            assert self._last is not None
+            self._read_sets(self._last, gamestate)
         self._score_sum = score_sum
         self._remaining_moves = gamestate["RemainingMoves"]
         now = set(in_hands)
         # Cards never return to a hand once laid, so a card seen before and in no hand now was laid.
         self.laid = set(self.labels) - now
         for card_id in in_hands:
-            label = labels.get(card_id)
-            if label is not None or card_id not in self.labels:
-                self.labels[card_id] = label
-        self.unseen_laid = self.rules.total_cards - len(now) - gamestate["CardsInDeck"] - len(self.laid)
+            given = labels.get(card_id)
+            label = given if isinstance(given, CardLabel) else CardLabel(given, 1.0 if given else 0.0)
+            if label.landmark is not None or card_id not in self.labels:
+                self.labels[card_id] = label.landmark
+                self.card_labels[card_id] = label
+        unseen = self.rules.total_cards - len(now) - gamestate["CardsInDeck"] - len(self.laid)
+        if unseen > self.unseen_laid:
+            # Before our first view only the opponent's first move can have laid cards: its points are that
+            # set's. Cards that vanish unseen later (a tracker not fed every view) have no points of their own.
+            points = self._set_points(gamestate, "OppPoints", "OppHand") if new_round else None
+            self._unseen_set(unseen - self.unseen_laid, points)
+        self.unseen_laid = unseen
         self._last = dict(gamestate)
+        self._pending = None
+        self._belief = None
 
-    # --- what is known ------------------------------------------------------------------------
+    def played(self, move: Move | Mapping[str, Any]) -> None:
+        """The move we send for the last gamestate observed: its outcome shows in the next one."""
+        if isinstance(move, Lay):
+            self._pending = tuple(move.ids)
+        elif isinstance(move, Mapping) and isinstance(move.get("Lay"), list):
+            self._pending = tuple(int(card_id) for card_id in move["Lay"])
+        else:
+            self._pending = None
+
+    def _set_points(self, gamestate: Mapping[str, Any], points: str, hand: str) -> int:
+        shown = int(gamestate[points])
+        if self.rules.points_shown == "net":
+            return shown + self.rules.hand_penalty * len(gamestate[hand])
+        return shown
+
+    def _read_sets(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
+        """Which Lays happened between two of our views, from the cards that left both hands and the points."""
+        ids_before = {card[0] for card in before["MyHand"]} | {card[0] for card in before["OppHand"]}
+        ids_after = {card[0] for card in after["MyHand"]} | {card[0] for card in after["OppHand"]}
+        gone = ids_before - ids_after
+        mine = self._pending
+        # A tracker fed both seats' views (a referee, a review) sees "my" hand change sides: read the
+        # earlier view from the later one's seat.
+        kept = {card[0] for card in before["MyHand"]}
+        if len(kept & {card[0] for card in after["OppHand"]}) > len(kept & {card[0] for card in after["MyHand"]}):
+            mine = None
+            before = {**before, "MyHand": before["OppHand"], "OppHand": before["MyHand"]}
+            before.update(MyPoints=before["OppPoints"], OppPoints=before["MyPoints"])
+        my_gain = self._set_points(after, "MyPoints", "MyHand") - self._set_points(before, "MyPoints", "MyHand")
+        opp_gain = self._set_points(after, "OppPoints", "OppHand") - self._set_points(before, "OppPoints", "OppHand")
+        if mine is not None and set(mine) <= ids_before:
+            if my_gain > 0 and set(mine) <= gone:
+                self._add_set(mine, my_gain, True)
+                gone -= set(mine)
+            elif my_gain == 0:
+                self.sets.append(LaidSet(mine, 0, True))
+        elif my_gain > 0 and opp_gain == 0:
+            self._add_set(tuple(sorted(gone)), my_gain, True)
+            gone = set()
+        if gone and opp_gain > 0:
+            self._add_set(tuple(sorted(gone)), opp_gain, False)
+
+    def _add_set(self, cards: tuple[int, ...], points: int, mine: bool) -> None:
+        self.sets.append(LaidSet(cards, points, mine))
+
+    def _unseen_set(self, count: int, points: int | None) -> None:
+        first = -(self.unseen_laid + 1)
+        self.sets.append(LaidSet(tuple(range(first, first - count, -1)), points, False))
+
+    # --- what is known and believed -----------------------------------------------------------
+
+    def constraints(self) -> list[Constraint]:
+        """What the judged sets say about their cards' types."""
+        found = []
+        for laid in self.sets:
+            if laid.points is None:
+                continue
+            if laid.points == 0:
+                found.append(Constraint(laid.cards, SetKind.NO_SET))
+                continue
+            kind = set_kind(laid.points, len(laid.cards), self.rules)
+            if kind is not None:  # else points of several Lays at once: nothing sure to say
+                found.append(Constraint(laid.cards, kind))
+        return found
+
+    def refused(self) -> list[frozenset[int]]:
+        """Our Lays the referee refused this round, as sets of card ids."""
+        return [frozenset(laid.cards) for laid in self.sets if laid.mine and laid.points == 0]
 
     def types_in_use(self) -> tuple[str, ...]:
-        """The round's types: the labels seen, most frequent first when noise shows more than fit."""
-        counts = Counter(label for label in self.labels.values() if label is not None)
-        ranked = sorted(counts, key=lambda label: (-counts[label], label))[: self.rules.types_per_round]
-        known = sorted(ranked)
+        """The round's types: the names the labels support most, in name order, then placeholders."""
+        model = self.error_model
+        weight: dict[str, float] = {}
+        for label in self.card_labels.values():
+            if label.landmark is None:
+                continue
+            names = [label.landmark] + [name for name in _runners_up(label) if name != label.landmark][:1]
+            shares = model.evidence(label, names) or ()
+            total = sum(shares) or 1.0
+            for name, share in zip(names, shares):
+                weight[name] = weight.get(name, 0.0) + share / total
+        ranked = sorted(weight, key=lambda name: (-weight[name], name))
+        known = sorted(name for name in ranked[: self.rules.types_per_round] if weight[name] >= TYPE_EVIDENCE)
         missing = self.rules.types_per_round - len(known)
         return tuple(known) + tuple(PLACEHOLDER.format(index + 1) for index in range(missing))
 
+    def belief(self) -> Belief:
+        """The probability of each card's type, given everything observed (cached until the next gamestate)."""
+        if self._last is None:
+            raise RuntimeError("observe a gamestate first")
+        if self._belief is None:
+            names = self.types_in_use()
+            virtual = [card for laid in self.sets for card in laid.cards if card < 0]
+            cards = [*self.labels, *virtual]
+            evidence = {card: self.error_model.evidence(self.card_labels.get(card), names) for card in self.labels}
+            seed = zlib.crc32(repr((sorted(self.labels)[:4], self._remaining_moves)).encode())
+            self._belief = infer(
+                cards, evidence, self.constraints(), names, self.rules, samples=self.samples, seed=seed
+            )
+        return self._belief
+
     def card_types(self) -> dict[int, int]:
-        """Type index of every card seen this round; unlabelled cards go where most cards are missing."""
-        types = self.types_in_use()
-        index = {name: position for position, name in enumerate(types)}
-        assigned: dict[int, int] = {}
-        unknown: list[int] = []
-        for card_id, label in self.labels.items():
-            if label in index:
-                assigned[card_id] = index[label]
-            else:
-                unknown.append(card_id)
-        room = [self.rules.cards_per_type] * len(types)
-        for t in assigned.values():
-            room[t] -= 1
-        for card_id in sorted(unknown):
-            t = max(range(len(types)), key=lambda position: room[position])
-            assigned[card_id] = t
-            room[t] -= 1
-        return assigned
+        """Type index of every card seen this round, in the most likely assignment."""
+        return {card: t for card, t in self.belief().most_likely.types.items() if card >= 0}
 
     def deck_counts(self) -> dict[str, int]:
-        """The deck's composition by type; exact when every card was seen with a true label."""
-        types = self.types_in_use()
-        room = [self.rules.cards_per_type] * len(types)
-        for t in self.card_types().values():
-            room[t] -= 1
-        for _ in range(max(0, self.unseen_laid)):
-            t = max(range(len(types)), key=lambda position: room[position])
-            room[t] -= 1
-        deck_size = self._last["CardsInDeck"] if self._last else self.rules.deck_size
-        _fit(room, deck_size, self.rules.cards_per_type)
-        return dict(zip(types, room))
+        """The deck's composition by type in the most likely assignment (exact when the belief is certain)."""
+        belief = self.belief()
+        return dict(zip(belief.names, belief.most_likely.deck))
 
     def count_state(self) -> CountState:
-        """The last gamestate at count level, me as player 0, type order as in `types_in_use`."""
+        """The last gamestate at count level in the most likely assignment, me as player 0."""
+        return self._state_of(self.belief().most_likely)
+
+    def belief_states(self) -> list[BeliefState]:
+        """Every assignment of the belief as a count-level state, most likely first; weights sum to 1.
+
+        Assignments that differ only in cards outside both hands and the deck's make-up (laid cards of
+        the same counts) are merged.
+        """
+        assert self._last is not None, "observe a gamestate first"
+        in_hands = [card[0] for card in self._last["MyHand"]] + [card[0] for card in self._last["OppHand"]]
+        merged: dict[tuple[Any, ...], list[Any]] = {}
+        for assignment in self.belief().assignments:
+            key = (tuple(assignment.types[card] for card in in_hands), assignment.deck)
+            if key in merged:
+                merged[key][1] += assignment.weight
+            else:
+                merged[key] = [assignment, assignment.weight]
+        found = [
+            BeliefState(self._state_of(assignment), weight, {card: assignment.types[card] for card in in_hands})
+            for assignment, weight in merged.values()
+        ]
+        return sorted(found, key=lambda item: -item.weight)
+
+    def _state_of(self, assignment: Assignment) -> CountState:
         if self._last is None:
             raise RuntimeError("observe a gamestate first")
         state = self._last
         n = self.rules.types_per_round
-        types = self.card_types()
         mine, theirs = [0] * n, [0] * n
         for card_id, _url in state["MyHand"]:
-            mine[types[card_id]] += 1
+            mine[assignment.types[card_id]] += 1
         for card_id, _url in state["OppHand"]:
-            theirs[types[card_id]] += 1
-        deck = list(self.deck_counts().values())
+            theirs[assignment.types[card_id]] += 1
         turns_taken = self.rules.max_turns - state["RemainingMoves"]
         mover = 0 if state["IsMover"] else 1
         return CountState(
             count_rules(self.rules),
             (pack(mine), pack(theirs)),
-            pack(deck),
-            points=(state["MyPoints"], state["OppPoints"]),
+            pack(assignment.deck),
+            points=(self._set_points(state, "MyPoints", "MyHand"), self._set_points(state, "OppPoints", "OppHand")),
             turns_left=state["RemainingMoves"],
             mover=mover,
             second=second_mover(turns_taken, mover),
         )
 
     def card_move(self, move_id: int, confidence: Mapping[int, float] | None = None) -> Move:
-        """A card-level move for the count-level move `move_id` of the last gamestate's mover (me).
+        """A card-level move for the count-level move `move_id` of the last gamestate's mover (me), in the most
+        likely assignment.
 
-        Where a type has several cards, the most confidently labelled are laid and the least
-        confidently labelled are given away.
+        Where a type has several cards, the most trusted are laid and the least trusted given away: by
+        `confidence` when given, else by the belief's probability that each card is of its type.
         """
         if self._last is None:
             raise RuntimeError("observe a gamestate first")
-        types = self.card_types()
+        belief = self.belief()
+        types = belief.most_likely.types
+        trust = (
+            confidence if confidence is not None else {card: belief.probability(card, t) for card, t in types.items()}
+        )
         my_cards = [(card[0], types[card[0]]) for card in self._last["MyHand"]]
         opp_cards = [(card[0], types[card[0]]) for card in self._last["OppHand"]]
-        return card_move(count_rules(self.rules), move_id, my_cards, opp_cards, confidence)
+        return card_move(count_rules(self.rules), move_id, my_cards, opp_cards, trust)
 
 
-def _fit(room: list[int], total: int, cap: int) -> None:
-    """Clamp per-type counts to 0..cap and make them sum to `total` (noisy labels can break both)."""
-    for t, count in enumerate(room):
-        room[t] = min(cap, max(0, count))
-    while sum(room) > total:
-        room[room.index(max(room))] -= 1
-    while sum(room) < total:
-        open_types = [t for t in range(len(room)) if room[t] < cap]
-        if not open_types:
-            break
-        room[min(open_types, key=lambda t: room[t])] += 1
+def _runners_up(label: CardLabel) -> Sequence[str]:
+    candidates = getattr(label, "candidates", ())
+    return [str(name) for name, _score in candidates]

@@ -1,4 +1,10 @@
-"""A strategy as an arena bot: `calculate_move(gamestate)` through a recognizer and the tracker."""
+"""A strategy as an arena bot: `calculate_move(gamestate)` through a recognizer, the tracker's belief and the strategy.
+
+The recognizer labels the cards; the tracker turns labels and everything the referee shows into a belief
+over the cards' landmarks (rummy.belief). When that belief is certain (true labels, nothing unseen) the
+strategy plays its count-level move as always; when it is not, the move is chosen on the belief
+(strategies.belief_play): valued as an expectation over the assignments, or voted by them.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from rummy import DEFAULT_RULES, CardLabel, CountMove, Recognizer, RulesConfig, Tracker
+from rummy import DEFAULT_RULES, CardLabel, CountMove, Move, Recognizer, RulesConfig, Tracker
+from rummy.belief import Belief, error_model_of
 from rummy.labels import recognize_within
 from strategies.base import Strategy
+from strategies.belief_play import BeliefDecision, decide
 
 # Part of the time to the deadline a strategy may think; the rest covers labelling and the network.
 THINKING_SHARE = 0.6
@@ -24,12 +32,16 @@ class ArenaAgent:
         self.strategy = strategy
         self.recognizer = recognizer
         self.rules = rules
-        self.tracker = Tracker(rules)
+        self.error_model = error_model_of(recognizer)
+        self.tracker = Tracker(rules, self.error_model)
         self.last_labels: dict[int, CardLabel] = {}
         # The best moves of the last decision with their values, for records and the viewer:
         # [{"Move": arena move, "Label": readable, "Value": number, "Exact": bool}], best first; empty for
-        # strategies without values. A value that is not exact is an upper bound from the pruned search.
+        # strategies without values. "Exact" False: an estimate (a pruned search's bound, mapped margins, or an
+        # expectation over a sampled belief); "Expected" True: the value is an expectation over the belief.
         self.last_suggestions: list[dict[str, Any]] = []
+        self.last_decision: BeliefDecision | None = None  # the last move decided on an uncertain belief
+        self.belief_decisions = 0  # moves decided on an uncertain belief this match
         # Every card seen, by id: whether its last label named a landmark (a blind run shows here).
         self.labelled: dict[int, bool] = {}
 
@@ -45,7 +57,7 @@ class ArenaAgent:
         self.last_labels = {
             card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
         }
-        self.tracker.observe(gamestate, {card_id: label.landmark for card_id, label in self.last_labels.items()})
+        self.tracker.observe(gamestate, self.last_labels, self.error_model)
         self.labelled.update((card_id, label.landmark is not None) for card_id, label in self.last_labels.items())
 
     def cards_unknown(self) -> tuple[int, int]:
@@ -54,11 +66,41 @@ class ArenaAgent:
 
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)
-        state = self.tracker.count_state()
-        move_id = self.strategy.choose(state, self._deadline(gamestate))
-        confidence = {card_id: label.confidence for card_id, label in self.last_labels.items()}
-        self.last_suggestions = self._suggestions(state.rules.moves, confidence)
-        return self.tracker.card_move(move_id, confidence).to_json()
+        deadline = self._deadline(gamestate)
+        move: Move
+        if self.tracker.belief().certain:
+            self.last_decision = None
+            state = self.tracker.count_state()
+            move_id = self.strategy.choose(state, deadline)
+            confidence = {card_id: label.confidence for card_id, label in self.last_labels.items()}
+            self.last_suggestions = self._suggestions(state.rules.moves, confidence)
+            move = self.tracker.card_move(move_id, confidence)
+        else:
+            decision = decide(self.strategy, self.tracker, deadline)
+            self.last_decision = decision
+            self.belief_decisions += 1
+            self.last_suggestions = self._belief_suggestions(decision)
+            move = decision.move
+        self.tracker.played(move)
+        return move.to_json()
+
+    @property
+    def belief(self) -> Belief:
+        return self.tracker.belief()
+
+    def _belief_suggestions(self, decision: BeliefDecision, top: int = 3) -> list[dict[str, Any]]:
+        shown = getattr(self.strategy, "shown_value", None)
+        belief = self.tracker.belief()
+        return [
+            {
+                "Move": ranked.move.to_json(),
+                "Label": describe_card_move(ranked.move, belief) + " (expected over the belief)",
+                "Value": round(shown(ranked.value) if callable(shown) else ranked.value, 4),
+                "Exact": decision.exact,
+                "Expected": True,
+            }
+            for ranked in decision.ranked[:top]
+        ]
 
     def _suggestions(self, moves: Sequence[CountMove], confidence: dict[int, float]) -> list[dict[str, Any]]:
         ranked = getattr(self.strategy, "suggestions", None)
@@ -90,6 +132,15 @@ class ArenaAgent:
             return None
         left_s = max(0.0, response_deadline_ms / 1000 - time.time())
         return time.monotonic() + THINKING_SHARE * left_s
+
+
+def describe_card_move(move: Move, belief: Belief) -> str:
+    """A card move with each card's landmark as the belief holds it ("Lay giralda 0.62 / koutoubia ..., big ben")."""
+    from rummy import Lay, Take
+
+    if isinstance(move, Lay):
+        return "Lay " + ", ".join(belief.describe(card) for card in move.ids)
+    return f"{'Take' if isinstance(move, Take) else 'Give'} {belief.describe(move.id)}"
 
 
 def describe_count_move(move: CountMove, names: Sequence[str]) -> str:

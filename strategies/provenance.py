@@ -62,4 +62,6 @@ def source_text(source: dict[str, Any]) -> str:
         parts.append(f"weights {source['weights']}")
     if "recognizer" in source:
         parts.append(f"recognizer {source['recognizer']}")
+    if "error_model" in source:
+        parts.append(f"decides on a belief over the cards ({source['error_model']})")
     return ", ".join(parts)

@@ -23,7 +23,11 @@ def register(app: typer.Typer) -> None:
 
 def match(
     player_a: str = typer.Argument(
-        ..., metavar="A", help="A strategy or character preset as " + SPEC_HELP + ", or a bot file (.py)."
+        ...,
+        metavar="A",
+        help="A strategy or character preset as "
+        + SPEC_HELP
+        + ", or a bot file (.py); PLAYER@RECOGNIZER gives it its own recognizer (e.g. perfect@harsh:0.1).",
     ),
     player_b: str = typer.Argument(..., metavar="B", help="The opponent, in the same forms as A."),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds to play (with --duplicate, rounded up to even)."),
@@ -76,16 +80,12 @@ def match(
     from rich.console import Console
 
     from bot.matches.executors import RoundTask, run_tasks
-    from bot.matches.local_match import make_contender, schedule
+    from bot.matches.local_match import contender_for, schedule
     from bot.matches.summary import summarize, summary_json
 
     console = Console(stderr=json_output)
-    from bot.players.labelling import chosen_recognizer
-
     try:
-        contenders = [
-            make_contender(spec, chosen_recognizer(spec, recognizer, server), nodes) for spec in (player_a, player_b)
-        ]
+        contenders = [contender_for(spec, recognizer, nodes, server) for spec in (player_a, player_b)]
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     for contender in contenders:

@@ -149,9 +149,7 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     runner = Runner(client, match_bot, options, observer=json_lines or live or SilentObserver(), stop=stop)
 
     ctrl_c = CtrlC(runner, stop, err)
-    previous = (
-        signal.signal(signal.SIGINT, ctrl_c) if threading.current_thread() is threading.main_thread() else None
-    )
+    previous = signal.signal(signal.SIGINT, ctrl_c) if threading.current_thread() is threading.main_thread() else None
     summaries = []
     code = 0
     try:

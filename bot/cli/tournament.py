@@ -21,7 +21,10 @@ def register(app: typer.Typer) -> None:
 
 def tournament(
     bots: list[str] = typer.Argument(
-        ..., metavar="BOT...", help="Two or more strategies or presets (" + SPEC_HELP + ") or bot files."
+        ...,
+        metavar="BOT...",
+        help="Two or more strategies or presets (" + SPEC_HELP + ") or bot files; BOT@RECOGNIZER gives one its own"
+        " recognizer (e.g. perfect@harsh:0.1).",
     ),
     rounds: int = typer.Option(20, "--rounds", min=1, help="Rounds per pair (rounded up to even: duplicate deals)."),
     seed: str = typer.Option("1", "--seed", help="Seed of the deals."),
@@ -46,14 +49,17 @@ def tournament(
 
     from bot.cli.match import _progress
     from bot.matches.head_to_head import HEAD_TO_HEAD_COLUMNS, head_to_head, head_to_head_table, update_ratings
-    from bot.matches.local_match import make_contender
+    from bot.matches.local_match import contender_for
     from bot.matches.match_records import default_db_path
     from bot.matches.tournament import run_tournament
     from bot.matches.tournament_records import store_tournament
 
     if len(bots) < 2:
         raise typer.BadParameter("a tournament needs at least two bots")
-    contenders = [make_contender(spec, recognizer, nodes) for spec in bots]
+    try:
+        contenders = [contender_for(spec, recognizer, nodes) for spec in bots]
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
     for player in contenders:
         try:
             player.check()

@@ -61,9 +61,12 @@ class Contender:
     spec: str
     recognizer: str = "oracle"
     strategy_options: Mapping[str, Any] = field(default_factory=dict)
+    shown: str = ""  # the name as the user typed it, when it says more than spec (PLAYER@RECOGNIZER)
 
     @property
     def name(self) -> str:
+        if self.shown:
+            return self.shown
         return Path(self.spec).stem if self.is_file else self.spec
 
     @property
@@ -89,10 +92,16 @@ class Contender:
         weights with the recognizer that labels its cards (strategies.provenance)."""
         if self.is_file:
             return {"bot_file": str(Path(self.spec).expanduser().resolve())}
+        from recognizers.registry import get_recognizer
+        from rummy.belief import error_model_of
         from strategies.provenance import strategy_source
         from strategies.registry import get_strategy
 
-        return {**strategy_source(get_strategy(self.spec, **self.strategy_options)), "recognizer": self.recognizer}
+        source = {**strategy_source(get_strategy(self.spec, **self.strategy_options)), "recognizer": self.recognizer}
+        # A recognizer that needs keys was checked before play; without them its model is the assumed one.
+        with contextlib.suppress(ValueError, OSError):
+            source["error_model"] = error_model_of(get_recognizer(self.recognizer, source=dict)).source
+        return source
 
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:
         if self.is_file:
@@ -264,13 +273,25 @@ NODES_HELP = (
 )
 
 
-def make_contender(spec: str, recognizer: str = "oracle", nodes: int | None = None) -> Contender:
+def make_contender(spec: str, recognizer: str = "oracle", nodes: int | None = None, shown: str = "") -> Contender:
     """A contender; with `nodes`, search strategies get that node budget and the others are unchanged."""
     from strategies.registry import takes_option
 
     if nodes is not None and not spec.endswith(".py") and takes_option(spec, "nodes"):
-        return Contender(spec, recognizer, {"nodes": nodes})
-    return Contender(spec, recognizer)
+        return Contender(spec, recognizer, {"nodes": nodes}, shown)
+    return Contender(spec, recognizer, shown=shown)
+
+
+def contender_for(
+    typed: str, recognizer: str | None, nodes: int | None = None, base_url: str | None = None
+) -> Contender:
+    """The contender a command-line player names: NAME, NAME@RECOGNIZER or a bot file; `recognizer` (the
+    command's --recognizer, None: the default where the match is played) serves players without `@`."""
+    from bot.players.labelling import chosen_recognizer, split_player
+
+    player, own = split_player(typed)
+    chosen = chosen_recognizer(player, own if own is not None else recognizer, base_url)
+    return make_contender(player, chosen, nodes, typed if own is not None else "")
 
 
 def _budget(move_time_ms: int) -> Budget:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from recognizers.live import LABELLING_CHOICES, blind_reason, default_recognizer
@@ -36,3 +37,14 @@ def refuse_blind(strategy: str, recognizer_spec: str, recognizer: Any) -> None:
             f"strategy {strategy!r} plays by the cards' labels, but recognizer {recognizer_spec!r} cannot label"
             f" live cards: {reason}. Choose one that can: {LABELLING_CHOICES}"
         )
+
+
+def split_player(spec: str) -> tuple[str, str | None]:
+    """("perfect", "harsh:0.1") from "perfect@harsh:0.1": a player with its own recognizer; (spec, None)
+    without `@` (or for a bot file whose own path holds one)."""
+    if "@" not in spec or Path(spec).expanduser().is_file():
+        return spec, None
+    player, _, recognizer = spec.rpartition("@")
+    if not player.strip() or not recognizer.strip():
+        raise ValueError(f"{spec!r}: write PLAYER@RECOGNIZER, e.g. perfect@harsh:0.1")
+    return player.strip(), recognizer.strip()

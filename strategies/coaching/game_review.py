@@ -2,22 +2,28 @@
 
 The match is rebuilt from its record (seed and moves, as `rummy.rebuild` does); before each applied move
 the mover's position is what a careful player knows (both hands with their landmarks, the deck's
-make-up, the points), and a `Grader` values every legal move there. A decision's loss is the best
+make-up, the points), and a `Grader` values every legal move there. One thing a careful player cannot
+know: when the round's first mover lays a set on its first move, the second mover never saw those cards.
+The set's points say whether they were all one landmark or all different, not which; for that player's
+decisions the review values each move as its expectation over the deck make-ups the set leaves possible
+(`unseen_alternatives`), weighted by how likely the deal makes each. A decision's loss is the best
 move's value less the played move's (never below 0), on the objective's scale. The review says for each
 decision whether its values are exact and where they come from, and in its notes when any are estimates.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
-from rummy import DEFAULT_RULES, MalformedMove, Match, parse_move, render_gamestate
+from rummy import DEFAULT_RULES, Lay, MalformedMove, Match, parse_move, render_gamestate
 from strategies.agent import describe_count_move
 from strategies.coaching.coach import position_of
-from strategies.coaching.grading import HOW_TO_GET_EXACT, Grader
+from strategies.coaching.grading import HOW_TO_GET_EXACT, Grade, Grader
 from strategies.position import Position, PositionError
 from strategies.search import Objective
 
@@ -183,6 +189,36 @@ class RecordedDecision:
     player: str
     position: Position
     played: Mapping[str, Any]
+    # When the mover cannot know the deck's make-up (a set laid before its first view): the positions it
+    # may be in, with their probabilities; empty when `position` is all it can be.
+    alternatives: tuple[tuple[Position, float], ...] = ()
+
+
+def unseen_alternatives(pool: Mapping[str, int], laid_kinds: Sequence[str]) -> list[tuple[dict[str, int], float]]:
+    """The deck make-ups a player may face when a set it never saw was laid, with their probabilities.
+
+    `pool` is what the player has not seen, by landmark: the deck plus the unseen set (`laid_kinds`).
+    The set's points tell only its kind: k cards of one landmark, or k different ones. Every make-up of
+    that kind which the pool allows is weighted by how likely the deal makes it: k specific cards all of
+    landmark t has probability proportional to pool_t (pool_t - 1) ... (pool_t - k + 1), and k different
+    landmarks S proportional to prod_{t in S} pool_t (the same order-counting for every S).
+    """
+    size = len(laid_kinds)
+    names = sorted(pool)
+    same = len(set(laid_kinds)) == 1
+    options: list[tuple[tuple[str, ...], float]] = []
+    if same:
+        options = [((name,) * size, float(math.perm(pool[name], size))) for name in names]
+    else:
+        options = [(combo, float(math.prod(pool[name] for name in combo))) for combo in combinations(names, size)]
+    total = sum(weight for _kinds, weight in options)
+    found = []
+    for kinds, weight in options:
+        if weight > 0:
+            deck = Counter(pool)
+            deck.subtract(Counter(kinds))
+            found.append(({name: deck[name] for name in names}, weight / total))
+    return found
 
 
 def recorded_decisions(record: Mapping[str, Any]) -> list[RecordedDecision]:
@@ -198,28 +234,46 @@ def recorded_decisions(record: Mapping[str, Any]) -> list[RecordedDecision]:
     if recorded_kinds and recorded_kinds[0] != match.current.deal.kinds:
         raise ReviewError(f"match {game_id}: its seed does not deal the recorded cards")
     found = []
+    unseen: tuple[int, list[str]] | None = None  # (the seat that never saw them, the kinds of a set laid unseen)
     for step, move in enumerate(moves, start=1):
         seat = int(move["Seat"])
         played = match.current
+        first_move = played.turns_taken == 0
+        if first_move:
+            unseen = None
         gamestate = render_gamestate(match, seat, game_id=game_id, opponent_id=players[1 - seat])
         labels = {card.id: card.kind for card in [*played.hands[0], *played.hands[1]]}
         deck = Counter(card.kind for card in played.deck)
+        alternatives: tuple[tuple[Position, float], ...] = ()
         try:
             position = position_of(gamestate, labels, deck)
+            if unseen is not None and unseen[0] == seat:
+                pool = Counter({kind: deck.get(kind, 0) for kind in played.deal.kinds})
+                pool.update(unseen[1])
+                alternatives = tuple(
+                    (position_of(gamestate, labels, counts), weight)
+                    for counts, weight in unseen_alternatives(pool, unseen[1])
+                )
         except PositionError as error:
             raise ReviewError(f"match {game_id}, step {step}: {error}") from None
-        found.append(RecordedDecision(step, match.round_index, seat, players[seat], position, move["Move"]))
+        found.append(
+            RecordedDecision(step, match.round_index, seat, players[seat], position, move["Move"], alternatives)
+        )
         try:
-            match.apply(seat, parse_move(move["Move"]))
-        except (MalformedMove, ValueError) as error:
+            raw = parse_move(move["Move"])
+            kinds = [labels[card_id] for card_id in raw.ids] if isinstance(raw, Lay) else []
+            outcome = match.apply(seat, raw)
+        except (MalformedMove, ValueError, KeyError) as error:
             raise ReviewError(f"match {game_id}, step {step}: the recorded move does not replay: {error}") from None
+        if first_move and outcome.points > 0:
+            unseen = (1 - seat, kinds)
     return found
 
 
 def grade_decision(decision: RecordedDecision, grader: Grader) -> GradedDecision:
     position = decision.position
     rules = position.state.rules
-    grade = grader.grade(position)
+    grade = expected_grade(decision, grader)
     played_id = position.move_id(decision.played)
     best_id = grade.best
     played_value, best_value = grade.values[played_id], grade.values[best_id]
@@ -240,6 +294,23 @@ def grade_decision(decision: RecordedDecision, grader: Grader) -> GradedDecision
         exact=grade.exact,
         source=grade.source.value,
         choices=len(grade.values),
+    )
+
+
+def expected_grade(decision: RecordedDecision, grader: Grader) -> Grade:
+    """The decision's grade: of its position, or the expectation over the positions its mover may be in."""
+    if not decision.alternatives:
+        return grader.grade(decision.position)
+    grades = [(grader.grade(position), weight) for position, weight in decision.alternatives]
+    moves = set.intersection(*(set(grade.values) for grade, _weight in grades))
+    values = {move: sum(weight * grade.values[move] for grade, weight in grades) for move in moves}
+    first = grades[0][0]
+    return Grade(
+        values,
+        first.objective,
+        all(grade.exact for grade, _weight in grades),
+        first.source,
+        min(grade.depth for grade, _weight in grades),
     )
 
 

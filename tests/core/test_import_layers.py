@@ -34,6 +34,7 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
         "strategies.search_strategies",
         "strategies.characters",
         "strategies.position",
+        "strategies.belief_play",
         "strategies.agent",
         "strategies.learning",
         "strategies.provenance",

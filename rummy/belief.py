@@ -1,0 +1,500 @@
+"""A belief over the round's cards: how likely each card seen is of each of the round's types.
+
+A bot sees its cards through a recognizer that is sometimes wrong or silent, so the landmark of a card
+is a probability, not a fact. The belief combines everything the referee shows:
+
+- each card's label under the recognizer's `ErrorModel` (soft evidence, below);
+- the deal: 4 types x 10 cards, shuffled, so a set of cards outside the deck with type counts c has prior
+  weight prod_t 10!/(10-c_t)! (the multivariate hypergeometric; no type can hold more than 10);
+- what sets did: an accepted Lay's points say whether its cards were all one type (20/30/50) or all
+  different (25/35); a refused Lay (no points, the cards stay) says its cards form no set; the
+  opponent's Lay before our first view adds cards we never saw, constrained the same way by its points.
+
+It is computed over the *assignments* of types to the cards outside the deck (hands, laid, unseen laid):
+
+- **exact** when the combinations are few (at most `EXACT_CAP` joint assignments of the uncertain
+  cards): every assignment is enumerated with its exact posterior weight;
+- **sampled** otherwise: `samples` independent draws from the exact posterior, by forward filtering over
+  the deck's type counts and backward sampling (the deal's prior couples the cards only through those
+  counts, so a dynamic programme over count vectors carries it exactly; no Markov chain, no burn-in).
+
+Cards are grouped in blocks (cards tied by a set's constraint); a block's joint options are enumerated.
+A block with more than `BLOCK_CAP` combinations keeps only its likeliest `BLOCK_CAP` (an approximation:
+the combinations left out need several labels wrong at once; the belief then says it is not exact).
+Evidence that contradicts itself (a certain label against a set's points) is softened rather than
+trusted, and the belief notes it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.labels import CardLabel
+
+# Joint assignments of the uncertain cards up to which the belief is enumerated exactly.
+EXACT_CAP = 4096
+# Options one block (cards tied by sets) keeps: past this, only its likeliest combinations.
+BLOCK_CAP = 2_000
+DEFAULT_SAMPLES = 128
+# A label that contradicts the rest is kept at this share of its top type's weight, not at zero.
+SOFT_FLOOR = 1e-3
+
+
+class SetKind(StrEnum):
+    """What a group of cards is known to be."""
+
+    SAME = "same"  # an accepted set of one landmark (20, 30 or 50 points)
+    DIFFERENT = "different"  # an accepted set of all different landmarks (25 or 35 points)
+    NO_SET = "no set"  # a refused Lay: these cards form no set
+
+
+@dataclass(frozen=True)
+class Constraint:
+    cards: tuple[int, ...]
+    kind: SetKind
+
+
+@dataclass(frozen=True)
+class ErrorModel:
+    """How a recognizer errs, for reading its labels as evidence.
+
+    `calibrated`: its confidence is the probability that the top name is right (and a runner-up's score
+    the probability that the runner-up is). Otherwise the confidence is ignored and the top name is right
+    with probability 1 - `error_rate` (a stated prior); when it is wrong, the truth is the runner-up with
+    probability `runner_up`, else any other of the round's types alike. An error rate of 0 makes labels
+    certain (true labels).
+    """
+
+    error_rate: float = 0.1
+    calibrated: bool = False
+    runner_up: float = 0.5
+    source: str = "assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
+    # Where the confidence is a raw score whose link to being right is known (a recognizer measured on
+    # labelled pictures, a simulated one): P(top name right | score). Takes precedence over error_rate.
+    calibration: Callable[[float], float] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.error_rate < 1.0:
+            raise ValueError(f"error_rate must be in [0, 1), not {self.error_rate}")
+        if not 0.0 <= self.runner_up <= 1.0:
+            raise ValueError(f"runner_up must be in [0, 1], not {self.runner_up}")
+
+    @property
+    def certain(self) -> bool:
+        return self.error_rate == 0.0 and not self.calibrated
+
+    def evidence(self, label: CardLabel | None, names: Sequence[str]) -> tuple[float, ...] | None:
+        """Relative likelihood of each of `names` being the card's truth given its label; None: no evidence."""
+        if label is None or label.landmark is None:
+            return None
+        n = len(names)
+        top = label.landmark
+        ranked = _ranked(label)
+        second = next((name for name, _score in ranked[1:] if name != top), None)
+        if self.calibration is not None:
+            right = min(1.0, max(0.0, self.calibration(label.confidence)))
+            second_share = (1.0 - right) * self.runner_up if second is not None else 0.0
+        elif self.calibrated:
+            right = min(1.0, max(0.0, label.confidence))
+            second_share = dict(ranked).get(second, 0.0) if second is not None else 0.0
+            second_share = min(second_share, 1.0 - right)
+        else:
+            right = 1.0 - self.error_rate
+            second_share = (1.0 - right) * self.runner_up if second is not None else 0.0
+        if right >= 1.0 and top in names:
+            return tuple(1.0 if name == top else 0.0 for name in names)
+        others = [name for name in names if name not in (top, second)]
+        rest = max(0.0, 1.0 - right - second_share)
+        weights = []
+        for name in names:
+            if name == top:
+                weights.append(right)
+            elif name == second:
+                weights.append(second_share)
+            else:
+                weights.append(rest / len(others) if others else 0.0)
+        if sum(weights) <= 0.0:
+            return None
+        return tuple(weights) if n else None
+
+
+def _ranked(label: CardLabel) -> tuple[tuple[str, float], ...]:
+    # A recognizer's RankedLabel (recognizers.observation) carries its runners-up as `candidates`.
+    candidates = getattr(label, "candidates", ())
+    if candidates:
+        return tuple((str(name), float(score)) for name, score in candidates)
+    return ((label.landmark, label.confidence),) if label.landmark is not None else ()
+
+
+TRUE_LABELS = ErrorModel(0.0, source="true labels: every label is right")
+ASSUMED = ErrorModel()
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One way the cards outside the deck can be, with its posterior probability."""
+
+    types: Mapping[int, int]  # card id -> type index (unseen laid cards have negative ids)
+    deck: tuple[int, ...]  # the deck's count of each type under this assignment
+    weight: float
+
+
+@dataclass(frozen=True)
+class Belief:
+    names: tuple[str, ...]
+    assignments: tuple[Assignment, ...]  # distinct, most likely first, weights summing to 1
+    exact: bool  # enumerated (True) or sampled / approximated (False)
+    method: str  # how, in words
+    marginals: Mapping[int, tuple[float, ...]]  # card id -> P(type) per type index
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def certain(self) -> bool:
+        return len(self.assignments) == 1
+
+    @property
+    def most_likely(self) -> Assignment:
+        return self.assignments[0]
+
+    def probability(self, card_id: int, type_index: int) -> float:
+        return self.marginals[card_id][type_index]
+
+    def describe(self, card_id: int, cutoff: float = 0.05) -> str:
+        """The card's belief in words, e.g. "giralda 0.62 / koutoubia mosque 0.31" (or one name when certain)."""
+        shares = sorted(enumerate(self.marginals[card_id]), key=lambda pair: -pair[1])
+        if shares[0][1] >= 1.0 - 1e-9:
+            return self.names[shares[0][0]]
+        return " / ".join(f"{self.names[t]} {p:.2f}" for t, p in shares if p >= cutoff)
+
+
+# --- inference ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    cards: tuple[int, ...]
+    options: list[tuple[tuple[int, ...], float]]  # (type per card, weight)
+    approximate: bool = False
+
+
+def infer(
+    cards: Sequence[int],
+    evidence: Mapping[int, Sequence[float] | None],
+    constraints: Iterable[Constraint],
+    names: Sequence[str],
+    rules: RulesConfig = DEFAULT_RULES,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | str = 0,
+    exact_cap: int = EXACT_CAP,
+) -> Belief:
+    """The posterior over the types of `cards` (every card outside the deck: hands, laid, unseen laid).
+
+    `evidence[card]` is the relative likelihood of each type index (None or missing: no evidence).
+    """
+    n = rules.types_per_round
+    if len(names) != n:
+        raise ValueError(f"a round has {n} types, got {len(names)} names")
+    constraints = [c for c in constraints if c.cards]
+    notes: list[str] = []
+    blocks = _blocks(cards, evidence, constraints, rules, notes, soften=False)
+    belief = _solve(blocks, names, rules, samples, seed, exact_cap, notes)
+    if belief is None:
+        notes.append("the labels contradict the deal or the sets seen: every label was given a little doubt")
+        blocks = _blocks(cards, evidence, constraints, rules, notes, soften=True)
+        belief = _solve(blocks, names, rules, samples, seed, exact_cap, notes)
+    if belief is None:
+        notes.append("the sets seen contradict the deal: their constraints were dropped")
+        blocks = _blocks(cards, {}, [], rules, notes, soften=True)
+        belief = _solve(blocks, names, rules, samples, seed, exact_cap, notes)
+    assert belief is not None, "an unconstrained belief always has an assignment"
+    return belief
+
+
+def _blocks(
+    cards: Sequence[int],
+    evidence: Mapping[int, Sequence[float] | None],
+    constraints: Sequence[Constraint],
+    rules: RulesConfig,
+    notes: list[str],
+    *,
+    soften: bool,
+) -> list[_Block] | None:
+    n = rules.types_per_round
+    parent = {card: card for card in cards}
+
+    def root(card: int) -> int:
+        while parent[card] != card:
+            parent[card] = parent[parent[card]]
+            card = parent[card]
+        return card
+
+    known = set(cards)
+    usable = [c for c in constraints if all(card in known for card in c.cards)]
+    for constraint in usable:
+        first = root(constraint.cards[0])
+        for card in constraint.cards[1:]:
+            parent[root(card)] = first
+    members: dict[int, list[int]] = {}
+    for card in cards:
+        members.setdefault(root(card), []).append(card)
+    by_block: dict[int, list[Constraint]] = {}
+    for constraint in usable:
+        by_block.setdefault(root(constraint.cards[0]), []).append(constraint)
+    blocks = []
+    for key, block_cards in members.items():
+        weights = [_weights(evidence.get(card), n, soften) for card in block_cards]
+        block = _enumerate(tuple(block_cards), weights, by_block.get(key, []), rules)
+        if block is None:
+            return None
+        blocks.append(block)
+    return blocks
+
+
+def _weights(given: Sequence[float] | None, n: int, soften: bool) -> list[float]:
+    if given is None or not any(w > 0 for w in given):
+        return [1.0] * n
+    weights = [max(0.0, float(w)) for w in given]
+    if soften:
+        floor = SOFT_FLOOR * max(weights)
+        weights = [max(w, floor) for w in weights]
+    return weights
+
+
+def _enumerate(
+    cards: tuple[int, ...], weights: list[list[float]], constraints: list[Constraint], rules: RulesConfig
+) -> _Block | None:
+    """A block's joint options: all of them when there are at most BLOCK_CAP combinations, else the
+    likeliest BLOCK_CAP that the constraints allow (a beam over the cards; the belief then says so)."""
+    supports = [[t for t, w in enumerate(row) if w > 0] for row in weights]
+    position = {card: index for index, card in enumerate(cards)}
+    # Each constraint is checked as soon as its last card has a type.
+    checks: dict[int, list[tuple[list[int], SetKind]]] = {}
+    for constraint in constraints:
+        where = [position[card] for card in constraint.cards]
+        checks.setdefault(max(where), []).append((where, constraint.kind))
+    approximate = math.prod(len(s) for s in supports) > BLOCK_CAP
+    partial: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+    for index, support in enumerate(supports):
+        grown = []
+        for combo, weight in partial:
+            for t in support:
+                extended = (*combo, t)
+                if all(_holds([extended[i] for i in where], kind, rules) for where, kind in checks.get(index, ())):
+                    grown.append((extended, weight * weights[index][t]))
+        if len(grown) > BLOCK_CAP:
+            grown.sort(key=lambda option: -option[1])
+            grown = grown[:BLOCK_CAP]
+        partial = grown
+        if not partial:
+            return None
+    return _Block(cards, partial, approximate)
+
+
+def _holds(types: list[int], kind: SetKind, rules: RulesConfig) -> bool:
+    if kind is SetKind.SAME:
+        return len(set(types)) == 1
+    if kind is SetKind.DIFFERENT:
+        return len(set(types)) == len(types)
+    counts = tuple(types.count(t) for t in range(rules.types_per_round))
+    return rules.set_points(counts) == 0
+
+
+def _prior(counts: Sequence[int], per_type: int) -> float:
+    """The deal's weight of a set of cards with these type counts: prod_t per_type!/(per_type - c_t)!."""
+    weight = 1.0
+    for count in counts:
+        if count > per_type:
+            return 0.0
+        weight *= math.perm(per_type, count)
+    return weight
+
+
+def _counts(combo: Sequence[int], n: int) -> tuple[int, ...]:
+    counts = [0] * n
+    for t in combo:
+        counts[t] += 1
+    return tuple(counts)
+
+
+def _solve(
+    blocks: list[_Block] | None,
+    names: Sequence[str],
+    rules: RulesConfig,
+    samples: int,
+    seed: int | str,
+    exact_cap: int,
+    notes: list[str],
+) -> Belief | None:
+    if blocks is None:
+        return None
+    n, per_type = rules.types_per_round, rules.cards_per_type
+    fixed: dict[int, int] = {}
+    offset = [0] * n
+    uncertain: list[_Block] = []
+    for block in blocks:
+        if len(block.options) == 1:
+            combo = block.options[0][0]
+            fixed.update(zip(block.cards, combo))
+            for t in combo:
+                offset[t] += 1
+        else:
+            uncertain.append(block)
+    approximate = any(block.approximate for block in blocks)
+    combos = math.prod(len(block.options) for block in uncertain)
+    if combos <= exact_cap:
+        weighted = _exact(uncertain, offset, n, per_type)
+        method = "exact enumeration" if not approximate else "enumeration of each card's likeliest types"
+        exact = not approximate
+    else:
+        weighted = _sampled(uncertain, offset, n, per_type, samples, seed)
+        method = f"{samples} samples from the exact posterior (forward filtering, backward sampling)"
+        exact = False
+    if not weighted:
+        return None
+    total = sum(weight for _types, weight in weighted)
+    merged: dict[tuple[int, ...], float] = {}
+    for types, weight in weighted:
+        merged[types] = merged.get(types, 0.0) + weight / total
+    order = [card for block in uncertain for card in block.cards]
+    assignments = []
+    for types, weight in sorted(merged.items(), key=lambda item: (-item[1], item[0])):
+        full = dict(fixed)
+        full.update(zip(order, types))
+        counts = _counts(list(full.values()), n)
+        assignments.append(Assignment(full, tuple(per_type - c for c in counts), weight))
+    marginals: dict[int, list[float]] = {card: [0.0] * n for card in [*fixed, *order]}
+    for assignment in assignments:
+        for card, t in assignment.types.items():
+            marginals[card][t] += assignment.weight
+    if approximate:
+        notes.append("cards tied by refused sets had too many combinations: only the likeliest were kept")
+    return Belief(
+        tuple(names),
+        tuple(assignments),
+        exact,
+        method,
+        {card: tuple(row) for card, row in marginals.items()},
+        tuple(notes),
+    )
+
+
+def _exact(uncertain: list[_Block], offset: list[int], n: int, per_type: int) -> list[tuple[tuple[int, ...], float]]:
+    found = []
+    for choice in itertools.product(*(block.options for block in uncertain)):
+        types = tuple(t for combo, _weight in choice for t in combo)
+        counts = [offset[t] for t in range(n)]
+        for t in types:
+            counts[t] += 1
+        weight = math.prod(w for _combo, w in choice) * _prior(counts, per_type)
+        if weight > 0:
+            found.append((types, weight))
+    return found
+
+
+# One block's options that add the same counts: (counts added, flat offset, summed weight, combos, weights).
+_Step = tuple[tuple[int, ...], int, float, list[tuple[int, ...]], list[float]]
+
+
+def _sampled(
+    uncertain: list[_Block], offset: list[int], n: int, per_type: int, samples: int, seed: int | str
+) -> list[tuple[tuple[int, ...], float]]:
+    # numpy only here: the dynamic programme over count vectors; `import rummy` stays light.
+    import numpy as np
+
+    shape = (per_type + 1,) * n
+    strides = [(per_type + 1) ** (n - 1 - axis) for axis in range(n)]
+    if any(c > per_type for c in offset):
+        return []
+    start = np.zeros(shape)
+    start[tuple(offset)] = 1.0
+    # Each block's options grouped by the counts they add: (counts added, flat offset, summed weight,
+    # the options' combos, their weights).
+    steps: list[list[_Step]] = []
+    forward = [start]
+    for block in uncertain:
+        by_counts: dict[tuple[int, ...], list[tuple[tuple[int, ...], float]]] = {}
+        for combo, weight in block.options:
+            by_counts.setdefault(_counts(combo, n), []).append((combo, weight))
+        step = []
+        before, after = forward[-1], np.zeros(shape)
+        for add, options in by_counts.items():
+            if any(a > per_type for a in add):
+                continue
+            weight = sum(w for _combo, w in options)
+            target = tuple(slice(a, None) for a in add)
+            source = tuple(slice(0, per_type + 1 - a) for a in add)
+            after[target] += weight * before[source]
+            flat = sum(a * stride for a, stride in zip(add, strides))
+            step.append((add, flat, weight, [c for c, _w in options], [w for _c, w in options]))
+        steps.append(step)
+        peak = after.max()
+        if peak <= 0:
+            return []
+        forward.append(after / peak)  # rescaled: only ratios matter, and this keeps floats in range
+    prior = np.ones(shape)
+    for axis in range(n):
+        along = np.array([float(math.perm(per_type, c)) for c in range(per_type + 1)])
+        prior = prior * along.reshape([-1 if a == axis else 1 for a in range(n)])
+    final = (forward[-1] * prior).ravel()
+    total = final.sum()
+    if total <= 0:
+        return []
+    cumulative = (np.cumsum(final) / total).tolist()
+    tables = [array.ravel().tolist() for array in forward]  # plain lists: the loop below indexes them often
+    rng = random.Random(f"belief:{seed}")
+    found = []
+    for _ in range(samples):
+        flat = min(bisect.bisect_right(cumulative, rng.random()), len(cumulative) - 1)
+        counts = [(flat // stride) % (per_type + 1) for stride in strides]
+        chosen: list[tuple[int, ...]] = []
+        for k in range(len(uncertain) - 1, -1, -1):
+            table = tables[k]
+            possible: list[_Step] = []
+            weights: list[float] = []
+            for option in steps[k]:
+                if all(c >= a for c, a in zip(counts, option[0])):
+                    weight = option[2] * table[flat - option[1]]
+                    if weight > 0:
+                        possible.append(option)
+                        weights.append(weight)
+            add, shift, _weight, combos, combo_weights = rng.choices(possible, weights)[0]
+            chosen.append(combos[0] if len(combos) == 1 else rng.choices(combos, combo_weights)[0])
+            counts = [c - a for c, a in zip(counts, add)]
+            flat -= shift
+        chosen.reverse()
+        found.append((tuple(t for combo in chosen for t in combo), 1.0))
+    return found
+
+
+def set_kind(points: int, size: int, rules: RulesConfig) -> SetKind | None:
+    """What an accepted Lay of `size` cards scoring `points` was; None when no single set scores so."""
+    if dict(rules.same_kind_points).get(size) == points:
+        return SetKind.SAME
+    if dict(rules.different_points).get(size) == points:
+        return SetKind.DIFFERENT
+    return None
+
+
+def describe_model(model: ErrorModel) -> dict[str, Any]:
+    """An error model as a record's or a source line's fields."""
+    return {
+        "ErrorRate": model.error_rate,
+        "Calibrated": model.calibrated,
+        "RunnerUp": model.runner_up,
+        "Source": model.source,
+    }
+
+
+def error_model_of(recognizer: object) -> ErrorModel:
+    """The error model a recognizer states (`error_model`), else the assumed one (`ASSUMED`)."""
+    model = getattr(recognizer, "error_model", None)
+    return model if isinstance(model, ErrorModel) else ASSUMED

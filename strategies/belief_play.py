@@ -1,0 +1,230 @@
+"""Deciding on a belief over the cards, not on one guess of their landmarks.
+
+When the tracker's belief holds several assignments (a recognizer that may be wrong, an opponent's set
+laid before our first view), a move is chosen at card level:
+
+- **strategies with values** (`perfect`, the searchers: anything with `analyse(state, deadline,
+  all_values=True)`): every candidate card move is valued in each assignment's count-level state as the
+  count move it is there (a Lay whose cards form no set in that assignment is the wasted turn it would
+  be), and its value is the expectation over the assignments. `perfect` values every assignment from
+  its tables; a searcher values the likeliest `SEARCH_STATES` with its node budget (or time) split
+  among them, and its expectation is over those, renormalised.
+- **other strategies** (`greedy`, the characters ...): each of the likeliest `VOTE_STATES` assignments
+  votes, with its probability, for the card move its count move maps to; the most voted is played.
+
+Which cards of a type: those the belief thinks likeliest of that type. A Lay the referee refused this
+round is never a candidate again: the belief gives it probability 0 of being a set, and as a pass there
+are other ways to waste a turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummy import CountRules, Give, Lay, Move, Take, Tracker
+from rummy.belief import Belief
+from rummy.tracker import BeliefState
+from strategies.base import Strategy
+
+# Assignments a searcher values (its budget is split among them); the rest of the belief is left out.
+SEARCH_STATES = 6
+# Assignments a table-backed strategy (`perfect`) values at the most: each is a few table look-ups.
+TABLE_STATES = 256
+# Assignments that vote for strategies without values.
+VOTE_STATES = 32
+# The least node budget a searcher gets per assignment.
+MIN_NODES = 2_000
+
+
+@dataclass(frozen=True)
+class RankedCardMove:
+    move: Move
+    value: float  # expected over the valued assignments, on the strategy's internal scale
+    sure: float  # probability, under the belief, that a Lay is a set (1.0 for Take and Give)
+
+
+@dataclass(frozen=True)
+class BeliefDecision:
+    move: Move
+    ranked: tuple[RankedCardMove, ...]  # best first; empty for voting strategies
+    weight_valued: float  # the belief's probability mass that was valued (1.0: all of it)
+    states: int  # assignments valued or voting
+    exact: bool  # every value exact and the whole (exact) belief valued
+    seconds: float
+
+
+def decide(strategy: Strategy, tracker: Tracker, deadline: float | None = None) -> BeliefDecision:
+    """The card move to play on the tracker's belief (call when it holds more than one assignment)."""
+    began = time.monotonic()
+    states = tracker.belief_states()
+    belief = tracker.belief()
+    rules = states[0].state.rules
+    refused = set(tracker.refused())
+    assert tracker._last is not None  # noqa: SLF001 - the tracker's last gamestate is the decision's
+    my_ids = [card[0] for card in tracker._last["MyHand"]]  # noqa: SLF001
+    opp_ids = [card[0] for card in tracker._last["OppHand"]]  # noqa: SLF001
+    # A character's noise is part of its play: it votes, so that the belief does not make it stronger.
+    if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
+        return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
+    valued = _value_states(strategy, states, deadline)
+    candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
+    lay_ids = lay_ids_by_code(rules)
+    total = sum(states[index].weight for index, _values, _exact in valued)
+    ranked = []
+    for move in candidates:
+        value, sure = 0.0, 0.0
+        for index, values, _exact in valued:
+            item = states[index]
+            move_id = _count_move(move, item.types, rules, lay_ids)
+            value += item.weight * values.get(move_id, min(values.values()))
+            sure += item.weight * (move_id != rules.waste_id or not isinstance(move, Lay))
+        ranked.append(RankedCardMove(move, value / total, sure / total))
+    ranked.sort(key=lambda item: (-item.value, -item.sure, repr(item.move)))
+    exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)
+    return BeliefDecision(ranked[0].move, tuple(ranked), total, len(valued), exact, time.monotonic() - began)
+
+
+def _value_states(
+    strategy: Any, states: Sequence[BeliefState], deadline: float | None
+) -> list[tuple[int, Mapping[int, float], bool]]:
+    """(index, every legal move's value, exact) for the assignments the strategy's budget allows."""
+    searcher = getattr(strategy, "nodes", None) is not None or hasattr(strategy, "searcher")
+    limit = SEARCH_STATES if searcher else TABLE_STATES
+    chosen = list(range(min(limit, len(states))))
+    nodes = getattr(strategy, "nodes", None)
+    valued: list[tuple[int, Mapping[int, float], bool]] = []
+    try:
+        if nodes is not None:
+            strategy.nodes = max(MIN_NODES, nodes // len(chosen))
+        for rank, index in enumerate(chosen):
+            share = None
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 and valued:
+                    break  # out of time: decide on the likeliest assignments valued so far
+                share = time.monotonic() + max(0.0, left) / (len(chosen) - rank)
+            result = strategy.analyse(states[index].state, share, all_values=True)
+            exact = bool(getattr(strategy, "last_values_exact", result.exact)) and result.exact
+            valued.append((index, dict(result.move_values), exact))
+    finally:
+        if nodes is not None:
+            strategy.nodes = nodes
+    return valued
+
+
+def _count_move(move: Move, types: Mapping[int, int], rules: CountRules, lay_ids: Mapping[int, int]) -> int:
+    """The count-level move a card move is in one assignment (`lay_ids`: packed counts -> Lay id)."""
+    if isinstance(move, Take):
+        return rules.take_ids[types[move.id]]
+    if isinstance(move, Give):
+        return rules.give_ids[types[move.id]]
+    unit = rules.unit
+    return lay_ids.get(sum(unit[types[card]] for card in move.ids), rules.waste_id)
+
+
+def _lay_cards(
+    counts: Sequence[int], types: Mapping[int, int], belief: Belief, my_ids: Sequence[int]
+) -> tuple[int, ...]:
+    """The cards of a Lay with these type counts in one assignment: of each type, the likeliest cards."""
+    chosen: list[int] = []
+    for t, need in enumerate(counts):
+        if need:
+            of_type = sorted(
+                (card for card in my_ids if types[card] == t), key=lambda card: -belief.probability(card, t)
+            )
+            chosen.extend(of_type[:need])
+    return tuple(sorted(chosen))
+
+
+def _candidates(
+    states: Sequence[BeliefState],
+    valued: Sequence[tuple[int, Mapping[int, float], bool]],
+    belief: Belief,
+    rules: CountRules,
+    my_ids: Sequence[int],
+    opp_ids: Sequence[int],
+    refused: set[frozenset[int]],
+) -> list[Move]:
+    found: dict[Any, Move] = {}
+    for card in opp_ids:
+        found[("take", card)] = Take(card)
+    for card in my_ids:
+        found[("give", card)] = Give(card)
+    for index, values, _exact in valued:
+        for move_id in values:
+            move = rules.moves[move_id]
+            if move.kind == "lay":
+                cards = _lay_cards(move.counts, states[index].types, belief, my_ids)
+                if frozenset(cards) not in refused:
+                    found[("lay", cards)] = Lay(cards)
+    for cards in _passes(belief, states[0].types, rules, my_ids, refused):
+        found[("lay", cards)] = Lay(cards)
+    return list(found.values())
+
+
+def _passes(
+    belief: Belief, types: Mapping[int, int], rules: CountRules, my_ids: Sequence[int], refused: set[frozenset[int]]
+) -> Iterable[tuple[int, ...]]:
+    """A deliberate wasted turn: the smallest Lay that is surest to be no set (two likely of one type, one of
+    another), in the likeliest assignment."""
+    config = rules.config
+    by_sureness = sorted(my_ids, key=lambda card: -belief.probability(card, types[card]))
+    for combo in itertools.combinations(by_sureness, config.min_lay):
+        counts = [0] * rules.n_types
+        for card in combo:
+            counts[types[card]] += 1
+        if config.set_points(tuple(counts)) == 0 and frozenset(combo) not in refused:
+            yield tuple(sorted(combo))
+            return
+
+
+def _vote(
+    strategy: Strategy,
+    states: Sequence[BeliefState],
+    belief: Belief,
+    rules: CountRules,
+    my_ids: Sequence[int],
+    refused: set[frozenset[int]],
+    deadline: float | None,
+    began: float,
+) -> BeliefDecision:
+    votes: dict[Move, float] = {}
+    from rummy.countstate import card_move
+
+    for item in states:
+        move_id = strategy.choose(item.state.copy(), deadline)
+        count_move = rules.moves[move_id]
+        move: Move
+        if count_move.kind == "lay":
+            move = Lay(_lay_cards(count_move.counts, item.types, belief, my_ids))
+            if frozenset(move.ids) in refused:
+                continue
+        else:
+            my_cards = [(card, item.types[card]) for card in my_ids]
+            opp_cards = [(card, t) for card, t in item.types.items() if card not in set(my_ids)]
+            trust = {card: belief.probability(card, t) for card, t in item.types.items()}
+            move = card_move(rules, move_id, my_cards, opp_cards, trust)
+            if isinstance(move, Lay) and frozenset(move.ids) in refused:
+                continue
+        votes[move] = votes.get(move, 0.0) + item.weight
+    if not votes:  # every vote was a refused Lay: take the likeliest assignment's pass instead
+        cards = next(iter(_passes(belief, states[0].types, rules, my_ids, refused)), None)
+        fallback: Move = Lay(cards) if cards else Give(my_ids[0])
+        votes[fallback] = 1.0
+    best = max(votes, key=lambda move: (votes[move], repr(move)))
+    weight = sum(item.weight for item in states)
+    return BeliefDecision(best, (), weight, len(states), False, time.monotonic() - began)
+
+
+def lay_ids_by_code(rules: CountRules) -> dict[int, int]:
+    return {rules.lay_codes[move.id]: move.id for move in rules.moves if move.kind == "lay"}
+
+
+def expected_value_note(belief: Belief) -> str:
+    """What a shown value means when the belief is not certain."""
+    how = "exactly" if belief.exact else belief.method
+    return f"expected over {len(belief.assignments)} possible assignments of the cards' landmarks ({how})"

@@ -1,0 +1,207 @@
+"""The belief over the cards: checked against hand-worked cases and against brute force over whole deals."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from rummy import CardLabel, Lay, Match, RulesConfig, Tracker, render_gamestate
+from rummy.belief import TRUE_LABELS, Constraint, ErrorModel, SetKind, infer
+
+NAMES = ("A", "B", "C", "D")
+# A recognizer wrong 1 time in 10 with no runner-up: a label gives its name 0.9 and each other type 0.1/3.
+TENTH = ErrorModel(0.1, runner_up=0.0)
+RIGHT, OTHER = 0.9, 0.1 / 3
+
+
+def labelled(name: str, model: ErrorModel = TENTH):
+    return model.evidence(CardLabel(name, 0.8), NAMES)
+
+
+def test_a_refused_set_moves_the_probabilities_as_worked_by_hand():
+    # Three cards labelled A, refused as a set: not all one type, and (three cards) not all different.
+    # The deal weighs a pair and a single by 10*9 * 10 whatever the types, so it cancels. With a = 0.9 and
+    # o = 0.1/3, the first card is A in the patterns AAx, AxA (x one of 3: weight a*a*o each) and Axx
+    # (a*o*o each): 6a^2 o + 3a o^2. It is not A in xAA (3 a^2 o), xxA and xAx (6 a o^2) and the 18 patterns
+    # with no A and one pair (18 o^3). P(A) = (6a^2 + 3ao) / (9a^2 + 9ao + 18o^2) = 4.95 / 7.58.
+    belief = infer([1, 2, 3], {c: labelled("A") for c in (1, 2, 3)}, [Constraint((1, 2, 3), SetKind.NO_SET)], NAMES)
+    assert belief.exact
+    assert belief.probability(1, 0) == pytest.approx(4.95 / 7.58, abs=1e-12)
+    # Before the refusal the same card was A with probability 0.9 (the three cards alone, deal weights aside).
+    free = infer([1], {1: labelled("A")}, [], NAMES)
+    assert free.probability(1, 0) == pytest.approx(0.9, abs=1e-12)
+
+
+def test_a_25_point_lay_ties_its_cards_to_different_landmarks():
+    # Labels A, A, B laid for 25 points: three different landmarks, so at most one of the A cards is A.
+    # (Three different types weigh 10*10*10 in the deal whichever they are: the deal cancels.)
+    # Card 1 is A (a): card 2 is B, C or D (o each) and card 3 another type than A and card 2 (B: a, else o):
+    #   card 2 = B: card 3 in {C, D}: 2o;  card 2 = C or D: card 3 in {B, the other}: a + o each;
+    #   so a * o * (2o + 2(a + o)) = a o (2a + 4o). The normaliser sums every ordered triple of types.
+    evidence = {1: labelled("A"), 2: labelled("A"), 3: labelled("B")}
+    belief = infer([1, 2, 3], evidence, [Constraint((1, 2, 3), SetKind.DIFFERENT)], NAMES)
+    assert belief.exact
+    weights = {}
+    for types in itertools.permutations(range(4), 3):
+        weights[types] = math.prod(evidence[card][t] for card, t in zip((1, 2, 3), types))
+    total = sum(weights.values())
+    first_is_a = sum(w for types, w in weights.items() if types[0] == 0) / total
+    assert first_is_a == pytest.approx(RIGHT * OTHER * (2 * RIGHT + 4 * OTHER) / total, abs=1e-12)
+    assert belief.probability(1, 0) == pytest.approx(first_is_a, abs=1e-12)
+    # Cards 1 and 2 are never both A, and their beliefs are the same.
+    assert all(not (a.types[1] == 0 and a.types[2] == 0) for a in belief.assignments)
+    assert belief.marginals[1] == pytest.approx(belief.marginals[2])
+
+
+def test_an_unseen_50_point_lay_is_the_landmark_the_deal_leaves_room_for():
+    # Seen for sure: 7 A, 5 B, 5 C, 3 D. Five cards we never saw scored 50: all one landmark. Five specific
+    # cards all of type t weigh (10 - seen_t)(9 - seen_t)...: A 3*2*1*0 = 0, B and C 5! = 120, D 7*6*5*4*3 = 2520.
+    seen = {card: NAMES[t] for card, t in zip(range(20), [0] * 7 + [1] * 5 + [2] * 5 + [3] * 3)}
+    evidence = {card: TRUE_LABELS.evidence(CardLabel(name, 1.0), NAMES) for card, name in seen.items()}
+    unseen = (-1, -2, -3, -4, -5)
+    belief = infer([*seen, *unseen], evidence, [Constraint(unseen, SetKind.SAME)], NAMES)
+    assert belief.exact and len(belief.assignments) == 3
+    assert belief.probability(-1, 3) == pytest.approx(2520 / 2760, abs=1e-12)
+    assert belief.probability(-1, 1) == pytest.approx(120 / 2760, abs=1e-12)
+    assert belief.probability(-1, 0) == 0.0
+    decks = {a.deck: a.weight for a in belief.assignments}
+    assert decks[(3, 5, 5, 2)] == pytest.approx(2520 / 2760)
+
+
+# --- brute force over whole deals on miniature rules -------------------------------------------------
+
+MINI = RulesConfig(types_per_round=3, cards_per_type=4, hand_size=3)
+MINI_NAMES = NAMES[:3]
+
+
+def deal_posterior(visible, evidence, constraints, rules):
+    """P(type of each visible card) by enumerating every deal of the round's cards (brute force).
+
+    The round's cards are 0..n-1; the visible ones (and laid ones) are a subset. A deal is an assignment of
+    types to all cards with exactly cards_per_type of each: every such deal is equally likely.
+    """
+    total_cards = rules.total_cards
+    marg = {card: [0.0] * rules.types_per_round for card in visible}
+    z = 0.0
+    for deal in _deals(total_cards, rules.types_per_round, rules.cards_per_type):
+        types = deal
+        ok = True
+        for cards, kind in constraints:
+            ts = [types[c] for c in cards]
+            if kind == "same" and len(set(ts)) != 1:
+                ok = False
+            if kind == "different" and len(set(ts)) != len(ts):
+                ok = False
+            if kind == "none" and rules.set_points(tuple(ts.count(t) for t in range(rules.types_per_round))):
+                ok = False
+        if not ok:
+            continue
+        weight = math.prod(evidence[card][types[card]] for card in visible if evidence.get(card) is not None)
+        z += weight
+        for card in visible:
+            marg[card][types[card]] += weight
+    return {card: [w / z for w in row] for card, row in marg.items()}
+
+
+def _deals(cards, n_types, per_type):
+    """Every assignment of types to cards 0..cards-1 with per_type cards of each type."""
+
+    def place(free, t):
+        if t == n_types:
+            yield {}
+            return
+        for chosen in itertools.combinations(free, per_type):
+            rest = [c for c in free if c not in chosen]
+            for tail in place(rest, t + 1):
+                yield {**{c: t for c in chosen}, **tail}
+
+    yield from place(list(range(cards)), 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_belief_equals_brute_force_over_deals_on_miniature_rules(seed):
+    rng = random.Random(seed)
+    model = ErrorModel(rng.choice([0.1, 0.25]), runner_up=rng.choice([0.0, 0.6]))
+    visible = rng.sample(range(MINI.total_cards), 7)
+    evidence = {}
+    for card in visible:
+        if rng.random() < 0.15:
+            evidence[card] = None  # the recognizer said nothing
+        else:
+            label = rng.choice(MINI_NAMES)
+            second = rng.choice([name for name in MINI_NAMES if name != label])
+            evidence[card] = model.evidence(_ranked(label, second), MINI_NAMES)
+    constraints = [(tuple(visible[:3]), "none"), (tuple(visible[3:6]), rng.choice(["same", "different"]))]
+    kinds = {"none": SetKind.NO_SET, "same": SetKind.SAME, "different": SetKind.DIFFERENT}
+    belief = infer(
+        visible, evidence, [Constraint(cards, kinds[kind]) for cards, kind in constraints], MINI_NAMES, MINI
+    )
+    expected = deal_posterior(visible, {c: e for c, e in evidence.items() if e is not None}, constraints, MINI)
+    assert belief.exact
+    for card in visible:
+        assert belief.marginals[card] == pytest.approx(expected[card], abs=1e-9)
+    # The sampler (forced by exact_cap=0) draws from the same posterior.
+    sampled = infer(
+        visible,
+        evidence,
+        [Constraint(cards, kinds[kind]) for cards, kind in constraints],
+        MINI_NAMES,
+        MINI,
+        samples=4000,
+        seed=seed,
+        exact_cap=0,
+    )
+    assert not sampled.exact
+    for card in visible:
+        assert sampled.marginals[card] == pytest.approx(expected[card], abs=0.04)
+
+
+def _ranked(label, second):
+    from recognizers.observation import RankedLabel
+
+    return RankedLabel(label, 0.7, "", ((label, 0.7), (second, 0.2)))
+
+
+def test_the_tracker_reads_an_opponents_first_lay_and_weighs_it_as_the_deals_do():
+    """The second mover never saw the first mover's opening Lay: its tracker's deck make-ups, with their
+    probabilities, equal those of every deal consistent with what it saw (brute force on miniature rules)."""
+    found = 0
+    for seed in range(100):
+        match = Match(seed=f"mini:{seed}", rules=MINI)
+        first = match.current.mover
+        hand = match.current.hands[first]
+        kinds = Counter(card.kind for card in hand)
+        if max(kinds.values()) < 3 and len(kinds) < 3:
+            continue
+        outcome = match.apply(first, Lay(tuple(card.id for card in hand)))  # 3 cards: one kind, or 3 different
+        assert outcome.points in (20, 25)
+        viewer = 1 - first
+        view = render_gamestate(match, viewer)
+        truth = {card.id: card.kind for hand_ in match.current.hands for card in hand_}
+        tracker = Tracker(MINI)
+        tracker.observe(view, truth)
+        names = tracker.types_in_use()
+        got = Counter()
+        for item in tracker.belief_states():
+            got[item.state.deck_counts()] += item.weight
+        # Brute force: the unseen pool is the deck plus the 3 laid cards; every split of the pool's cards
+        # that puts a set of the laid kind (one landmark for 20 points, three for 25) in the laid set counts.
+        seen = Counter(truth.values())
+        pool = [name for name in names for _ in range(MINI.cards_per_type - seen.get(name, 0))]
+        want = Counter()
+        for laid in itertools.combinations(range(len(pool)), 3):
+            laid_kinds = [pool[i] for i in laid]
+            if len(set(laid_kinds)) == (1 if outcome.points == 20 else 3):
+                deck = Counter(pool)
+                deck.subtract(laid_kinds)
+                want[tuple(deck[name] for name in names)] += 1
+        total = sum(want.values())
+        assert set(got) == set(want)
+        for deck, count in want.items():
+            assert got[deck] == pytest.approx(count / total, abs=1e-12)
+        found += 1
+    assert found >= 20

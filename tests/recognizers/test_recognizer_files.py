@@ -1,0 +1,65 @@
+"""A user's recognizer file: loaded by path, its labels and its stated errors reach the belief; bad files
+get one clear line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recognizers.registry import get_recognizer
+from recognizers.user_file import RecognizerFileError
+from rummy import Match, render_gamestate
+from strategies.agent import ArenaAgent
+from strategies.registry import get_strategy
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "recognizers" / "swap_some.py"
+
+
+def test_a_recognizer_file_is_loaded_and_its_errors_reach_the_belief():
+    match = Match(seed="file:1")
+    recognizer = get_recognizer(f"{EXAMPLE}:oracle", source=lambda: match.current.landmarks_by_url(), noise_seed=7)
+    assert recognizer.name == "swap_some:oracle"
+    agent = ArenaAgent(get_strategy("greedy"), recognizer)
+    assert agent.error_model.error_rate == pytest.approx(1 / 3)
+    view = render_gamestate(match, match.current.mover)
+    agent.calculate_move(view)
+    truth = {card.id: card.kind for hand in match.current.hands for card in hand}
+    swapped = [card for card, label in agent.last_labels.items() if label.landmark != truth[card]]
+    assert swapped, "the file's errors show in the labels"
+    belief = agent.belief
+    assert not belief.certain
+    # A card whose label was swapped keeps real probability of its true landmark: the stated 1/3 error rate.
+    for card in swapped:
+        true_type = belief.names.index(truth[card])
+        assert 0.05 < belief.probability(card, true_type) < 0.95
+    assert agent.last_decision is not None
+
+
+def test_the_file_wraps_any_inner_recognizer(tmp_path):
+    match = Match(seed="file:2")
+    recognizer = get_recognizer(f"{EXAMPLE}:harsh:0.1", source=lambda: match.current.landmarks_by_url())
+    assert recognizer.name == "swap_some:noisy:0.1:oracle"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("x = 1\n", "defines no make_recognizer(inner, **options) function"),
+        ("def make_recognizer(inner, **options):\n    return 42\n", "returned int, which has no recognize"),
+        ("raise RuntimeError('broken on import')\n", "loading it raised RuntimeError: broken on import"),
+        ("def make_recognizer(inner, **options):\n    raise KeyError('k')\n", "make_recognizer raised KeyError"),
+    ],
+)
+def test_a_bad_recognizer_file_gets_one_clear_line(tmp_path, text, said):
+    path = tmp_path / "mine.py"
+    path.write_text(text)
+    with pytest.raises(RecognizerFileError) as raised:
+        get_recognizer(str(path), source=dict)
+    message = str(raised.value)
+    assert said in message and str(path) in message and "\n" not in message
+
+
+def test_a_missing_file_says_so(tmp_path):
+    with pytest.raises(RecognizerFileError, match="does not exist"):
+        get_recognizer(str(tmp_path / "nowhere.py"), source=dict)
