@@ -10,7 +10,8 @@ laid before our first view), a move is chosen at card level:
   its tables; a searcher values the likeliest `SEARCH_STATES` with its node budget (or time) split
   among them, and its expectation is over those, renormalised.
 - **other strategies** (`greedy`, the characters ...): each of the likeliest `VOTE_STATES` assignments
-  votes, with its probability, for the card move its count move maps to; the most voted is played.
+  votes, with its probability, for the card move its count move maps to; a Lay's votes are multiplied by
+  its probability of being a set under the whole belief, and the best scored move is played.
 
 Which cards of a type: those the belief thinks likeliest of that type. A Lay the referee refused this
 round is never a candidate again: the belief gives it probability 0 of being a set, and as a pass there
@@ -215,9 +216,26 @@ def _vote(
         cards = next(iter(_passes(belief, states[0].types, rules, my_ids, refused)), None)
         fallback: Move = Lay(cards) if cards else Give(my_ids[0])
         votes[fallback] = 1.0
-    best = max(votes, key=lambda move: (votes[move], repr(move)))
+    # A Lay counts its votes times the chance that it is a set: a move the strategy wants in many assignments
+    # but that the referee would likely refuse is worth less than its votes.
+    lay_ids = lay_ids_by_code(rules)
+    scores = {
+        move: votes[move] * (_set_chance(move, belief, rules, lay_ids) if isinstance(move, Lay) else 1.0)
+        for move in votes
+    }
+    best = max(scores, key=lambda move: (scores[move], repr(move)))
     weight = sum(item.weight for item in states)
     return BeliefDecision(best, (), weight, len(states), False, time.monotonic() - began)
+
+
+def _set_chance(move: Lay, belief: Belief, rules: CountRules, lay_ids: Mapping[int, int]) -> float:
+    """The probability, under the whole belief, that these cards form a set."""
+    unit = rules.unit
+    return sum(
+        assignment.weight
+        for assignment in belief.assignments
+        if sum(unit[assignment.types[card]] for card in move.ids) in lay_ids
+    )
 
 
 def lay_ids_by_code(rules: CountRules) -> dict[int, int]:

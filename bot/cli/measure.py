@@ -212,6 +212,72 @@ def strength(
     )
 
 
+@measure_app.command("noise-cost")
+def noise_cost(
+    ctx: typer.Context,
+    players: str = typer.Option(
+        "perfect,expectimax:nodes=459000", help="Players measured, comma separated (each as in `match`)."
+    ),
+    recognizers: str = typer.Option(
+        "noisy:0.1,noisy:0.2,harsh:0.05,harsh:0.1,harsh:0.2",
+        help="The recognizers each player labels through, comma separated.",
+    ),
+    opponents: str = typer.Option(
+        "same,greedy", help="Opponents with the true labels, comma separated; `same` is the player itself."
+    ),
+    rounds: int = typer.Option(1000, min=2, help="Rounds per row (two per deal, seats swapped)."),
+    workers: int = typer.Option(2, min=1, help="Worker processes."),
+    seed: str = typer.Option("noise", help="Seed of the deals (deal i is SEED:i)."),
+    name: str | None = typer.Option(None, help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """What recognition errors cost: each player through each recognizer against an opponent with the true
+    labels, on duplicate deals, through the card-level path of `match` (labels, belief, strategy)."""
+    from bot.measure.noise_cost import SAME
+    from bot.measure.noise_cost import noise_cost as measure_row
+    from recognizers.registry import get_recognizer
+
+    chosen = [item.strip() for item in players.split(",") if item.strip()]
+    labellers = [item.strip() for item in recognizers.split(",") if item.strip()]
+    against = [item.strip() for item in opponents.split(",") if item.strip()]
+    for item in chosen + [opponent for opponent in against if opponent != SAME]:
+        _check_player(item, "--players/--opponents")
+    for item in labellers:
+        try:
+            get_recognizer(item, source=dict)
+        except (ValueError, OSError) as error:
+            raise _bad(error, "--recognizers") from None
+    deals = max(1, (rounds + 1) // 2)
+
+    def work() -> Any:
+        rows = []
+        for player in chosen:
+            for opponent in against:
+                for labeller in labellers:
+                    row = measure_row(player, labeller, opponent, deals, seed=seed, workers=workers)
+                    rows.append(asdict(row))
+                    emit(
+                        f"{player}@{labeller} vs {opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
+                        f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
+                        f"Lays refused {row.refused}/{row.lays}, {row.mean_move_ms:.0f} ms a move "
+                        f"(p95 {row.p95_move_ms:.0f})"
+                    )
+        return {"rows": rows}
+
+    settings = {"players": chosen, "recognizers": labellers, "opponents": against, "rounds": rounds}
+    settings |= {"workers": workers}
+    _measure(
+        ctx,
+        name or "noise-cost",
+        work,
+        seeds={"deals": f"{seed}:0..{seed}:{deals - 1}", "noise": "seeded from each deal and seat"},
+        settings=settings,
+        out=out,
+        save=save,
+    )
+
+
 @measure_app.command()
 def duel(
     ctx: typer.Context,

@@ -137,9 +137,7 @@ def test_the_belief_equals_brute_force_over_deals_on_miniature_rules(seed):
             evidence[card] = model.evidence(_ranked(label, second), MINI_NAMES)
     constraints = [(tuple(visible[:3]), "none"), (tuple(visible[3:6]), rng.choice(["same", "different"]))]
     kinds = {"none": SetKind.NO_SET, "same": SetKind.SAME, "different": SetKind.DIFFERENT}
-    belief = infer(
-        visible, evidence, [Constraint(cards, kinds[kind]) for cards, kind in constraints], MINI_NAMES, MINI
-    )
+    belief = infer(visible, evidence, [Constraint(cards, kinds[kind]) for cards, kind in constraints], MINI_NAMES, MINI)
     expected = deal_posterior(visible, {c: e for c, e in evidence.items() if e is not None}, constraints, MINI)
     assert belief.exact
     for card in visible:

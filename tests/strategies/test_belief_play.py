@@ -1,0 +1,64 @@
+"""Deciding on the belief: a refused Lay is not laid again, values are expectations, every strategy plays on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.matches.local_match import Contender, play_round
+from recognizers.registry import get_recognizer
+from rummy import Match, parse_move, render_gamestate
+from strategies.agent import ArenaAgent
+from strategies.belief_play import decide
+from strategies.registry import get_strategy
+
+
+@pytest.mark.parametrize("spec", ["greedy", "expectimax-plan:nodes=3000"])
+def test_a_refused_lay_is_never_laid_again_in_its_round(spec):
+    refusals = 0
+    for index in range(6):
+        noisy = Contender(spec, "harsh:0.3")
+        result = play_round(f"refused:{index}", (noisy, Contender("greedy", "oracle")))
+        refused: set[frozenset[int]] = set()
+        for move in result.moves:
+            if move.seat != 0 or "Lay" not in move.move:
+                continue
+            cards = frozenset(move.move["Lay"])
+            assert cards not in refused, f"{spec} laid {sorted(cards)} again after the referee refused it"
+            if move.wasted:
+                refused.add(cards)
+                refusals += 1
+    assert refusals > 0, "the recognizer's errors made some Lays fail, so the rule was exercised"
+
+
+def test_the_belief_decision_values_every_candidate_as_an_expectation():
+    match = Match(seed="expect:1")
+    agent = ArenaAgent(
+        get_strategy("expectimax-plan", nodes=2000),
+        get_recognizer("harsh:0.2", source=lambda: match.current.landmarks_by_url(), noise_seed=3),
+    )
+    view = render_gamestate(match, match.current.mover)
+    agent.observe(view)
+    assert not agent.belief.certain
+    decision = decide(agent.strategy, agent.tracker)
+    assert decision.move == decision.ranked[0].move
+    assert [item.value for item in decision.ranked] == sorted((item.value for item in decision.ranked), reverse=True)
+    assert 0 < decision.weight_valued <= 1
+    # Every Take and Give of a card in view is a candidate, and a Take is sure to be played as a Take.
+    takes = [item for item in decision.ranked if "Take" in item.move.to_json()]
+    assert len(takes) == len(view["OppHand"]) and all(item.sure == 1.0 for item in takes)
+
+
+def test_with_true_labels_and_nothing_unseen_the_agent_plays_as_before():
+    match = Match(seed="certain:2")
+    agent = ArenaAgent(
+        get_strategy("greedy"), get_recognizer("oracle", source=lambda: match.current.landmarks_by_url())
+    )
+    while not match.over:
+        seat = match.current.mover
+        view = render_gamestate(match, seat)
+        if seat == match.current.deal.first_mover:
+            move = agent.calculate_move(view)
+            assert agent.last_decision is None, "a certain belief is played by the strategy directly"
+            match.apply(seat, parse_move(move))
+        else:
+            match.apply(seat, parse_move(ArenaAgent(get_strategy("greedy"), agent.recognizer).calculate_move(view)))
