@@ -449,7 +449,9 @@ def _sampled(
     if total <= 0:
         return []
     cumulative = (np.cumsum(final) / total).tolist()
-    tables = [array.ravel().tolist() for array in forward]  # plain lists: the loop below indexes them often
+    tables = [array.ravel() for array in forward]
+    # For each option, the types it adds to (usually one): the count left must cover them.
+    needs = [[tuple((axis, a) for axis, a in enumerate(step[0]) if a) for step in block] for block in steps]
     rng = random.Random(f"belief:{seed}")
     found = []
     for _ in range(samples):
@@ -460,19 +462,30 @@ def _sampled(
             table = tables[k]
             possible: list[_Step] = []
             weights: list[float] = []
-            for option in steps[k]:
-                if all(c >= a for c, a in zip(counts, option[0])):
-                    weight = option[2] * table[flat - option[1]]
+            for option, need in zip(steps[k], needs[k]):
+                if all(counts[axis] >= a for axis, a in need):
+                    weight = option[2] * table.item(flat - option[1])
                     if weight > 0:
                         possible.append(option)
                         weights.append(weight)
-            add, shift, _weight, combos, combo_weights = rng.choices(possible, weights)[0]
-            chosen.append(combos[0] if len(combos) == 1 else rng.choices(combos, combo_weights)[0])
-            counts = [c - a for c, a in zip(counts, add)]
+            add, shift, _weight, combos, combo_weights = possible[_pick(weights, rng)]
+            chosen.append(combos[0] if len(combos) == 1 else combos[_pick(combo_weights, rng)])
+            for axis, a in enumerate(add):
+                counts[axis] -= a
             flat -= shift
         chosen.reverse()
         found.append((tuple(t for combo in chosen for t in combo), 1.0))
     return found
+
+
+def _pick(weights: Sequence[float], rng: random.Random) -> int:
+    """An index drawn with probability proportional to its weight."""
+    point = rng.random() * sum(weights)
+    for index, weight in enumerate(weights):
+        point -= weight
+        if point < 0:
+            return index
+    return len(weights) - 1
 
 
 def set_kind(points: int, size: int, rules: RulesConfig) -> SetKind | None:

@@ -107,10 +107,12 @@ class ArenaAgent:
         if not callable(ranked):
             return []
         names = self.tracker.types_in_use()
+        # A searcher's inexact values are bounds from its pruned search; perfect's are mapped estimates.
+        inexact = " (estimate)" if getattr(self.strategy, "name", "") == "perfect" else " (value at most)"
         return [
             {
                 "Move": self.tracker.card_move(move_id, confidence).to_json(),
-                "Label": describe_count_move(moves[move_id], names) + ("" if exact else " (value at most)"),
+                "Label": describe_count_move(moves[move_id], names) + ("" if exact else inexact),
                 "Value": round(value, 4),
                 "Exact": exact,
             }

@@ -75,14 +75,17 @@ def decide(strategy: Strategy, tracker: Tracker, deadline: float | None = None) 
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
     lay_ids = lay_ids_by_code(rules)
     total = sum(states[index].weight for index, _values, _exact in valued)
+    # A count move a state did not value (none should be missing) counts as that state's worst.
+    floors = [min(values.values()) for _index, values, _exact in valued]
     ranked = []
     for move in candidates:
         value, sure = 0.0, 0.0
-        for index, values, _exact in valued:
+        for (index, values, _exact), floor in zip(valued, floors):
             item = states[index]
             move_id = _count_move(move, item.types, rules, lay_ids)
-            value += item.weight * values.get(move_id, min(values.values()))
-            sure += item.weight * (move_id != rules.waste_id or not isinstance(move, Lay))
+            value += item.weight * values.get(move_id, floor)
+            if move_id != rules.waste_id or not isinstance(move, Lay):
+                sure += item.weight
         ranked.append(RankedCardMove(move, value / total, sure / total))
     ranked.sort(key=lambda item: (-item.value, -item.sure, repr(item.move)))
     exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)

@@ -54,6 +54,7 @@ class GradedDecision:
     exact: bool
     source: str
     choices: int  # legal moves
+    expected: bool = False  # valued as an expectation over the deck make-ups the mover could not tell apart
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +74,7 @@ class GradedDecision:
             "Exact": self.exact,
             "Source": self.source,
             "Choices": self.choices,
+            "Expected": self.expected,
         }
 
 
@@ -116,11 +118,22 @@ class GameReview:
     @property
     def notes(self) -> list[str]:
         estimates = sum(1 for decision in self.decisions if not decision.exact)
+        expected = sum(1 for decision in self.decisions if decision.expected)
+        unseen = (
+            [
+                f"{expected} decisions are graded by what their player could know: it never saw the set its "
+                "opponent opened the round with, so each move's value is its expectation over the deck "
+                "make-ups that set leaves possible, weighted by how likely the deal makes each."
+            ]
+            if expected
+            else []
+        )
         if not estimates:
-            return ["Every value is exact.", *self.source_notes]
+            return ["Every value is exact.", *unseen, *self.source_notes]
         return [
             f"{estimates} of {len(self.decisions)} decisions are graded with estimates, not exact values "
             f"(marked 'estimate'); their losses may be wrong. To get exact values: {HOW_TO_GET_EXACT}.",
+            *unseen,
             *self.source_notes,
         ]
 
@@ -294,6 +307,7 @@ def grade_decision(decision: RecordedDecision, grader: Grader) -> GradedDecision
         exact=grade.exact,
         source=grade.source.value,
         choices=len(grade.values),
+        expected=bool(decision.alternatives),
     )
 
 

@@ -125,6 +125,9 @@ WALK: dict[str, Step] = {
     "rummy-vision match expectimax:nodes=20000 greedy --rounds 10 --duplicate": Step(
         ("10 rounds, duplicate deals", "20000 nodes")
     ),
+    'rummy-vision match "greedy@harsh:0.1" greedy --rounds 4 --duplicate --no-record': Step(
+        ("greedy@harsh:0.1", "recognizer harsh:0.1", "decides on a belief over the cards", "true labels")
+    ),
     "rummy-vision match heuristic my_bot.py --recognizer noisy:0.1": Step(
         ("heuristic", "my_bot", "20 rounds, random seats", "heuristic: heuristic", "bot file", "Recorded 20 rounds")
     ),

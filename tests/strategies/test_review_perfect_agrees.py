@@ -87,18 +87,41 @@ def check_agreement(
     graded: list[GradedDecision], record: dict[str, Any], objective: str, folder: Path, *strategy: str
 ) -> list[ValueSource]:
     """Each graded decision equals analyze's answer for the same position rebuilt from the steps: its best
-    and played values, its loss, exact or estimate, and where the values come from. Returns the sources."""
+    and played values, its loss, exact or estimate, and where the values come from. Returns the sources.
+
+    Where the mover never saw the set its opponent opened the round with, the review values each move as
+    its expectation over the deck make-ups that set leaves possible: analyze answers each make-up (the
+    step's position with that deck) and the answers' values, weighted as the review weighs them, must
+    equal the review's."""
     rebuilt = {step: (position, played) for step, position, played in positions_from_steps(record)}
-    positions = [rebuilt[decision.step][0] for decision in graded]
-    answers = analyze_answers(positions, objective, folder, *strategy)
+    unseen = {decision.step: decision.alternatives for decision in recorded_decisions(record)}
+    asked: list[dict[str, Any]] = []
+    plan: list[list[tuple[int, float]]] = []  # per decision: (index in asked, weight)
+    for decision in graded:
+        raw = rebuilt[decision.step][0]
+        alternatives = unseen[decision.step] or ((None, 1.0),)
+        plan.append([])
+        for alternative, weight in alternatives:
+            if alternative is not None:
+                deck = dict(zip(alternative.types, alternative.state.deck_counts()))
+                raw = {**raw, "DeckCounts": {name: count for name, count in deck.items() if count}}
+            plan[-1].append((len(asked), weight))
+            asked.append(raw)
+    answers = analyze_answers(asked, objective, folder, *strategy)
     sources = []
-    for decision, raw, answer in zip(graded, positions, answers, strict=True):
+    for decision, parts in zip(graded, plan, strict=True):
         step = decision.step
-        position = parse_position(raw)
+        position = parse_position(asked[parts[0][0]])
         assert decision.played == rebuilt[step][1], step
-        values = {position.move_id(move["move"]): move["value"] for move in answer["moves"]}
-        assert answer["source"]["strategy"] == "perfect" and answer["objective"] == objective
-        assert decision.exact == answer["exact"], step
+        values: dict[int, float] = {}
+        for index, weight in parts:
+            answer = answers[index]
+            assert answer["source"]["strategy"] == "perfect" and answer["objective"] == objective
+            for move in answer["moves"]:
+                move_id = position.move_id(move["move"])
+                values[move_id] = values.get(move_id, 0.0) + weight * move["value"]
+        answer = answers[parts[0][0]]
+        assert decision.exact == all(answers[index]["exact"] for index, _weight in parts), step
         assert answer["values"] == ("exact" if decision.exact else "estimate"), step
         assert decision.best_value == pytest.approx(max(values.values()), abs=1e-6), step
         assert values[position.move_id(dict(decision.best))] == pytest.approx(decision.best_value, abs=1e-6), step
