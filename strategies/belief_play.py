@@ -112,7 +112,8 @@ def _value_states(
                     break  # out of time: decide on the likeliest assignments valued so far
                 share = time.monotonic() + max(0.0, left) / (len(chosen) - rank)
             result = strategy.analyse(states[index].state, share, all_values=True)
-            exact = bool(getattr(strategy, "last_values_exact", result.exact)) and result.exact
+            # Exact here as suggestions mean it: every move's value searched or looked up, not bounded.
+            exact = bool(getattr(strategy, "last_values_exact", result.exact))
             valued.append((index, dict(result.move_values), exact))
     finally:
         if nodes is not None:

@@ -278,6 +278,53 @@ def noise_cost(
     )
 
 
+@measure_app.command("review-loss")
+def review_loss(
+    ctx: typer.Context,
+    player_a: str = typer.Argument(..., metavar="A", help="A player as in `match` (PLAYER@RECOGNIZER too)."),
+    player_b: str = typer.Argument(..., metavar="B", help="Its opponent."),
+    rounds: int = typer.Option(20, min=2, help="Rounds (two per deal, seats swapped)."),
+    seed: str = typer.Option("88", help="Seed of the deals, as `match --seed`."),
+    objective: str = typer.Option("win", help="win or margin: what the review grades."),
+    name: str | None = typer.Option(None, help=NAME_HELP),
+    out: OutOption = DEFAULT_FOLDER,
+    save: SaveOption = True,
+) -> None:
+    """What each player gives up, graded by `review` on every decision of a duplicate match played as `match`
+    plays it (card level, through the recognizers and the belief), from both seats."""
+    from bot.matches.local_match import contender_for
+    from bot.measure.review_loss import review_loss as measure_losses
+
+    if objective not in ("win", "margin"):
+        raise typer.BadParameter("choose win or margin", param_hint="--objective")
+    try:
+        contenders = [contender_for(spec, None) for spec in (player_a, player_b)]
+        for contender in contenders:
+            contender.check()
+    except (ValueError, OSError) as error:
+        raise _bad(error, "A/B") from None
+
+    def work() -> Any:
+        losses, grader = measure_losses(contenders[0], contenders[1], rounds, seed, objective)
+        for loss in losses:
+            emit(
+                f"{loss.player}: {loss.best_moves} of {loss.decisions} decisions the best, {objective} given up "
+                f"{loss.total_loss:.6f} in all ({len(loss.rounds_with_loss)} rounds with a loss), {loss.exact} "
+                f"exact, {loss.expected} valued as expectations"
+            )
+        return {"grader": grader, "players": [asdict(loss) for loss in losses]}
+
+    _measure(
+        ctx,
+        name or f"review-loss-{player_a}-{player_b}-{objective}".replace("@", "-at-").replace(":", "-"),
+        work,
+        seeds={"deals": f"{seed}:0..{seed}:{(rounds + 1) // 2 - 1}", "rule": "bot.matches.local_match.schedule"},
+        settings={"rounds": rounds, "objective": objective},
+        out=out,
+        save=save,
+    )
+
+
 @measure_app.command()
 def duel(
     ctx: typer.Context,

@@ -52,3 +52,19 @@ def positions_from_steps(record: dict[str, Any]) -> list[tuple[int, dict[str, An
         if "Lay" in step.move and step.note.startswith("+"):
             laid.update(before.labels[card_id] for card_id in step.move["Lay"])
     return found
+
+
+def deck_of(position: Any) -> dict[str, int]:
+    """A review position's deck as analyze's DeckCounts (landmark -> cards)."""
+    return {name: count for name, count in zip(position.types, position.state.deck_counts()) if count}
+
+
+def with_alternatives(record: dict[str, Any], step: int, raw: dict[str, Any]) -> list[tuple[dict[str, Any], float]]:
+    """The positions analyze must answer for a step, with the weights the review gives them: the step's own
+    position, or, where its mover never saw the set the round opened with, one per deck make-up."""
+    from strategies.coaching.game_review import recorded_decisions
+
+    alternatives = next(d.alternatives for d in recorded_decisions(record) if d.step == step)
+    if not alternatives:
+        return [(raw, 1.0)]
+    return [({**raw, "DeckCounts": deck_of(position)}, weight) for position, weight in alternatives]
