@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from recognizers.observation import RankedLabel
 from rummy.belief import ErrorModel, error_model_of
+from rummy.catalog import DEFAULT_CATALOG
 from rummy.labels import CardLabel, Recognizer, recognize_within
 
 NOISE_MODELS = ("ranked", "flat", "harsh")
@@ -64,6 +65,7 @@ class NoisyRecognizer:
         self.name = f"noisy:{rate:g}:{inner.name}"
         self._round_kinds: set[str] = set()  # harsh: true landmarks seen this round
         self._answers: dict[str, CardLabel] = {}  # harsh: url -> answer given, this round
+        self._catalog: Sequence[str] = ()  # the catalog last asked with
 
     @property
     def error_model(self) -> ErrorModel:
@@ -75,13 +77,41 @@ class NoisyRecognizer:
             return ErrorModel(rate, calibrated=True, runner_up=self.runner_up, source=f"{self.name}: calibrated scores")
         if self.model == "flat":
             return ErrorModel(min(rate, 0.99), runner_up=0.0, source=f"{self.name}: wrong {rate:.0%} of the time")
-        # Harsh scores are raw, but their two ranges are known: a score above every wrong one is right.
+        # Harsh answers are simulated, so their likelihood is known exactly: the raw score's two ranges and
+        # which names come first and second when right and when wrong (see _harsh).
         return ErrorModel(
             min(rate, 0.99),
             runner_up=HARSH_RUNNER_UP,
-            source=f"{self.name}: wrong {rate:.0%} of the time, raw scores calibrated by their known ranges",
-            calibration=lambda score: _right_given(score, 1.0 - rate, HARSH_RIGHT_SCORES, HARSH_WRONG_SCORES),
+            source=f"{self.name}: wrong {rate:.0%} of the time; its answers' likelihoods are known exactly",
+            likelihood=self._harsh_likelihood if inner.error_rate == 0.0 else None,
         )
+
+    def _harsh_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
+        """P(this answer | the truth is each of `names`), from the harsh model (_harsh): `names` are the
+        round's landmarks as the belief has them (placeholders stand for unnamed ones)."""
+        top, score = label.landmark, label.confidence
+        ranked: tuple[tuple[str, float], ...] = getattr(label, "candidates", ())
+        second = ranked[1][0] if len(ranked) > 1 else None
+        size = max(3, len(self._catalog) if self._catalog else len(DEFAULT_CATALOG))
+        in_round = set(names)
+        others = max(1, len(names) - 1)
+
+        def picked(name: str | None, truth: str) -> float:
+            # How a name other than the truth is chosen: one of the round's others, or any other name.
+            if name in in_round and name != truth:
+                return self.in_round / others + (1 - self.in_round) / (size - 1)
+            return (1 - self.in_round) / (size - 1)
+
+        right = (1 - self.rate) * _density(score, HARSH_RIGHT_SCORES)
+        wrong = self.rate * _density(score, HARSH_WRONG_SCORES)
+        found = []
+        for truth in names:
+            if truth == top:
+                found.append(right * picked(second, truth))
+            else:
+                runner = HARSH_RUNNER_UP if second == truth else (1 - HARSH_RUNNER_UP) / (size - 2)
+                found.append(wrong * picked(top, truth) * runner)
+        return tuple(found) if sum(found) > 0 else None
 
     def __repr__(self) -> str:
         return f"NoisyRecognizer({self.inner!r}, rate={self.rate:g}, seed={self.seed!r}, model={self.model!r})"
@@ -90,6 +120,7 @@ class NoisyRecognizer:
         self, cards: Sequence[tuple[int, str]], catalog: Sequence[str], *, budget_s: float | None = None
     ) -> dict[int, CardLabel]:
         labels = recognize_within(self.inner, cards, catalog, budget_s)
+        self._catalog = catalog
         if self.model == "harsh":
             return self._harsh_round(cards, labels, catalog)
         return {card_id: self._corrupt(labels[card_id], url, catalog) for card_id, url in cards}

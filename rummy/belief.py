@@ -80,6 +80,11 @@ class ErrorModel:
     # Where the confidence is a raw score whose link to being right is known (a recognizer measured on
     # labelled pictures, a simulated one): P(top name right | score). Takes precedence over error_rate.
     calibration: Callable[[float], float] | None = field(default=None, compare=False)
+    # Where the recognizer knows its own answers' likelihoods exactly (a simulated one): P(this label | the
+    # truth is names[t]) for each t, or None for no evidence. Takes precedence over everything above.
+    likelihood: Callable[[CardLabel, Sequence[str]], tuple[float, ...] | None] | None = field(
+        default=None, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.error_rate < 1.0:
@@ -95,6 +100,8 @@ class ErrorModel:
         """Relative likelihood of each of `names` being the card's truth given its label; None: no evidence."""
         if label is None or label.landmark is None:
             return None
+        if self.likelihood is not None:
+            return self.likelihood(label, names)
         n = len(names)
         top = label.landmark
         ranked = _ranked(label)

@@ -63,3 +63,24 @@ def test_a_bad_recognizer_file_gets_one_clear_line(tmp_path, text, said):
 def test_a_missing_file_says_so(tmp_path):
     with pytest.raises(RecognizerFileError, match="does not exist"):
         get_recognizer(str(tmp_path / "nowhere.py"), source=dict)
+
+
+def test_the_harsh_model_states_its_exact_likelihood_and_the_runner_up_matters():
+    from recognizers.observation import RankedLabel
+
+    recognizer = get_recognizer("harsh:0.2", source=dict)
+    model = recognizer.error_model
+    names = ("big ben", "giralda", "jal mahal", "koutoubia mosque")
+    in_round = RankedLabel("giralda", 0.8, "", (("giralda", 0.8), ("koutoubia mosque", 0.1)))
+    off_round = RankedLabel("giralda", 0.8, "", (("giralda", 0.8), ("bryggen", 0.1)))
+
+    def right(label):
+        weights = model.evidence(label, names)
+        return weights[1] / sum(weights)
+
+    # A right harsh answer's runner-up is mostly another of the round's landmarks; a wrong one's is the truth
+    # half the time and else any name: an off-round runner-up makes the top name less likely right.
+    assert right(off_round) < 0.8 < right(in_round)
+    # Scores above every wrong one's range are right for sure; below every right one's, wrong for sure.
+    assert right(RankedLabel("giralda", 0.97, "", (("giralda", 0.97), ("bryggen", 0.01)))) == 1.0
+    assert right(RankedLabel("giralda", 0.52, "", (("giralda", 0.52), ("bryggen", 0.2)))) == 0.0
