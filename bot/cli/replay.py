@@ -20,7 +20,12 @@ def register(app: typer.Typer) -> None:
 def replay(
     source: str = typer.Argument(..., metavar="FILE|GAMEID", help="A replay file (.jsonl) or a GameId in the records."),
     turn: int | None = typer.Option(None, "--turn", min=0, help="Show this step only (0 is the deal)."),
-    db: Path | None = typer.Option(None, "--db", help="Records file for a GameId (default: the server's data file)."),
+    db: Path | None = typer.Option(
+        None,
+        "--db",
+        help="Records file for a GameId (default: the server's data file); with --viewer, the server's records"
+        " file, beside which its admin token is.",
+    ),
     continue_with: str | None = typer.Option(
         None,
         "--continue-with",
@@ -51,7 +56,7 @@ def replay(
     console = Console()
     err = Console(stderr=True, highlight=False)
     if viewer:
-        _to_viewer(source, server, console, err)
+        _to_viewer(source, server, console, err, db)
         return
     try:
         recorded = _load(source, db)
@@ -82,7 +87,7 @@ def replay(
     _interactive(console, recorded)
 
 
-def _to_viewer(source: str, server: str, console: Any, err: Any) -> None:
+def _to_viewer(source: str, server: str, console: Any, err: Any, db: Path | None) -> None:
     from bot.cli.replay_viewer import ViewerRefused, send_to_viewer
 
     if source.isdigit() and not Path(source).exists():
@@ -93,7 +98,7 @@ def _to_viewer(source: str, server: str, console: Any, err: Any) -> None:
         )
         raise typer.Exit(2)
     try:
-        sent = send_to_viewer(Path(source), server)
+        sent = send_to_viewer(Path(source), server, db)
     except ViewerRefused as error:
         err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
         raise typer.Exit(2) from None

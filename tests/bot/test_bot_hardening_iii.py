@@ -1,0 +1,122 @@
+"""Hardening III, the client's side: a client that trusts no server, and a terminal no name can drive.
+
+Each test reproduces an attack of the probe behind issue 41 and failed on the code before the fix."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli import app
+from server.embedded import EmbeddedServer
+from server.settings import Settings
+
+runner = CliRunner()
+
+
+class Hostile:
+    """A server on loopback that names a file of the client's in `GET /admin` and keeps every header sent."""
+
+    def __init__(self, named: Path) -> None:
+        self.seen: list[str] = []
+        seen = self.seen
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self, status: int, body: Any) -> None:
+                seen.append(str(self.headers))
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802
+                self._answer(200, {"TokenFile": str(named), "RemoteAllowed": False, "Proof": "0" * 64})
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length", "0") or 0)
+                seen.append(self.rfile.read(length).decode(errors="replace"))
+                self._answer(201, {"FileId": 1, "Name": "x", "Existing": False, "Viewer": "/v", "Review": "/r"})
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.http.server_address[1]}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+
+
+@pytest.fixture
+def hostile() -> Iterator[Any]:
+    made: list[Hostile] = []
+
+    def make(named: Path) -> Hostile:
+        made.append(Hostile(named))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
+def test_a_hostile_server_cannot_make_the_client_read_and_send_a_file_it_names(hostile, tmp_path):
+    secret = tmp_path / "id_secret"
+    secret.write_text("SECRET-LINE-ONE\nSECRET-LINE-TWO\n")
+    secret.chmod(0o600)
+    server = hostile(secret)
+    sent = tmp_path / "match.jsonl"
+    sent.write_text("{}\n")
+    viewer = runner.invoke(app, ["replay", str(sent), "--viewer", "--server", server.base])
+    match = runner.invoke(app, ["match", "greedy", "random", "--server", server.base + "/prod/", "--rounds", "1"])
+    for result in (viewer, match):
+        assert result.exit_code == 2
+        assert "SECRET" not in result.output
+    assert not any("SECRET" in seen for seen in server.seen)
+
+
+def test_another_listener_never_gets_the_token_of_the_users_own_referee(hostile, tmp_path):
+    """The user's referee runs on one port; whatever listens on another (a local user's server, where the
+    user expected theirs) names the real token file: the client refuses and sends no token."""
+    db = tmp_path / "records.sqlite3"
+    with EmbeddedServer(Settings(db_path=db)) as own:
+        token = Path(f"{db}.admin-token").read_text()
+        server = hostile(Path(f"{db}.admin-token"))
+        sent = tmp_path / "match.jsonl"
+        sent.write_text("{}\n")
+        refused = runner.invoke(app, ["replay", str(sent), "--viewer", "--server", server.base, "--db", str(db)])
+        assert refused.exit_code == 2 and "cannot prove" in refused.output.replace("\n", " ")
+        assert not any(token in seen for seen in server.seen)
+        # The same command reaches the user's own referee.
+        good = json.dumps({"Result": "x"})  # refused by the referee as a replay file, but over the admin call
+        sent.write_text(good + "\n")
+        mine = runner.invoke(app, ["replay", str(sent), "--viewer", "--server", own.base, "--db", str(db)])
+        assert "cannot prove" not in mine.output and "admin token" not in mine.output
+
+
+def test_a_token_file_that_is_a_link_or_readable_by_others_is_not_used(tmp_path):
+    from bot.matches.server_admin import AdminUnavailable, ServerAdmin
+
+    db = tmp_path / "records.sqlite3"
+    target = tmp_path / "elsewhere"
+    target.write_text("A" * 40)
+    target.chmod(0o600)
+    Path(f"{db}.admin-token").symlink_to(target)
+    with pytest.raises(AdminUnavailable, match="cannot read the admin token"):
+        ServerAdmin.find("http://127.0.0.1:9/prod/", records=db)
+    Path(f"{db}.admin-token").unlink()
+    Path(f"{db}.admin-token").write_text("A" * 40)
+    Path(f"{db}.admin-token").chmod(0o644)
+    with pytest.raises(AdminUnavailable, match="other users"):
+        ServerAdmin.find("http://127.0.0.1:9/prod/", records=db)
