@@ -12,12 +12,14 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from rummy.records import Records
 from server.accounts import Accounts
@@ -70,6 +72,21 @@ game answer (refusals included) is HTTP 200.
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
     # Bodies are read by hand (to answer bad ones in the protocol's own words), so describe them for /docs.
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+LOCAL_HOST_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def allowed_hosts(settings: Settings) -> list[str]:
+    """The names a request's Host header may give: this machine's loopback names, the names the settings add
+    (the bind address, --host-name) and the host of --public-url."""
+    names = [*LOCAL_HOST_NAMES, *settings.host_names]
+    if settings.public_url:
+        public = urlsplit(settings.public_url).hostname
+        if public:
+            names.append(public)
+    bare = [name.strip("[]").lower() for name in names if name and name.strip("[]") not in {"0.0.0.0", "::"}]
+    return [f"[{name}]" if ":" in name else name for name in bare]  # a Host header brackets an IPv6 address
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -196,6 +213,10 @@ def create_app(settings: Settings) -> FastAPI:
             if labels is None:
                 return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
             return JSONResponse(labels)
+
+    # Only requests that name this server in their Host header: a page of another site whose name now
+    # resolves to 127.0.0.1 (DNS rebinding) names its own, and its same-origin calls are refused here.
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings))
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameters(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -55,6 +55,18 @@ def serve(
     ),
     points_shown: str = typer.Option("sets", help="Open choice: MyPoints as set points (sets) or net of the -3s."),
     my_score: str = typer.Option("rounds", help="Open choice: MyScore counts rounds won (rounds) or points."),
+    host_name: list[str] = typer.Option(
+        [],
+        "--host-name",
+        help="A name this server is reached by, besides 127.0.0.1, localhost and --host (repeatable): requests"
+        " naming any other host in their Host header are refused (DNS rebinding).",
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        "",
+        "--forwarded-allow-ips",
+        help="Comma-separated addresses (a proxy in front) whose X-Forwarded-For is believed; none by default,"
+        " so no caller can claim another address.",
+    ),
     admin_remote: bool = typer.Option(
         False,
         "--admin-remote",
@@ -102,6 +114,8 @@ def serve(
         seed=seed,
         rules=rules,
         admin_remote=admin_remote,
+        host_names=(host, *host_name),
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     try:
         records_lock = RecordsLock(settings.db_path, port)

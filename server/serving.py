@@ -69,13 +69,19 @@ def serve_app(
 def server_config(
     app: Any, *, host: str, port: int, log_level: str = "info", access_log: bool = True, own_logging: bool = True
 ) -> uvicorn.Config:
-    """uvicorn's settings for the referee: request headers must arrive in time (server.connections).
+    """uvicorn's settings for the referee: request headers must arrive in time (server.connections), and
+    forwarded headers count only from the addresses the settings name (none by default; uvicorn's own
+    default believes any caller on 127.0.0.1).
 
     `own_logging=False` is for a server inside another program (a command, a test): uvicorn then leaves
     the process's logging as it is, instead of binding its loggers to whatever stderr is at that moment
     (a test runner's, closed once the command returns) and closing every handler already configured."""
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    forwarded = getattr(settings, "forwarded_allow_ips", "")
     return uvicorn.Config(
         app,
+        proxy_headers=bool(forwarded),
+        forwarded_allow_ips=forwarded or "",
         host=host,
         port=port,
         log_level=log_level,
