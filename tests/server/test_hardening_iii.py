@@ -4,9 +4,12 @@ the code before the fix."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import httpx
+import pytest
 
 from server.play.hall import MAX_RUNNING_PER_NETWORK
 
@@ -54,3 +57,52 @@ def test_a_page_of_another_site_rebound_to_loopback_is_refused(start_server):
         named = start_server(db_path=Path(server.settings.db_path).with_name("b.sqlite3"), host_names=("arena.lan",))
         assert client.get(named.base + "/play/api/options", headers={"Host": "arena.lan"}).status_code == 200
         assert client.get(named.base + "/play/api/options", headers={"Host": "evil.example"}).status_code == 400
+
+
+# --- item 12: files other local users could read or plant ---------------------------------------------
+
+
+def test_records_and_their_sidecar_files_are_private_in_a_private_folder(tmp_path):
+    from rummy.records import Records
+    from server.admin import create_token
+    from server.records_lock import RecordsLock
+
+    old_umask = os.umask(0o022)  # the usual one: files 0644, folders 0755
+    try:
+        db = tmp_path / "data" / "rummy-vision" / "records.sqlite3"
+        records = Records(db)
+        records.db.execute("CREATE TABLE IF NOT EXISTS probe(x)")  # a write: the WAL files exist now
+        with RecordsLock(db, 8080):
+            create_token(db)
+            made = [db, *db.parent.glob("records.sqlite3*")]
+            assert len(made) >= 4  # records, -wal/-shm, .lock, .admin-token
+            modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in made}
+        records.close()
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+    assert set(modes.values()) == {0o600}, modes
+
+
+def test_an_older_records_file_readable_by_others_is_made_private(tmp_path):
+    from rummy.records import Records
+
+    db = tmp_path / "records.sqlite3"
+    Records(db).close()
+    db.chmod(0o644)
+    Records(db).close()
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_the_token_file_is_never_written_through_a_link_planted_before_the_referee_starts(tmp_path):
+    from rummy.private_files import NotPrivate
+    from server.admin import create_token
+
+    db = tmp_path / "records.sqlite3"
+    planted = tmp_path / "planted-by-someone"
+    planted.write_text("")
+    planted.chmod(0o666)
+    Path(f"{db}.admin-token").symlink_to(planted)
+    with pytest.raises(NotPrivate):
+        create_token(db)
+    assert planted.read_text() == ""
