@@ -173,9 +173,9 @@ def bots_add(
 ) -> None:
     """Register a bot and print its password (only once: the server keeps a salted hash)."""
     from rich.console import Console
-    from rich.markup import escape
 
     from rummy.records import connect
+    from rummy.terminal_text import escape
     from server.accounts import AccountError, Accounts
 
     connection = connect(_db(db))
@@ -221,10 +221,10 @@ def bots_set(
 def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     """List registered bots (never passwords)."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from rummy.records import connect
+    from rummy.terminal_text import escape
     from server.accounts import Accounts
 
     connection = connect(_db(db))

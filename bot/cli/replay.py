@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+
+from rummy.terminal_text import escape
 
 DEFAULT_SERVER = "http://127.0.0.1:8080"
 
@@ -104,9 +105,9 @@ def _to_viewer(source: str, server: str, console: Any, err: Any, db: Path | None
         raise typer.Exit(2) from None
     root = server.rstrip("/")
     kept = "was in the viewer already" if sent["Existing"] else "is in the viewer"
-    console.print(f"Replay file {sent['FileId']} ({escape(sent['Name'])}) {kept}:", highlight=False)
-    console.print(f"  {root}{sent['Viewer']}", highlight=False, soft_wrap=True)
-    console.print(f"  review: {root}{sent['Review']}", highlight=False, soft_wrap=True)
+    console.print(f"Replay file {escape(sent['FileId'])} ({escape(sent['Name'])}) {kept}:", highlight=False)
+    console.print(f"  {escape(root)}{escape(sent['Viewer'])}", highlight=False, soft_wrap=True)
+    console.print(f"  review: {escape(root)}{escape(sent['Review'])}", highlight=False, soft_wrap=True)
     console.print(
         "Its card pictures are drawn by the server from the labels the bot's recognizer recorded, not the arena's"
         " photos; a card the file never labelled shows as unknown.",

@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from rummy.terminal_text import escape
 from strategies.coaching.selection import HandCard, Verdict, check_selection
 
 HELP = (

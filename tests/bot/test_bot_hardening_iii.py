@@ -120,3 +120,77 @@ def test_a_token_file_that_is_a_link_or_readable_by_others_is_not_used(tmp_path)
     Path(f"{db}.admin-token").chmod(0o644)
     with pytest.raises(AdminUnavailable, match="other users"):
         ServerAdmin.find("http://127.0.0.1:9/prod/", records=db)
+
+
+# --- items 8 and 9: names with markup and escape sequences -----------------------------------------------
+
+HOSTILE_NAME = "[/]evil\x1b[2J\x1b]0;pwned\x07"
+
+
+def _renamed(recorded, tmp_path: Path) -> tuple[Path, Path]:
+    """The recorded match with its opponent renamed HOSTILE_NAME, as a replay file and in a records file."""
+    import sqlite3
+
+    path, _record = recorded
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_text(Path(path).read_text().replace("housebot-practise", json.dumps(HOSTILE_NAME)[1:-1]))
+    db = tmp_path / "renamed.sqlite3"
+    source = sqlite3.connect(tmp_path / "records-0.sqlite3")
+    connection = sqlite3.connect(db)
+    source.backup(connection)  # with what the WAL holds
+    source.close()
+    with connection:
+        for table, column in (("matches", "player0"), ("matches", "player1"), ("moves", "bot")):
+            connection.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = 'housebot-practise'", (HOSTILE_NAME,))
+    connection.close()
+    return renamed, db
+
+
+COMMANDS = {
+    "replay FILE": ["replay", "{file}"],
+    "review FILE": ["review", "{file}", "--db", "{none}"],
+    "review GAME": ["review", "{game}", "--db", "{db}"],
+    "review latest": ["review", "latest", "--db", "{db}"],
+    "review --html": ["review", "{game}", "--db", "{db}", "--html", "{html}"],
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_names_with_markup_or_escape_sequences_neither_crash_nor_reach_the_terminal(recorded, tmp_path, command):
+    renamed, db = _renamed(recorded, tmp_path)
+    places = {
+        "file": str(renamed),
+        "none": str(tmp_path / "none.sqlite3"),
+        "db": str(db),
+        "game": str(recorded[1]["GameId"]),
+        "html": str(tmp_path / "review.html"),
+    }
+    shown = runner.invoke(app, [part.format(**places) for part in COMMANDS[command]], terminal_width=200)
+    assert shown.exit_code == 0, (shown.output, shown.exception)
+    assert "\x1b" not in shown.output
+    assert "[/]evil\\x1b[2J" in shown.output  # shown as written, its escapes visible
+
+
+def test_the_play_status_line_shows_escape_sequences_in_a_name_without_sending_them():
+    import io
+
+    from rich.console import Console
+
+    from bot.cli.play_output import LiveStatus
+    from bot.client.runner import MatchSummary
+
+    status = LiveStatus(Console(file=io.StringIO(), width=300))  # no colours: any ESC would be the name's
+    status.gamestate({"GameId": 3, "OpponentId": HOSTILE_NAME, "RemainingMoves": 5, "IsMover": True})
+    status.match_ended(MatchSummary(3, HOSTILE_NAME, "LOST", 0, 1, 9, 0, 1.0))
+    line = "".join(str(segment.text) for segment in status.live.renderable.render(status.console))  # type: ignore[union-attr]
+    printed = status.console.file.getvalue()  # type: ignore[attr-defined]
+    for text in (line, printed):
+        assert "\x1b" not in text and "\\x1b[2J" in text
+
+
+@pytest.mark.parametrize("name", ["evil\x1b[2J", "title\x1b]0;x\x07", "bell\x07", "nl\nname", "rtl\u202ename"])
+def test_bots_add_refuses_names_with_control_characters(tmp_path, name):
+    added = runner.invoke(app, ["bots", "add", name, "--db", str(tmp_path / "r.sqlite3")])
+    assert added.exit_code != 0 and "control characters" in added.output
+    user = runner.invoke(app, ["bots", "add", "fine", "--user", name, "--db", str(tmp_path / "r.sqlite3")])
+    assert user.exit_code != 0 and "control characters" in user.output
