@@ -32,6 +32,7 @@ from server.http_io import (
     CLIENT_ADDRESS,
     BodyTooLarge,
     ClientGone,
+    RowId,
     SafeJSONResponse,
     read_body,
     too_large,
@@ -194,7 +195,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {"Games": records.list_matches()}
 
     @app.get("/games/{game_id}", tags=["records"])
-    async def game_record(game_id: int) -> JSONResponse:
+    async def game_record(game_id: RowId) -> JSONResponse:
         """A finished (or aborted) match's full record for replay; a running match shows its summary only."""
         summary = records.match_summary(game_id)
         if summary is None:
@@ -206,7 +207,7 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.oracle:
 
         @app.get("/oracle/labels/{game_id}", tags=["oracle"])
-        async def oracle_labels(game_id: int, by: Literal["id", "url"] = "id") -> JSONResponse:
+        async def oracle_labels(game_id: RowId, by: Literal["id", "url"] = "id") -> JSONResponse:
             """{card id: landmark} for the cards in view in the match's current round, in id order (local play
             only; nothing about the deck). `?by=url` keys them by URL path instead."""
             labels = referee.oracle_labels(game_id, by_url=by == "url")

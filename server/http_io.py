@@ -14,14 +14,17 @@ import json
 import math
 from collections.abc import Awaitable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Request
+from fastapi import Path, Request
 from fastapi.responses import JSONResponse
 
 from server.protocol import Result, answer
 
 MAX_BODY_BYTES = 64 * 1024
+# A GameId, FileId or RunId in a path: SQLite's integer range, so a larger one is a 400, never an
+# OverflowError (a 500) in the query.
+RowId = Annotated[int, Path(ge=0, le=2**63 - 1)]
 # The address a call came from, for throttling failed logins (set per request; tasks inherit it).
 CLIENT_ADDRESS: ContextVar[str] = ContextVar("client_address", default="")
 T = TypeVar("T")

@@ -17,6 +17,7 @@ from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from server.http_io import RowId
 from server.viewer_routes import finished_match_summary
 
 router = APIRouter(tags=["viewer"])
@@ -57,14 +58,14 @@ async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[st
 
 
 @router.get("/viewer/api/games/{game_id}/review")
-async def review_json(game_id: int, request: Request, objective: str = "win") -> Response:
+async def review_json(game_id: RowId, request: Request, objective: str = "win") -> Response:
     """Every decision of a finished match with its loss, exact or estimated, the totals and the chart's points."""
     review = await _review(request, game_id, objective)
     return review if isinstance(review, Response) else JSONResponse(review)
 
 
 @router.get("/viewer/review/{game_id}", include_in_schema=False)
-async def review_page(game_id: int, request: Request, objective: str = "win") -> Response:
+async def review_page(game_id: RowId, request: Request, objective: str = "win") -> Response:
     review = await _review(request, game_id, objective)
     if isinstance(review, Response):
         return review

@@ -23,6 +23,7 @@ from urllib.parse import quote
 import httpx
 
 from bot.matches.run_spec import RunSpec
+from rummy import bounded_json
 from rummy.private_files import read_private
 from server.settings import default_db_path
 
@@ -76,7 +77,7 @@ class ServerAdmin:
         challenge = secrets.token_hex(16)
         try:
             answer = httpx.get(url, params={"challenge": challenge}, timeout=15)
-            hint = answer.json()
+            hint = bounded_json.loads(answer.content)
         except httpx.HTTPError as error:
             raise AdminUnavailable(f"cannot reach {url} ({error}); is `rummy-vision serve` running there?") from None
         except ValueError:
@@ -131,7 +132,7 @@ class ServerAdmin:
                 response = self.http.request(method, url, content=content)
             else:
                 response = self.http.request(method, url, json=body)
-            answer = response.json()
+            answer = bounded_json.loads(response.content)
         except (httpx.HTTPError, ValueError) as error:
             raise RuntimeError(f"admin call {method} {url} failed: {error}") from None
         if response.status_code >= 300 or not isinstance(answer, dict):

@@ -37,6 +37,7 @@ from typing import Any
 
 from bot.players.deadline import BotOutcome, Budget, check_move
 from bot.players.faults import Fault
+from rummy import bounded_json
 from rummy.moves import MalformedMove
 
 WORKER = Path(__file__).with_name("user_bot_worker.py")
@@ -235,7 +236,7 @@ class UserBotProcess:
             fault = Fault.from_json(sent) if isinstance(sent, dict) else None
             return BotOutcome(None, problem or "calculate_move gave no move", think, None, fault)
         try:
-            raw = json.loads(text)
+            raw = bounded_json.loads(text)
             move = check_move(raw, gamestate)
         except (ValueError, RecursionError, MalformedMove) as error:
             return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(text)}", think, text)
@@ -256,7 +257,7 @@ class UserBotProcess:
                 raw = self._answers.read(left)
                 if raw is None:
                     return None
-                message: dict[str, Any] = json.loads(raw)
+                message: dict[str, Any] = bounded_json.loads(raw)
             except (EOFError, OSError, BrokenPipeProtocol, ValueError) as error:
                 self._waiting_for = None
                 self._exited = True

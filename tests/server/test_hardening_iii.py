@@ -4,6 +4,7 @@ the code before the fix."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -106,3 +107,83 @@ def test_the_token_file_is_never_written_through_a_link_planted_before_the_refer
     with pytest.raises(NotPrivate):
         create_token(db)
     assert planted.read_text() == ""
+
+
+# --- item 10: 500s and tracebacks ---------------------------------------------------------------------------
+
+HUGE_IDS = [2**63, 2**64, -(2**63) - 1]
+ID_ROUTES = [
+    "/viewer/api/files/{}/steps",
+    "/viewer/api/files/{}/review",
+    "/viewer/review/file/{}",
+    "/viewer/api/games/{}/review",
+    "/viewer/review/{}",
+    "/viewer/api/games/{}/steps",
+    "/viewer/api/games/{}/live",
+    "/viewer/api/runs/{}",
+    "/games/{}",
+]
+
+
+def test_ids_past_64_bits_are_a_400_or_404_on_every_route_never_a_500(start_server):
+    server = start_server(oracle=True)
+    token = Path(f"{server.settings.db_path}.admin-token").read_text()
+    with httpx.Client(base_url=server.base, timeout=60) as client:
+        statuses = {
+            route.format(number): client.get(route.format(number)).status_code
+            for route in [*ID_ROUTES, "/oracle/labels/{}"]
+            for number in HUGE_IDS
+        }
+        for number in HUGE_IDS:
+            removed = client.delete(f"/viewer/api/files/{number}", headers={"Authorization": f"Bearer {token}"})
+            statuses[f"DELETE {number}"] = removed.status_code
+    assert {path: status for path, status in statuses.items() if status not in (400, 404)} == {}
+
+
+def _deep_file() -> bytes:
+    header = {"type": "header", "version": 1, "game_id": 1, "bot_id": "a", "opponent_id": "b"}
+    return (json.dumps(header) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n").encode()
+
+
+def test_a_deeply_nested_line_in_an_uploaded_file_is_a_400(start_server):
+    server = start_server()
+    token = Path(f"{server.settings.db_path}.admin-token").read_text()
+    answer = httpx.post(
+        server.base + "/viewer/api/files",
+        params={"name": "deep.jsonl"},
+        content=_deep_file(),
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=60,
+    )
+    assert answer.status_code == 400 and "nested" in answer.json()["ErrorMessage"]
+
+
+@pytest.mark.parametrize("command", ["check-recording", "replay", "review"])
+def test_the_commands_that_read_replay_files_refuse_a_deeply_nested_line_in_one_line(tmp_path, command):
+    from typer.testing import CliRunner
+
+    from bot.cli import app
+
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(_deep_file())
+    result = CliRunner().invoke(
+        app, [command, str(path), "--db", str(tmp_path / "r.sqlite3")][: 2 if command == "check-recording" else 4]
+    )
+    assert result.exit_code in (1, 2), result.output
+    assert not isinstance(result.exception, RecursionError) and "Traceback" not in result.output
+    assert "nested more than" in result.output
+
+
+def test_the_in_process_card_host_refuses_captions_and_unknown_files_without_a_500():
+    from bot.matches.card_host import CardHost
+    from rummy import Match
+
+    host = CardHost()
+    card = Match(seed="41").current.hands[0][0]
+    with host.showing([card]) as base, httpx.Client(timeout=30) as client:
+        plain = client.get(f"{base}{card.url}")
+        captioned = client.get(f"{base}{card.url}", params={"caption": 1})
+        file_card = client.get(f"{base}/cards/file1-1-1-xx.png", params={"caption": 1})
+    assert plain.status_code == 200
+    assert captioned.status_code == 403  # a bot must not read its card's name off the picture
+    assert file_card.status_code == 404
