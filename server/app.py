@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect
 
 from rummy.records import Records
 from server.accounts import Accounts
@@ -218,6 +219,12 @@ def create_app(settings: Settings) -> FastAPI:
     # Only requests that name this server in their Host header: a page of another site whose name now
     # resolves to 127.0.0.1 (DNS rebinding) names its own, and its same-origin calls are refused here.
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings))
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(_request: Request, _error: ClientDisconnect) -> Response:
+        # The client closed the connection mid-body (or stalled past the body timeout, server.connections):
+        # nobody reads an answer, and a traceback per truncated body only floods the log.
+        return Response(status_code=499)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameters(_request: Request, error: RequestValidationError) -> JSONResponse:

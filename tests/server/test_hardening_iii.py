@@ -5,8 +5,11 @@ the code before the fix."""
 from __future__ import annotations
 
 import json
+import logging
 import os
+import socket
 import stat
+import time
 from pathlib import Path
 
 import httpx
@@ -187,3 +190,61 @@ def test_the_in_process_card_host_refuses_captions_and_unknown_files_without_a_5
     assert plain.status_code == 200
     assert captioned.status_code == 403  # a bot must not read its card's name off the picture
     assert file_card.status_code == 404
+
+
+# --- item 4: stalled and truncated bodies ---------------------------------------------------------------------
+
+
+def _partial_body(port: int, path: str) -> socket.socket:
+    connection = socket.create_connection(("127.0.0.1", port), timeout=60)
+    connection.sendall(
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n".encode()
+        + b'{"BotId": "alice", '
+    )
+    return connection
+
+
+def test_a_request_whose_body_stalls_is_closed_and_real_calls_are_served(start_server, bots, monkeypatch):
+    from server.connections import GuardedH11Protocol
+
+    monkeypatch.setattr(GuardedH11Protocol, "body_timeout_s", 1.0, raising=False)  # 60 s in service
+    server = start_server()
+    port = int(server.base.rsplit(":", 1)[1])
+    stalled = [_partial_body(port, path) for path in ("/prod/GM-GetListOfGameStyles", "/play/api/games") * 10]
+    answer = server.call("GetListOfGameStyles", {"BotId": "alice", "BotPassword": bots["alice"]})
+    assert answer.json()["Result"] == "SUCCESS"
+    for connection in stalled:
+        assert connection.recv(1000) == b""  # closed by the server (a socket timeout here fails the test)
+        connection.close()
+
+
+def test_a_truncated_body_logs_no_traceback(start_server, bots, caplog):
+    server = start_server()
+    port = int(server.base.rsplit(":", 1)[1])
+    with caplog.at_level(logging.WARNING):
+        for path in ("/prod/GM-GetListOfGameStyles", "/play/api/games", "/viewer/api/files"):
+            _partial_body(port, path).close()  # the client gives up mid-body
+        answer = server.call("GetListOfGameStyles", {"BotId": "alice", "BotPassword": bots["alice"]})
+        assert answer.json()["Result"] == "SUCCESS"
+        deadline = time.monotonic() + 5  # long enough for the handlers to see the disconnects
+        while time.monotonic() < deadline and not [r for r in caplog.records if r.levelno >= logging.ERROR]:
+            time.sleep(0.1)
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
+
+
+def test_running_out_of_file_descriptors_logs_one_line_a_minute_not_one_per_accept():
+    from server.connections import QuietAcceptErrors
+
+    now = [0.0]
+    quiet = QuietAcceptErrors(clock=lambda: now[0])
+    passed = 0
+    for step in range(10_000):
+        now[0] = step * 0.004  # 10,000 failed accepts in 40 s
+        record = logging.LogRecord(
+            "asyncio", logging.ERROR, __file__, 1, "socket.accept() out of system resource", (), None
+        )
+        passed += quiet.filter(record)
+    assert passed == 1
+    other = logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "something else", (), None)
+    assert quiet.filter(other)
