@@ -248,3 +248,43 @@ def test_running_out_of_file_descriptors_logs_one_line_a_minute_not_one_per_acce
     assert passed == 1
     other = logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "something else", (), None)
     assert quiet.filter(other)
+
+
+# --- item 5: counts in an uploaded replay file ----------------------------------------------------------------
+
+
+def _upload(server, lines: list[dict]) -> httpx.Response:
+    token = Path(f"{server.settings.db_path}.admin-token").read_text()
+    return httpx.post(
+        server.base + "/viewer/api/files",
+        params={"name": "counts.jsonl"},
+        content="".join(json.dumps(line) + "\n" for line in lines).encode(),
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=120,
+    )
+
+
+def _file(**state: object) -> list[dict]:
+    gamestate = {
+        "MyHand": [[1, "/cards/a.png"]],
+        "OppHand": [],
+        "RemainingRounds": 1,
+        "GameStatus": "IN_PROGRESS",
+        "IsMover": True,
+        **state,
+    }
+    header = {"type": "header", "version": 1, "game_id": 5, "bot_id": "a", "opponent_id": "b"}
+    return [header, {"type": "gamestate", "gamestate": gamestate}]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [{"RemainingRounds": 10**6}, {"CardsInDeck": 10**9}, {"MyScore": -(10**12)}, {"MyHand": [[2**60, "/cards/a.png"]]}],
+    ids=["rounds", "deck", "score", "card id"],
+)
+def test_every_count_in_an_uploaded_replay_file_is_bounded(start_server, state):
+    server = start_server()
+    assert _upload(server, _file()).status_code == 201  # the same file within bounds is kept
+    refused = _upload(server, _file(**state))
+    assert refused.status_code == 400, refused.text
+    assert "must be from" in refused.json()["ErrorMessage"]
