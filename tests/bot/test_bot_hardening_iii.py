@@ -194,3 +194,60 @@ def test_bots_add_refuses_names_with_control_characters(tmp_path, name):
     assert added.exit_code != 0 and "control characters" in added.output
     user = runner.invoke(app, ["bots", "add", "fine", "--user", name, "--db", str(tmp_path / "r.sqlite3")])
     assert user.exit_code != 0 and "control characters" in user.output
+
+
+# --- item 11: a bot's children that start their own session ------------------------------------------------------
+
+SPAWNS_SESSIONS = """
+import os, subprocess, sys
+
+def calculate_move(gamestate):
+    sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
+    # A child in a session of its own: outside the bot's process group.
+    own = subprocess.Popen(sleeper, start_new_session=True)
+    # A daemon: fork, setsid, fork again, the middle one exits (the grandchild is an orphan).
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        grandchild = subprocess.Popen(sleeper)
+        os.write(write, str(grandchild.pid).encode())
+        os._exit(0)
+    daemon = int(os.read(read, 20))
+    open(PIDS, "w").write(f"{own.pid} {daemon}")
+    return {"Give": 5}
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_children_that_start_their_own_session_die_with_the_bot(tmp_path):
+    import os
+    import signal
+    import time
+
+    from bot.players.deadline import Budget
+    from bot.players.user_bot_process import UserBotProcess
+
+    pids_file = tmp_path / "pids"
+    bot = tmp_path / "sessions.py"
+    bot.write_text(f"PIDS = {str(pids_file)!r}\n" + SPAWNS_SESSIONS)
+    gamestate = {"MyHand": [[5, "u5"], [6, "u6"], [7, "u7"]], "OppHand": [[8, "u8"]]}
+    with UserBotProcess(bot) as process:
+        assert process.wait_loaded(60)
+        now = time.monotonic()
+        assert process.run(gamestate, Budget(send_by=now + 30, received=now, deadline=now + 30, margin_s=0.0)).move
+        children = [int(pid) for pid in pids_file.read_text().split()]
+        assert all(_alive(pid) for pid in children)
+    deadline = time.monotonic() + 20  # SIGKILL is immediate; the bound only allows for a loaded machine
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    survivors = [pid for pid in children if _alive(pid)]
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == [], "the bot's children in sessions of their own outlived its match"
