@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import math
+import re
 from collections.abc import Awaitable
 from contextvars import ContextVar
 from typing import Annotated, Any, TypeVar
@@ -101,3 +102,12 @@ class SafeJSONResponse(JSONResponse):
 
 def too_large(error: BodyTooLarge) -> JSONResponse:
     return SafeJSONResponse(error.answer, status_code=413)
+
+
+ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])(?:~|/)[^\s;,'\"()]*/([^\s;,'\"()/]+)")
+
+
+def without_folders(text: str) -> str:
+    """`text` with every absolute path cut to its file name: answers may reach anyone, and a path names
+    the server's user and home folder (a table's, the records')."""
+    return ABSOLUTE_PATH.sub(r"\1", text)

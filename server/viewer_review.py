@@ -17,7 +17,7 @@ from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from server.http_io import RowId
+from server.http_io import RowId, without_folders
 from server.viewer_routes import finished_match_summary
 
 router = APIRouter(tags=["viewer"])
@@ -52,7 +52,7 @@ async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[st
             try:
                 review = await asyncio.to_thread(grade)
             except ReviewError as error:
-                return JSONResponse({"ErrorMessage": str(error)}, status_code=422)
+                return JSONResponse({"ErrorMessage": without_folders(str(error))}, status_code=422)
             _reviews[key] = review.to_json()
         return _reviews[key]
 

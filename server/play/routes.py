@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rummy import bounded_json
-from server.http_io import BodyTooLarge, read_body
+from server.http_io import BodyTooLarge, read_body, without_folders
 from server.page_files import PageFiles
 from server.play.hall import PlayError, PlayHall, PlaySession
 from server.play.views import options_json, state_json
@@ -84,7 +84,7 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
 
 
 def _refused(error: PlayError | ValueError) -> JSONResponse:
-    return _bad(str(error), error.status if isinstance(error, Forbidden) else 400)
+    return _bad(without_folders(str(error)), error.status if isinstance(error, Forbidden) else 400)
 
 
 class Forbidden(PlayError):

@@ -288,3 +288,28 @@ def test_every_count_in_an_uploaded_replay_file_is_bounded(start_server, state):
     refused = _upload(server, _file(**state))
     assert refused.status_code == 400, refused.text
     assert "must be from" in refused.json()["ErrorMessage"]
+
+
+# --- item 13: paths and figures -------------------------------------------------------------------------------
+
+
+def test_public_answers_name_no_folder_of_the_server(start_server):
+    server = start_server()
+    home = os.environ["XDG_DATA_HOME"]  # the tests' throwaway home (tests/conftest.py): no table is built there
+    with httpx.Client(base_url=server.base, timeout=60) as client:
+        options = client.get("/play/api/options").text
+        hint = client.get("/admin").text
+    assert "margin-" in options  # housebot-perfect says which table it lacks, by its file name
+    for answer in (options, hint):
+        assert home not in answer and str(Path(server.settings.db_path).parent) not in answer
+
+
+def test_a_picture_just_over_the_limit_says_so_in_figures_that_differ():
+    from PIL import Image
+
+    from recognizers.features import MAX_PIXELS, check_size
+
+    with pytest.raises(ValueError) as refused:
+        check_size(Image.new("L", (4900, 5000)), MAX_PIXELS)  # 24.5 Mpx against 24
+    said = str(refused.value)
+    assert "24,500,000 pixels" in said and "at most 24,000,000 pixels" in said
