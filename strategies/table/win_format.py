@@ -20,7 +20,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
 from numpy.typing import NDArray
@@ -116,14 +116,15 @@ def read_win_header(path: Path) -> dict[str, Any]:
     problem = win_header_problem(header)
     if problem:
         raise TableError(f"{path}: the header is malformed ({problem}); delete it and {BUILD_HINT}")
-    return header
+    checked: dict[str, Any] = header
+    return checked
 
 
 MAX_HEADER_DEPTH = 8  # the header nests four levels (layers, their timings)
 MAX_STATES = 1 << 40  # far more states or values than a layer of any rules has
 
 
-def _whole(value: Any, low: int, high: int) -> bool:
+def _whole(value: Any, low: int, high: int) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
