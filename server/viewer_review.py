@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from server.http_io import RowId, without_folders
 from server.viewer_routes import finished_match_summary
+from server.worker_pools import in_coach_pool
 
 router = APIRouter(tags=["viewer"])
 
@@ -50,7 +51,7 @@ async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[st
     async with _lock:  # one grading at a time: it is CPU-bound
         if key not in _reviews:
             try:
-                review = await asyncio.to_thread(grade)
+                review = await in_coach_pool(grade)  # with the coaches: never ahead of house bots or pictures
             except ReviewError as error:
                 return JSONResponse({"ErrorMessage": without_folders(str(error))}, status_code=422)
             _reviews[key] = review.to_json()

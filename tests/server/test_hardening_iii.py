@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 import stat
+import threading
 import time
 from pathlib import Path
 
@@ -313,3 +314,57 @@ def test_a_picture_just_over_the_limit_says_so_in_figures_that_differ():
         check_size(Image.new("L", (4900, 5000)), MAX_PIXELS)  # 24.5 Mpx against 24
     said = str(refused.value)
     assert "24,500,000 pixels" in said and "at most 24,000,000 pixels" in said
+
+
+# --- item 3: coaches cannot starve house bots or pictures -------------------------------------------------------
+
+COACHED = {"Opponent": "housebot-greedy", "GameStyleId": 7, "Coach": {"Strategy": "heuristic", "TimeMs": 60000}}
+
+
+def _wait_for_my_turn(client: httpx.Client, token: str, seconds: float = 60) -> dict:
+    deadline = time.monotonic() + seconds  # generous: on the old code the house bot never moved at all
+    while True:
+        state = client.get(f"/play/api/games/{token}").json()
+        if state["IsMover"] or time.monotonic() > deadline:
+            return state
+        time.sleep(0.2)
+
+
+def test_coaches_that_think_for_ever_starve_neither_house_bots_nor_the_viewer(start_server, monkeypatch):
+    """Every coach blocks (as 60 s coaches did, for longer): the house bots still move and the viewer's
+    steps, worked out in a thread like pictures, still answer. Before, the coaches held every worker."""
+    import server.play.hall as hall
+
+    release = threading.Event()
+    started: list[int] = []
+
+    def stuck(position, config):  # noqa: ANN001, ANN202
+        started.append(1)
+        release.wait(300)
+        raise RuntimeError("the test released the coach")
+
+    monkeypatch.setattr(hall, "advise", stuck)
+    server = start_server()
+    try:
+        with httpx.Client(base_url=server.base, timeout=60) as client:
+            tokens = [
+                client.post("/play/api/games", json=COACHED).json()["Session"] for _ in range(MAX_RUNNING_PER_NETWORK)
+            ]
+            states = [_wait_for_my_turn(client, token) for token in tokens]  # each game's coach now thinks
+            assert all(state["IsMover"] for state in states), "a house bot never made its first move"
+            deadline = time.monotonic() + 30
+            while not started and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert started
+            # Each person moves: every house bot must answer while all coaches are stuck.
+            for token, state in zip(tokens, states):
+                body = {"Action": "give", "Mine": [state["MyHand"][0]["Id"]]}
+                assert client.post(f"/play/api/games/{token}/move", json=body).status_code == 200
+            after = [_wait_for_my_turn(client, token) for token in tokens]
+            assert all(state["IsMover"] or not state["Running"] for state in after), "a house bot was starved"
+            # The viewer's steps of an uploaded file (a worker thread, as a fresh picture) answer too.
+            kept = _upload(server, _file())
+            steps = client.get(f"/viewer/api/files/{kept.json()['FileId']}/steps")
+            assert steps.status_code == 200
+    finally:
+        release.set()
