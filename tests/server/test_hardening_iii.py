@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import socket
 import stat
 import threading
@@ -368,3 +369,42 @@ def test_coaches_that_think_for_ever_starve_neither_house_bots_nor_the_viewer(st
             assert steps.status_code == 200
     finally:
         release.set()
+
+
+# --- acceptance: a fuzz of every route gives no 500 ------------------------------------------------------------
+
+HIDDEN_ROUTES = [("get", "/viewer/review/{game_id}"), ("get", "/viewer/review/file/{file_id}"), ("get", "/viewer")]
+PARAMETERS = ["1", "0", "-1", str(2**63), str(2**64), "1e20", "x", "%00", "[/]", "a" * 3000, "..%2F..%2Fetc"]
+BODIES: list[bytes] = [
+    b"",
+    b"{}",
+    b"[" * 5000 + b"]" * 5000,
+    b'{"a": NaN}',
+    b'{"BotId": 1e999, "GameId": 18446744073709551616, "Name": "\\ud800"}',
+    b"\xff\xfe not utf-8",
+    b'{"Kind": "match", "Title": "t", "CreatedAt": 1, "Players": ["a"], "Standings": {"Columns": [], "Rows": []},'
+    b' "Games": [{"GameId": 99999999999999999999, "Label": "x"}]}',
+]
+
+
+def test_every_route_answers_hostile_paths_queries_and_bodies_without_a_500(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+    from server.settings import Settings
+
+    app = create_app(Settings(db_path=tmp_path / "fuzz.sqlite3", oracle=True))
+    token = Path(f"{tmp_path / 'fuzz.sqlite3'}.admin-token").read_text()
+    routes = [(method, path) for path, ops in app.openapi()["paths"].items() for method in ops] + HIDDEN_ROUTES
+    failures = []
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        client.headers["Authorization"] = f"Bearer {token}"
+        for method, template in routes:
+            for value in PARAMETERS:
+                path = re.sub(r"\{[^}]+\}", value, template)
+                query = {"pictures": value, "objective": value, "caption": value, "small": value, "name": value}
+                for body in BODIES if method in ("post", "delete") else [b""]:
+                    answer = client.request(method.upper(), path, params=query, content=body)
+                    if answer.status_code >= 500:
+                        failures.append(f"{method.upper()} {path[:80]} {body[:40]!r}: {answer.status_code}")
+    assert failures == []
