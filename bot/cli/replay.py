@@ -104,10 +104,11 @@ def _to_viewer(source: str, server: str, console: Any, err: Any, db: Path | None
         err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
         raise typer.Exit(2) from None
     root = server.rstrip("/")
-    kept = "was in the viewer already" if sent["Existing"] else "is in the viewer"
-    console.print(f"Replay file {escape(sent['FileId'])} ({escape(sent['Name'])}) {kept}:", highlight=False)
-    console.print(f"  {escape(root)}{escape(sent['Viewer'])}", highlight=False, soft_wrap=True)
-    console.print(f"  review: {escape(root)}{escape(sent['Review'])}", highlight=False, soft_wrap=True)
+    kept = "was in the viewer already" if sent.get("Existing") else "is in the viewer"
+    said = {key: escape(sent.get(key, "?")) for key in ("FileId", "Name", "Viewer", "Review")}  # the server's words
+    console.print(f"Replay file {said['FileId']} ({said['Name']}) {kept}:", highlight=False)
+    console.print(f"  {escape(root)}{said['Viewer']}", highlight=False, soft_wrap=True)
+    console.print(f"  review: {escape(root)}{said['Review']}", highlight=False, soft_wrap=True)
     console.print(
         "Its card pictures are drawn by the server from the labels the bot's recognizer recorded, not the arena's"
         " photos; a card the file never labelled shows as unknown.",
