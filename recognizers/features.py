@@ -43,7 +43,7 @@ def check_size(opened: Image.Image, limit: int = MAX_PIXELS) -> None:
     width, height = opened.size
     if width * height > limit:
         raise ValueError(
-            f"the picture is {width} x {height} px ({width * height / 1e6:.0f} Mpx); at most {limit / 1e6:.0f} Mpx"
+            f"the picture is {width} x {height} px ({width * height:,} pixels); at most {limit:,} pixels"
             " are read (cards are reduced to 320 px)"
         )
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recognizers.matching import find_in_text, match_name
+from rummy import bounded_json
 from rummy.labels import CardLabel
 
 HINT_WEIGHT = 0.8  # a caption or tag naming a landmark is weaker evidence than a landmark model
@@ -28,7 +29,7 @@ class Observation:
 
     @classmethod
     def from_json(cls, raw: str) -> Observation:
-        data: dict[str, Any] = json.loads(raw)
+        data: dict[str, Any] = bounded_json.loads(raw)
         return cls(
             landmarks=tuple((str(name), float(score)) for name, score in data.get("landmarks", ())),
             hints=tuple((str(text), float(score)) for text, score in data.get("hints", ())),

@@ -12,7 +12,6 @@ inner mapping alone). Keys may be full URLs or paths; cards match on either.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ import platformdirs
 from recognizers.cache import APP_NAME, LabelCache
 from recognizers.observation import Observation, to_label
 from recognizers.oracle import index_by_url, url_keys
+from rummy import bounded_json
 from rummy.labels import CardLabel
 
 SHIPPED_LABELS = Path(__file__).resolve().parent.parent / "fixtures" / "recognizers" / "stub_labels.json"
@@ -37,8 +37,8 @@ class StubLabelsError(ValueError):
 
 def read_label_file(path: Path) -> dict[str, tuple[str, float]]:
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        data: Any = bounded_json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
         raise StubLabelsError(f"stub label file {path} is not readable JSON: {error}") from error
     if isinstance(data, dict) and isinstance(data.get("labels"), dict):
         data = data["labels"]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rummy import bounded_json
 from rummy.config import DEFAULT_RULES, RulesConfig
 
 
@@ -52,17 +52,6 @@ def _excerpt(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    number = float(text)
-    if not math.isfinite(number):
-        raise ValueError("a number too large for JSON")
-    return number
-
-
 def require_card_id(value: Any, where: str) -> int:
     # bool is a subclass of int in Python, but true/false is not a card id in JSON.
     if isinstance(value, bool) or not isinstance(value, int):
@@ -75,11 +64,9 @@ def parse_move(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Move:
     if isinstance(raw, (str, bytes)):
         try:
             # NaN and Infinity are not JSON, whatever Python's json module accepts by default.
-            raw = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+            raw = bounded_json.loads(raw)
         except ValueError as error:
             raise MalformedMove(f"move is not valid JSON: {error}") from None
-        except RecursionError:
-            raise MalformedMove("move is not valid JSON: nested far too deeply") from None
     if not isinstance(raw, dict):
         raise MalformedMove(f"a move is a JSON object with one key of {MOVE_KEYS}, got {type(raw).__name__}")
     if len(raw) != 1:

@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy import Match, Round
+from rummy.private_files import ensure_private
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bots (
@@ -106,9 +107,16 @@ MAX_GAME_ID = 2**63 - 1  # SQLite's largest INTEGER
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
-    """Open (and create) the database with the settings every user of it shares."""
+    """Open (and create) the database with the settings every user of it shares.
+
+    The file holds password hashes and the decks of running games: it is made 0600 (in a 0700 folder when
+    the folder is new), and an older one of ours loses group and other access, its journal files too."""
     if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        ensure_private(Path(path))
+        for suffix in ("-wal", "-shm", "-journal"):
+            beside = Path(f"{path}{suffix}")
+            if beside.is_file() and not beside.is_symlink():
+                ensure_private(beside)
     connection = sqlite3.connect(str(path), timeout=10.0, check_same_thread=False)
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA journal_mode=WAL")

@@ -6,9 +6,9 @@ text and collecting the recognizer's labels need nothing but the text.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from rummy import bounded_json
 from rummy.rebuild import ReplayError
 
 FORMAT_VERSION = 1
@@ -23,7 +23,7 @@ def parse_replay(text: str, name: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = bounded_json.loads(line)
         except ValueError as error:
             if number == len(lines):  # the last line had no newline: the writer died mid-line
                 break

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from cachetools import TTLCache
 
+from rummy.terminal_text import has_control
 from server.protocol import Result
 
 HOUSE_PREFIX = "housebot-"
@@ -73,6 +74,9 @@ class Accounts:
         name = name.strip()
         if not name:
             raise AccountError("a bot name cannot be empty")
+        if has_control(name) or (user is not None and has_control(user)):
+            # Every opponent's terminal prints the name: ESC[2J would clear it, an OSC sequence retitle it.
+            raise AccountError("a bot or user name cannot hold control characters (escape sequences)")
         if name.startswith(HOUSE_PREFIX):
             raise AccountError(f"names starting with {HOUSE_PREFIX!r} are reserved for house bots")
         checked_balance(balance)

@@ -4,8 +4,13 @@ Not part of the arena's protocol (the arena has no such calls). The referee crea
 start and writes it, readable by its owner only, to `<records>.admin-token` beside its records file;
 every admin call carries it as `Authorization: Bearer TOKEN`. Whoever can read that file could write the
 records file itself, so the token gives nothing more. Calls from other machines are refused even with
-the token unless the server was started with `--admin-remote`. `GET /admin` says, without the token,
-where the token file is, so a client on the same machine can find it.
+the token unless the server was started with `--admin-remote`.
+
+A client finds the token itself, beside the records file its user names (never at a path a server names:
+a hostile server would have it read and send any file). Before it sends the token it asks
+`GET /admin?challenge=NONCE`, and the referee proves it holds the token for the port it was reached on:
+`Proof` is HMAC-SHA256(token, "NONCE|PORT"); whatever else listens on that port cannot answer it, even
+by relaying the challenge to the real referee on another port.
 
     POST   /admin/bots         {"Name", "User"?, "Iterations"?} -> 201 {"BotId", "Password"}
     DELETE /admin/bots/{name}  -> {"Removed": name}
@@ -14,17 +19,18 @@ where the token file is, so a client on the same machine can find it.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
-import os
 import secrets
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rummy.private_files import create_private
 from rummy.runs import store_run
 from rummy.standings import Standings
 from server.accounts import DEFAULT_ITERATIONS, AccountError, Accounts
@@ -40,17 +46,16 @@ def token_path(db_path: Path | str) -> Path:
 
 
 def create_token(db_path: Path | str) -> str:
-    """A fresh random token, written to the token file beside `db_path` with mode 0600 (replacing an old one)."""
-    path = token_path(db_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """A fresh random token, written to a new 0600 file beside `db_path` (replacing an old one of ours; a file
+    or link another user put there is refused: NotPrivate)."""
     token = secrets.token_urlsafe(32)
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(handle, 0o600)  # a file left by an earlier referee may have had looser permissions
-        os.write(handle, token.encode())
-    finally:
-        os.close(handle)
+    create_private(token_path(db_path), token.encode())
     return token
+
+
+def proof(token: str, challenge: str, port: int) -> str:
+    """What the referee holding `token` answers to `challenge` on `port` (see the module's doc)."""
+    return hmac.new(token.encode(), f"{challenge}|{port}".encode(), hashlib.sha256).hexdigest()
 
 
 def remove_token(db_path: Path | str, token: str) -> None:
@@ -144,10 +149,17 @@ router = APIRouter(prefix="/admin", tags=["local admin (not the arena's)"])
 
 
 @router.get("")
-async def admin_hint(request: Request) -> JSONResponse:
-    """Where this referee's admin token is (a file only its owner can read); never the token itself."""
+async def admin_hint(
+    request: Request, challenge: Annotated[str | None, Query(min_length=16, max_length=200)] = None
+) -> JSONResponse:
+    """The name of this referee's admin token file, beside its records (no folder); with `?challenge=`, the
+    proof that it holds the token (module doc). Never the token itself."""
     settings = request.app.state.settings
-    return JSONResponse({"TokenFile": str(token_path(settings.db_path)), "RemoteAllowed": settings.admin_remote})
+    hint: dict[str, Any] = {"TokenFile": "RECORDS" + TOKEN_SUFFIX, "RemoteAllowed": settings.admin_remote}
+    if challenge is not None:
+        port = request.scope.get("server", (None, 0))[1] or 0
+        hint["Proof"] = proof(request.app.state.admin_token, challenge, int(port))
+    return JSONResponse(hint)
 
 
 @router.post("/bots", status_code=201)

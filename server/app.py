@@ -12,12 +12,15 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect
 
 from rummy.records import Records
 from server.accounts import Accounts
@@ -30,6 +33,7 @@ from server.http_io import (
     CLIENT_ADDRESS,
     BodyTooLarge,
     ClientGone,
+    RowId,
     SafeJSONResponse,
     read_body,
     too_large,
@@ -70,6 +74,21 @@ game answer (refusals included) is HTTP 200.
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
     # Bodies are read by hand (to answer bad ones in the protocol's own words), so describe them for /docs.
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+LOCAL_HOST_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def allowed_hosts(settings: Settings) -> list[str]:
+    """The names a request's Host header may give: this machine's loopback names, the names the settings add
+    (the bind address, --host-name) and the host of --public-url."""
+    names = [*LOCAL_HOST_NAMES, *settings.host_names]
+    if settings.public_url:
+        public = urlsplit(settings.public_url).hostname
+        if public:
+            names.append(public)
+    bare = [name.strip("[]").lower() for name in names if name and name.strip("[]") not in {"0.0.0.0", "::"}]
+    return [f"[{name}]" if ":" in name else name for name in bare]  # a Host header brackets an IPv6 address
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -177,7 +196,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {"Games": records.list_matches()}
 
     @app.get("/games/{game_id}", tags=["records"])
-    async def game_record(game_id: int) -> JSONResponse:
+    async def game_record(game_id: RowId) -> JSONResponse:
         """A finished (or aborted) match's full record for replay; a running match shows its summary only."""
         summary = records.match_summary(game_id)
         if summary is None:
@@ -189,13 +208,23 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.oracle:
 
         @app.get("/oracle/labels/{game_id}", tags=["oracle"])
-        async def oracle_labels(game_id: int, by: Literal["id", "url"] = "id") -> JSONResponse:
+        async def oracle_labels(game_id: RowId, by: Literal["id", "url"] = "id") -> JSONResponse:
             """{card id: landmark} for the cards in view in the match's current round, in id order (local play
             only; nothing about the deck). `?by=url` keys them by URL path instead."""
             labels = referee.oracle_labels(game_id, by_url=by == "url")
             if labels is None:
                 return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
             return JSONResponse(labels)
+
+    # Only requests that name this server in their Host header: a page of another site whose name now
+    # resolves to 127.0.0.1 (DNS rebinding) names its own, and its same-origin calls are refused here.
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings))
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(_request: Request, _error: ClientDisconnect) -> Response:
+        # The client closed the connection mid-body (or stalled past the body timeout, server.connections):
+        # nobody reads an answer, and a traceback per truncated body only floods the log.
+        return Response(status_code=499)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameters(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -55,6 +55,18 @@ def serve(
     ),
     points_shown: str = typer.Option("sets", help="Open choice: MyPoints as set points (sets) or net of the -3s."),
     my_score: str = typer.Option("rounds", help="Open choice: MyScore counts rounds won (rounds) or points."),
+    host_name: list[str] = typer.Option(
+        [],
+        "--host-name",
+        help="A name this server is reached by, besides 127.0.0.1, localhost and --host (repeatable): requests"
+        " naming any other host in their Host header are refused (DNS rebinding).",
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        "",
+        "--forwarded-allow-ips",
+        help="Comma-separated addresses (a proxy in front) whose X-Forwarded-For is believed; none by default,"
+        " so no caller can claim another address.",
+    ),
     admin_remote: bool = typer.Option(
         False,
         "--admin-remote",
@@ -102,6 +114,8 @@ def serve(
         seed=seed,
         rules=rules,
         admin_remote=admin_remote,
+        host_names=(host, *host_name),
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     try:
         records_lock = RecordsLock(settings.db_path, port)
@@ -159,9 +173,9 @@ def bots_add(
 ) -> None:
     """Register a bot and print its password (only once: the server keeps a salted hash)."""
     from rich.console import Console
-    from rich.markup import escape
 
     from rummy.records import connect
+    from rummy.terminal_text import escape
     from server.accounts import AccountError, Accounts
 
     connection = connect(_db(db))
@@ -207,10 +221,10 @@ def bots_set(
 def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     """List registered bots (never passwords)."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from rummy.records import connect
+    from rummy.terminal_text import escape
     from server.accounts import Accounts
 
     connection = connect(_db(db))

@@ -28,6 +28,7 @@ PICTURES_NOTE = (
 TOKEN = re.compile(r"^file(\d{1,18})-r(\d{1,6})-c(-?\d{1,18})-([0-9a-f]{8})$")
 OTHER_SIDE = {"WON": "LOST", "LOST": "WON", "WON_BY_TIMEOUT": "LOST_BY_TIMEOUT", "LOST_BY_TIMEOUT": "WON_BY_TIMEOUT"}
 
+MAX_ROUNDS = 100  # a file naming more rounds (RemainingRounds) is refused: the steps build one per round
 Labels = dict[int, dict[int, str]]  # RemainingRounds of a round -> card id -> landmark
 
 
@@ -59,6 +60,8 @@ def file_steps(file_id: int, lines: list[dict[str, Any]], name: str) -> dict[str
     labels = labels_by_round(lines)
     states = [line["gamestate"] for line in lines if line["type"] == "gamestate"]
     number_of_rounds = max(1, max(int(state["RemainingRounds"]) for state in states))
+    if number_of_rounds > MAX_ROUNDS:  # a file kept before uploads were bounded
+        raise ValueError(f"RemainingRounds {number_of_rounds} is more than a match has ({MAX_ROUNDS} at most)")
     cards = _Cards(file_id, labels)
     rounds = _rounds(replay.steps, labels, number_of_rounds)
     steps = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,7 @@ from server.house_agents import fallback_move, house_agent
 from server.matches_in_play import MatchesInPlay
 from server.protocol import Result
 from server.seats import LiveMatch, Seat, has_news, wait_for_news
+from server.worker_pools import in_house_pool
 
 log = logging.getLogger(__name__)
 HOUSE_POLL_MS = 5000
@@ -58,7 +60,8 @@ class HousePlayers:
                 log.warning("game %d: %s is still thinking about an earlier move", live.game_id, seat.bot.name)
                 move = fallback_move(gamestate)
             else:
-                thinking = asyncio.ensure_future(asyncio.to_thread(agent.calculate_move, gamestate))
+                # The house bots' own threads: a move never waits behind coaches or pictures.
+                thinking = asyncio.ensure_future(in_house_pool(functools.partial(agent.calculate_move, gamestate)))
                 thinking.add_done_callback(_retrieve)
                 move = await self._move(live, seat, thinking, gamestate)
             if live.turn != turn or live.match.over:

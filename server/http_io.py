@@ -12,16 +12,20 @@ import asyncio
 import contextlib
 import json
 import math
+import re
 from collections.abc import Awaitable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Request
+from fastapi import Path, Request
 from fastapi.responses import JSONResponse
 
 from server.protocol import Result, answer
 
 MAX_BODY_BYTES = 64 * 1024
+# A GameId, FileId or RunId in a path: SQLite's integer range, so a larger one is a 400, never an
+# OverflowError (a 500) in the query.
+RowId = Annotated[int, Path(ge=0, le=2**63 - 1)]
 # The address a call came from, for throttling failed logins (set per request; tasks inherit it).
 CLIENT_ADDRESS: ContextVar[str] = ContextVar("client_address", default="")
 T = TypeVar("T")
@@ -98,3 +102,12 @@ class SafeJSONResponse(JSONResponse):
 
 def too_large(error: BodyTooLarge) -> JSONResponse:
     return SafeJSONResponse(error.answer, status_code=413)
+
+
+ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])(?:~|/)[^\s;,'\"()]*/([^\s;,'\"()/]+)")
+
+
+def without_folders(text: str) -> str:
+    """`text` with every absolute path cut to its file name: answers may reach anyone, and a path names
+    the server's user and home folder (a table's, the records')."""
+    return ABSOLUTE_PATH.sub(r"\1", text)

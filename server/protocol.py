@@ -22,11 +22,12 @@ only as a short excerpt.
 from __future__ import annotations
 
 import json
-import math
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rummy import bounded_json
 
 # The arena's id for Rummy Vision is not published anywhere we could find; this is the local server's own.
 GAME_TYPE_ID = 15
@@ -120,46 +121,10 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
     return clip(text, limit)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    number = float(text)
-    if not math.isfinite(number):
-        raise ValueError(f"{clip(text, 20)} is too large for a JSON number here")
-    return number
-
-
 def loads(raw: str | bytes) -> Any:
-    """json.loads without NaN, Infinity or numbers that overflow to them, and at most MAX_DEPTH deep.
-
-    ValueError (RecursionError included) says what is wrong, never quoting more than an excerpt."""
-    try:
-        data = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
-    if _depth(data) > MAX_DEPTH:
-        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
-    return data
-
-
-def _depth(value: Any) -> int:
-    """How deeply lists and objects nest in `value` (without recursion)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        if level > MAX_DEPTH:
-            return level
-        stack.extend((child, level + 1) for child in children)
-    return deepest
+    """The project's bounded JSON reader (rummy.bounded_json) at MAX_DEPTH: no NaN, Infinity, numbers that
+    overflow or integers past 64 bits; ValueError says what is wrong, never quoting more than an excerpt."""
+    return bounded_json.loads(raw, max_depth=MAX_DEPTH)
 
 
 def _bad_text(model: BaseModel) -> str | None:

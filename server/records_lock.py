@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from rummy.private_files import private_folder
+
 
 class RecordsInUse(RuntimeError):
     """Another process serves this records file."""
@@ -28,8 +30,8 @@ class RecordsLock:
 
     def __init__(self, db_path: Path | str, port: int = 0) -> None:
         self.path = lock_path(db_path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        private_folder(self.path.parent)
+        handle = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -22,16 +22,32 @@ from urllib.parse import urlsplit
 from rummy.gamestate import GAMESTATE_KEYS
 from rummy.rebuild import ReplayError
 from rummy.replay_lines import parse_replay
+from server.file_steps import MAX_ROUNDS
 
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a 20-round match with every label is about 3 MB
 MAX_CARDS = 100  # in a hand, or labelled on one line
 MAX_TEXT = 200  # a name, a landmark, a status
 MAX_URL = 2000
 MAX_NAME = 120
+# Every count a line holds is bounded by what a match can have: the viewer builds a round per round
+# number (RemainingRounds 10^6 made every public steps answer take 9 s, 440 MB and ~90 MB of JSON).
+MAX_POINTS = 10_000
+MAX_COUNT = 100_000  # moves or fallbacks of a whole match
+MAX_CARD_ID = 2**53  # ids the browser's numbers hold exactly
+MAX_MOMENT_MS = 2**53
 
 HEADER_FIELDS = ("version", "game_id", "bot_id", "opponent_id", "game_style_id", "move_time_ms")
 END_FIELDS = ("game_id", "status", "my_score", "opp_score", "moves", "fallbacks", "duration_s")
-GAMESTATE_INTS = ("MyPoints", "OppPoints", "MyScore", "OppScore", "RemainingMoves", "CardsInDeck", "ResponseDeadline")
+GAMESTATE_RANGES = {
+    "MyPoints": (-MAX_POINTS, MAX_POINTS),
+    "OppPoints": (-MAX_POINTS, MAX_POINTS),
+    "MyScore": (-MAX_POINTS, MAX_POINTS),  # rounds won, or points under the other reading of the rules
+    "OppScore": (-MAX_POINTS, MAX_POINTS),
+    "RemainingMoves": (0, MAX_CARDS * 2),
+    "CardsInDeck": (0, MAX_CARDS),
+    "ResponseDeadline": (0, MAX_MOMENT_MS),
+}
+GAMESTATE_INTS = tuple(GAMESTATE_RANGES)
 
 
 class UploadError(ValueError):
@@ -85,11 +101,13 @@ def _time(line: Mapping[str, Any]) -> dict[str, float]:
     return {} if moment is None else {"t": moment}
 
 
-def _int(value: Any, what: str, *, optional: bool = False) -> int | None:
+def _int(value: Any, what: str, *, optional: bool = False, low: int = 0, high: int = 2**63 - 1) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{what} must be a whole number, not {str(value)[:40]!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be from {low} to {high}, not {str(value)[:40]}")
     return value
 
 
@@ -119,7 +137,8 @@ def _header(line: Mapping[str, Any]) -> dict[str, Any]:
         kept[key] = _text(line.get(key), key, optional=True)
     for key in ("game_style_id", "move_time_ms"):
         value = line.get(key)
-        kept[key] = value if isinstance(value, int) and not isinstance(value, bool) else None
+        fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_MOMENT_MS
+        kept[key] = value if fits else None
     kept["server"] = _server(line.get("base_url"))
     return kept
 
@@ -137,7 +156,7 @@ def _hand(cards: Any, what: str) -> list[list[Any]]:
     for card in cards:
         if not isinstance(card, list) or len(card) != 2:
             raise ValueError(f"{what} must hold [card id, URL] pairs, not {str(card)[:40]!r}")
-        hand.append([_int(card[0], f"a card id of {what}"), _url_path(card[1])])
+        hand.append([_int(card[0], f"a card id of {what}", low=-MAX_CARD_ID, high=MAX_CARD_ID), _url_path(card[1])])
     return hand
 
 
@@ -146,14 +165,14 @@ def _gamestate(line: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(state, dict):
         raise ValueError("its gamestate must be a JSON object")
     kept: dict[str, Any] = {key: _hand(state.get(key), key) for key in ("MyHand", "OppHand")}
-    kept["RemainingRounds"] = _int(state.get("RemainingRounds"), "RemainingRounds")
+    kept["RemainingRounds"] = _int(state.get("RemainingRounds"), "RemainingRounds", high=MAX_ROUNDS)
     kept["GameStatus"] = _text(state.get("GameStatus"), "GameStatus")
     if not isinstance(state.get("IsMover"), bool):
         raise ValueError("IsMover must be true or false")
     kept["IsMover"] = state["IsMover"]
     for key in GAMESTATE_INTS:
         if key in state:
-            kept[key] = _int(state[key], key)
+            kept[key] = _int(state[key], key, low=GAMESTATE_RANGES[key][0], high=GAMESTATE_RANGES[key][1])
     types = state.get("AllCardTypes")
     if isinstance(types, list) and len(types) <= MAX_CARDS and all(isinstance(kind, str) for kind in types):
         kept["AllCardTypes"] = [kind[:MAX_TEXT] for kind in types]
@@ -178,7 +197,8 @@ def _labels(labels: Any) -> dict[str, str]:
     for card_id, name in labels.items():
         if not str(card_id).lstrip("-").isdigit():
             raise ValueError(f"labels must be keyed by card ids, not {str(card_id)[:40]!r}")
-        kept[str(int(card_id))] = str(_text(name, f"the label of card {card_id}"))
+        number = _int(int(card_id), "a labelled card id", low=-MAX_CARD_ID, high=MAX_CARD_ID)
+        kept[str(number)] = str(_text(name, f"the label of card {card_id}"))
     return kept
 
 
@@ -215,15 +235,18 @@ def _move(line: Mapping[str, Any]) -> dict[str, Any]:
 
 def _labels_line(line: Mapping[str, Any]) -> dict[str, Any]:
     return {
-        "remaining_rounds": _int(line.get("remaining_rounds"), "remaining_rounds"),
+        "remaining_rounds": _int(line.get("remaining_rounds"), "remaining_rounds", high=MAX_ROUNDS),
         "labels": _labels(line.get("labels")),
     }
 
 
 def _end(line: Mapping[str, Any]) -> dict[str, Any]:
     kept: dict[str, Any] = {"status": _text(line.get("status"), "status")}
-    for key in ("game_id", "my_score", "opp_score", "moves", "fallbacks"):
-        kept[key] = _int(line.get(key), key, optional=True)
+    kept["game_id"] = _int(line.get("game_id"), "game_id", optional=True)
+    for key in ("my_score", "opp_score"):
+        kept[key] = _int(line.get(key), key, optional=True, high=MAX_ROUNDS)
+    for key in ("moves", "fallbacks"):
+        kept[key] = _int(line.get(key), key, optional=True, high=MAX_COUNT)
     kept["duration_s"] = _number(line.get("duration_s"))
     return kept
 

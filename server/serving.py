@@ -21,7 +21,7 @@ from typing import Any
 import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 
-from server.connections import GuardedH11Protocol
+from server.connections import GuardedH11Protocol, quiet_accept_errors
 
 log = logging.getLogger(__name__)
 EXIT_GRACE_S = 3.0
@@ -61,21 +61,42 @@ def serve_app(
 ) -> None:
     """Like uvicorn.run(app, ...), with the referee told first when the server stops; `sockets` are
     already listening (the port was checked before anything was created)."""
+    _raise_file_limit()
     RefereeServer(
         server_config(app, host=host, port=port, log_level=log_level, access_log=access_log), exit_after_shutdown=True
     ).run(sockets=sockets)
 
 
+def _raise_file_limit() -> None:
+    """Open files up to the hard limit: each connection holds one until the timeouts close it."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def server_config(
     app: Any, *, host: str, port: int, log_level: str = "info", access_log: bool = True, own_logging: bool = True
 ) -> uvicorn.Config:
-    """uvicorn's settings for the referee: request headers must arrive in time (server.connections).
+    """uvicorn's settings for the referee: request headers must arrive in time (server.connections), and
+    forwarded headers count only from the addresses the settings name (none by default; uvicorn's own
+    default believes any caller on 127.0.0.1).
 
     `own_logging=False` is for a server inside another program (a command, a test): uvicorn then leaves
     the process's logging as it is, instead of binding its loggers to whatever stderr is at that moment
     (a test runner's, closed once the command returns) and closing every handler already configured."""
+    quiet_accept_errors()
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    forwarded = getattr(settings, "forwarded_allow_ips", "")
     return uvicorn.Config(
         app,
+        proxy_headers=bool(forwarded),
+        forwarded_allow_ips=forwarded or "",
         host=host,
         port=port,
         log_level=log_level,

@@ -36,3 +36,11 @@ class Settings:
     rules: RulesConfig = DEFAULT_RULES
     # The admin API (server/admin.py) answers loopback callers only, unless this lets other machines in.
     admin_remote: bool = False
+    # Host names a request may name in its Host header besides 127.0.0.1, localhost and ::1 (the bind
+    # address, `serve --host-name`): a page of another site whose name was rebound to 127.0.0.1 names
+    # its own host and is refused (DNS rebinding).
+    host_names: tuple[str, ...] = ()
+    # Addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (`serve --forwarded-allow-ips`,
+    # comma-separated, as uvicorn's option): none by default, so no caller, loopback included, can claim
+    # another address to pass the per-address caps and login throttles.
+    forwarded_allow_ips: str = ""

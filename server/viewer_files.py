@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse, Response
 
 from server.admin import refusal
 from server.file_steps import PICTURES_NOTE, file_steps
-from server.http_io import BodyTooLarge, SafeJSONResponse, read_body
+from server.http_io import BodyTooLarge, RowId, SafeJSONResponse, read_body
 from server.replay_file_store import ReplayFileStore, StoreFull
 from server.replay_upload import MAX_FILE_BYTES, UploadError, cleaned_lines, file_name
 from server.viewer_review import OBJECTIVES, graded, review_page_response
@@ -92,7 +92,7 @@ async def list_files(request: Request) -> JSONResponse:
 
 
 @router.delete("/viewer/api/files/{file_id}")
-async def remove_file(file_id: int, request: Request) -> Response:
+async def remove_file(file_id: RowId, request: Request) -> Response:
     if (refused := refusal(request)) is not None:
         return refused
     if not _store(request).remove(file_id):
@@ -110,7 +110,7 @@ def _kept(request: Request, file_id: int) -> tuple[dict[str, Any], list[dict[str
 
 
 @router.get("/viewer/api/files/{file_id}/steps")
-async def file_steps_view(file_id: int, request: Request, pictures: int | None = None) -> Response:
+async def file_steps_view(file_id: RowId, request: Request, pictures: int | None = None) -> Response:
     """A kept file step by step: both hands as far as it shows them, with its recognizer's labels."""
     found = _kept(request, file_id)
     if isinstance(found, JSONResponse):
@@ -162,14 +162,14 @@ async def _review(request: Request, file_id: int, objective: str) -> dict[str, A
 
 
 @router.get("/viewer/api/files/{file_id}/review")
-async def file_review_json(file_id: int, request: Request, objective: str = "win") -> Response:
+async def file_review_json(file_id: RowId, request: Request, objective: str = "win") -> Response:
     """Every decision the file lets us rebuild, graded as `rummy-vision review FILE` grades it."""
     review = await _review(request, file_id, objective)
     return review if isinstance(review, Response) else SafeJSONResponse(review)
 
 
 @router.get("/viewer/review/file/{file_id}", include_in_schema=False)
-async def file_review_page(file_id: int, request: Request, objective: str = "win") -> Response:
+async def file_review_page(file_id: RowId, request: Request, objective: str = "win") -> Response:
     review = await _review(request, file_id, objective)
     if isinstance(review, Response):
         return review

@@ -17,7 +17,9 @@ from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from server.http_io import RowId, without_folders
 from server.viewer_routes import finished_match_summary
+from server.worker_pools import in_coach_pool
 
 router = APIRouter(tags=["viewer"])
 
@@ -49,22 +51,22 @@ async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[st
     async with _lock:  # one grading at a time: it is CPU-bound
         if key not in _reviews:
             try:
-                review = await asyncio.to_thread(grade)
+                review = await in_coach_pool(grade)  # with the coaches: never ahead of house bots or pictures
             except ReviewError as error:
-                return JSONResponse({"ErrorMessage": str(error)}, status_code=422)
+                return JSONResponse({"ErrorMessage": without_folders(str(error))}, status_code=422)
             _reviews[key] = review.to_json()
         return _reviews[key]
 
 
 @router.get("/viewer/api/games/{game_id}/review")
-async def review_json(game_id: int, request: Request, objective: str = "win") -> Response:
+async def review_json(game_id: RowId, request: Request, objective: str = "win") -> Response:
     """Every decision of a finished match with its loss, exact or estimated, the totals and the chart's points."""
     review = await _review(request, game_id, objective)
     return review if isinstance(review, Response) else JSONResponse(review)
 
 
 @router.get("/viewer/review/{game_id}", include_in_schema=False)
-async def review_page(game_id: int, request: Request, objective: str = "win") -> Response:
+async def review_page(game_id: RowId, request: Request, objective: str = "win") -> Response:
     review = await _review(request, game_id, objective)
     if isinstance(review, Response):
         return review

@@ -52,6 +52,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from rummy import Match
 from rummy.moves import named_card_ids
 from server.cards.viewer_cards import opening_cards, shown_cards
+from server.http_io import RowId
 from server.page_files import PageFiles
 
 # The page's files, with the content types browsers need to run and style them.
@@ -114,7 +115,7 @@ async def entries_view(request: Request) -> JSONResponse:
 
 
 @router.get("/viewer/api/runs/{run_id}")
-async def run_view(run_id: int, request: Request) -> JSONResponse:
+async def run_view(run_id: RowId, request: Request) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
     from rummy.runs import run_detail
 
@@ -134,7 +135,7 @@ async def run_view(run_id: int, request: Request) -> JSONResponse:
 
 
 @router.get("/viewer/api/games/{game_id}/live")
-async def live_view(game_id: int, request: Request) -> JSONResponse:
+async def live_view(game_id: RowId, request: Request) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
     # An async route runs on the referee's event loop, so the match cannot change while it is read.
     request.app.state.images.watch()  # a spectator: the next rounds' pictures are drawn as they are dealt
@@ -166,7 +167,7 @@ async def live_view(game_id: int, request: Request) -> JSONResponse:
 
 
 @router.get("/viewer/api/games/{game_id}/steps")
-async def steps_view(game_id: int, request: Request, pictures: int | None = None) -> JSONResponse:
+async def steps_view(game_id: RowId, request: Request, pictures: int | None = None) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
     pictures drawn already, inline."""
     from rummy.runs import run_of_game

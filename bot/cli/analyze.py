@@ -40,6 +40,7 @@ def analyze(
     from rich.console import Console
     from rich.table import Table
 
+    from rummy.bounded_json import loads
     from strategies.analyze import analyse
     from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
@@ -75,7 +76,7 @@ def analyze(
         where = f"{file.name}:{number}" if file.suffix == ".jsonl" else file.name
         try:
             try:
-                raw = json.loads(line)
+                raw = loads(line)
             except ValueError as error:
                 raise PositionError(f"not valid JSON: {error}") from None
             position = parse_position(raw)

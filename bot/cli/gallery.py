@@ -36,12 +36,12 @@ def import_pictures(
 ) -> None:
     """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import Progress
 
     from recognizers.local import LocalRecognizer
     from recognizers.matching import match_name
     from rummy.catalog import DEFAULT_CATALOG
+    from rummy.terminal_text import escape
 
     console = Console(stderr=True)
     if not folder.is_dir():
@@ -132,8 +132,9 @@ def list_pictures(
     import json
 
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
+
+    from rummy.terminal_text import escape
 
     store = _open(gallery)
     try:

@@ -60,7 +60,8 @@ def match(
     db: Path | None = typer.Option(
         None,
         "--db",
-        help="SQLite records file (default: the server's data file; not with --server).",
+        help="SQLite records file (default: the server's data file). With --server, that server's records file,"
+        " beside which its admin token is (the server keeps the rounds there itself).",
     ),
     record: bool = typer.Option(
         True,
@@ -100,9 +101,7 @@ def match(
             raise typer.BadParameter("choose --in-process or --server, not both")
         if duplicate:
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
-        if db is not None:
-            raise typer.BadParameter("the server keeps its own records: --db goes to its `serve`, not to --server")
-        played, admin = _over_server(console, server, contenders, rounds, game_style, names, record, accounts)
+        played, admin = _over_server(console, server, contenders, rounds, game_style, names, record, accounts, db)
     else:
         if accounts is not None:
             raise typer.BadParameter("--accounts are the bots' accounts on a --server", param_hint="--accounts")
@@ -211,6 +210,7 @@ def _over_server(
     names: tuple[str, str],
     record: bool,
     accounts_file: Path | None,
+    records: Path | None,
 ) -> tuple[list[Any], Any]:
     """The rounds played over the server, and its admin client if this user may use it (the caller groups the
     rounds with it and closes it). Without --accounts the admin client is needed to make the accounts."""
@@ -225,7 +225,7 @@ def _over_server(
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--accounts") from None
     try:
-        admin = ServerAdmin.find(server)
+        admin = ServerAdmin.find(server, records=records)
     except AdminUnavailable as error:
         if given is None:
             raise typer.BadParameter(str(error), param_hint="--server") from None

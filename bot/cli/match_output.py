@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from bot.matches.summary import PlayerSummary
+from rummy.terminal_text import escape
 
 COLUMNS = ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults")
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from bot.cli.recognize import TIER_HELP
 from recognizers.registry import names_help
+from rummy.terminal_text import escape
 from strategies.registry import SPEC_HELP
 
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
@@ -134,13 +134,13 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     import threading
 
     from rich.console import Console
-    from rich.markup import escape
 
     from bot.cli.match_output import blindness_warning
     from bot.cli.play_interrupt import CtrlC
     from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table, tally, unknown_share
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError, Runner, SilentObserver
+    from rummy.terminal_text import escape
 
     out = Console()
     stop = threading.Event()

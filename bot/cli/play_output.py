@@ -10,12 +10,12 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.live import Live
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from bot.client.runner import MatchSummary, SilentObserver
 from rummy.config import DEFAULT_RULES
+from rummy.terminal_text import escape, printable
 
 WINS = ("WON", "WON_BY_TIMEOUT")
 LOSSES = ("LOST", "LOST_BY_TIMEOUT")
@@ -69,12 +69,14 @@ class LiveStatus:
         turn = min(turns, turns + 1 - int(gamestate.get("RemainingMoves") or 0))
         line = Text.assemble(
             (f"match {self.games_done + 1} ", "bold"),
-            f"game {gamestate.get('GameId')} vs {gamestate.get('OpponentId')} | ",
-            f"rounds won {gamestate.get('MyScore')}-{gamestate.get('OppScore')}, "
-            f"{gamestate.get('RemainingRounds')} to play | ",
-            f"turn {turn} | points {gamestate.get('MyPoints')}-{gamestate.get('OppPoints')} | ",
+            printable(
+                f"game {gamestate.get('GameId')} vs {gamestate.get('OpponentId')} | "
+                f"rounds won {gamestate.get('MyScore')}-{gamestate.get('OppScore')}, "
+                f"{gamestate.get('RemainingRounds')} to play | "
+                f"turn {turn} | points {gamestate.get('MyPoints')}-{gamestate.get('OppPoints')} | "
+            ),
             ("my move" if gamestate.get("IsMover") else "their move", "cyan"),
-            f" {self.last_move}",
+            printable(f" {self.last_move}"),
         )
         self.live.update(line)
 

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+
+from rummy.terminal_text import escape
 
 DEFAULT_SERVER = "http://127.0.0.1:8080"
 
@@ -20,7 +21,12 @@ def register(app: typer.Typer) -> None:
 def replay(
     source: str = typer.Argument(..., metavar="FILE|GAMEID", help="A replay file (.jsonl) or a GameId in the records."),
     turn: int | None = typer.Option(None, "--turn", min=0, help="Show this step only (0 is the deal)."),
-    db: Path | None = typer.Option(None, "--db", help="Records file for a GameId (default: the server's data file)."),
+    db: Path | None = typer.Option(
+        None,
+        "--db",
+        help="Records file for a GameId (default: the server's data file); with --viewer, the server's records"
+        " file, beside which its admin token is.",
+    ),
     continue_with: str | None = typer.Option(
         None,
         "--continue-with",
@@ -51,7 +57,7 @@ def replay(
     console = Console()
     err = Console(stderr=True, highlight=False)
     if viewer:
-        _to_viewer(source, server, console, err)
+        _to_viewer(source, server, console, err, db)
         return
     try:
         recorded = _load(source, db)
@@ -82,7 +88,7 @@ def replay(
     _interactive(console, recorded)
 
 
-def _to_viewer(source: str, server: str, console: Any, err: Any) -> None:
+def _to_viewer(source: str, server: str, console: Any, err: Any, db: Path | None) -> None:
     from bot.cli.replay_viewer import ViewerRefused, send_to_viewer
 
     if source.isdigit() and not Path(source).exists():
@@ -93,15 +99,16 @@ def _to_viewer(source: str, server: str, console: Any, err: Any) -> None:
         )
         raise typer.Exit(2)
     try:
-        sent = send_to_viewer(Path(source), server)
+        sent = send_to_viewer(Path(source), server, db)
     except ViewerRefused as error:
         err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
         raise typer.Exit(2) from None
     root = server.rstrip("/")
-    kept = "was in the viewer already" if sent["Existing"] else "is in the viewer"
-    console.print(f"Replay file {sent['FileId']} ({escape(sent['Name'])}) {kept}:", highlight=False)
-    console.print(f"  {root}{sent['Viewer']}", highlight=False, soft_wrap=True)
-    console.print(f"  review: {root}{sent['Review']}", highlight=False, soft_wrap=True)
+    kept = "was in the viewer already" if sent.get("Existing") else "is in the viewer"
+    said = {key: escape(sent.get(key, "?")) for key in ("FileId", "Name", "Viewer", "Review")}  # the server's words
+    console.print(f"Replay file {said['FileId']} ({said['Name']}) {kept}:", highlight=False)
+    console.print(f"  {escape(root)}{said['Viewer']}", highlight=False, soft_wrap=True)
+    console.print(f"  review: {escape(root)}{said['Review']}", highlight=False, soft_wrap=True)
     console.print(
         "Its card pictures are drawn by the server from the labels the bot's recognizer recorded, not the arena's"
         " photos; a card the file never labelled shows as unknown.",

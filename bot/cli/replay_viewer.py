@@ -1,7 +1,8 @@
 """Sending a replay file to the user's local server, whose viewer then shows it (server/viewer_files.py).
 
-The upload is an admin call: `ServerAdmin.find` reads the token from the file the server names, so this
-works for your own `rummy-vision serve` on this machine. The server keeps only what its viewer shows.
+The upload is an admin call: `ServerAdmin.find` reads the token beside the records file the user names
+(never a path the server names), so this works for your own `rummy-vision serve` on this machine. The
+server keeps only what its viewer shows.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ class ViewerRefused(RuntimeError):
     """The file could not be sent, or the server refused it; the message says why, in one line."""
 
 
-def send_to_viewer(path: Path, server: str) -> dict[str, Any]:
-    """Send `path` to the server at `server` (its root URL); the server's answer (FileId, Viewer, Review, ...)."""
+def send_to_viewer(path: Path, server: str, records: Path | None = None) -> dict[str, Any]:
+    """Send `path` to the server at `server` (its root URL), whose records file is `records` (default: the
+    default one); the server's answer (FileId, Viewer, Review, ...)."""
     from bot.matches.server_admin import AdminUnavailable, ServerAdmin
 
     try:
@@ -26,7 +28,7 @@ def send_to_viewer(path: Path, server: str) -> dict[str, Any]:
         raise ViewerRefused(f"cannot read {path}: {error.strerror or error}") from None
     base = server.rstrip("/") + "/prod/"
     try:
-        with ServerAdmin.find(base, elsewhere=ELSEWHERE) as admin:
+        with ServerAdmin.find(base, records=records, elsewhere=ELSEWHERE) as admin:
             return admin.add_replay_file(path.name, data)
     except AdminUnavailable as error:
         raise ViewerRefused(str(error)) from None

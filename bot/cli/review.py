@@ -8,6 +8,8 @@ from typing import Any
 
 import typer
 
+from rummy.terminal_text import escape
+
 
 def register(app: typer.Typer) -> None:
     app.command("review")(review)
@@ -59,17 +61,17 @@ def review(
             else:
                 from bot.replay.file_review import review_file
 
-                console.print(f"match not in the records: reviewing {source} from the file alone")
+                console.print(f"match not in the records: reviewing {escape(source)} from the file alone")
                 result = review_file(source, grader, progress=progress)
     except (ReviewError, ValueError, OSError) as error:
-        console.print(f"[red]error:[/red] {error}", soft_wrap=True)
+        console.print(f"[red]error:[/red] {escape(error)}", soft_wrap=True)
         raise typer.Exit(2) from None
     data = result.to_json()
     if html is not None:
         from strategies.coaching.review_page import review_html
 
         html.write_text(review_html(data), encoding="utf-8")
-        console.print(f"wrote {html}")
+        console.print(f"wrote {escape(html)}")
     if json_output:
         typer.echo(json.dumps(data, indent=1))
         return
@@ -143,21 +145,21 @@ def print_review(data: dict[str, Any]) -> None:
 
     def kind(decision: dict[str, Any]) -> str:
         return (
-            f"exact ({decision['Source']})"
+            f"exact ({escape(decision['Source'])})"
             if decision["Exact"]
-            else f"[yellow]estimate[/yellow] ({decision['Source']})"
+            else f"[yellow]estimate[/yellow] ({escape(decision['Source'])})"
         )
 
-    console.print(f"[bold]Review of {data['Title']}[/bold] ({objective} objective, loss in {unit})")
-    console.print(f"Values: {data['Grader']}.", highlight=False)
+    console.print(f"[bold]Review of {escape(data['Title'])}[/bold] ({objective} objective, loss in {unit})")
+    console.print(f"Values: {escape(data['Grader'])}.", highlight=False)
     for note in data["Notes"]:
-        console.print(note if data["AllExact"] else f"[yellow]{note}[/yellow]", highlight=False)
+        console.print(escape(note) if data["AllExact"] else f"[yellow]{escape(note)}[/yellow]", highlight=False)
     totals = Table(title="Totals")
     for column in ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
         totals.add_column(column)
     for row in data["Totals"]:
         totals.add_row(
-            row["Player"],
+            escape(row["Player"]),
             str(row["Decisions"]),
             str(row["BestMoves"]),
             loss(row["TotalLoss"]),
@@ -172,9 +174,9 @@ def print_review(data: dict[str, Any]) -> None:
         for decision in decisions:
             table.add_row(
                 str(decision["Step"]),
-                decision["Player"],
-                decision["Played"],
-                decision["Best"],
+                escape(decision["Player"]),
+                escape(decision["Played"]),
+                escape(decision["Best"]),
                 loss(decision["loss"]),
                 kind(decision),
             )

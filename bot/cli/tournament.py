@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
+from rummy.terminal_text import escape
 from strategies.registry import SPEC_HELP
 
 

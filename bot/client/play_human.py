@@ -9,9 +9,10 @@ from typing import Any
 
 import httpx
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from rummy import bounded_json
+from rummy.terminal_text import escape
 from strategies.coaching.selection import HandCard, Verdict, check_selection
 
 HELP = (
@@ -34,7 +35,7 @@ class PlayApi:
 
     def _answer(self, response: httpx.Response) -> dict[str, Any]:
         try:
-            body: dict[str, Any] = response.json()
+            body: dict[str, Any] = bounded_json.loads(response.content)
         except ValueError:
             raise PlayApiError(f"the server answered HTTP {response.status_code} without JSON") from None
         if response.status_code >= 400:

@@ -34,6 +34,7 @@ from tenacity import wait_random_exponential as full_jitter
 from tenacity.stop import stop_base
 
 from bot.client.config import Credentials, protocol_base
+from rummy import bounded_json
 
 log = logging.getLogger("bot.protocol")
 
@@ -289,7 +290,7 @@ class ArenaClient:
         if response.status_code >= 500:
             raise _Retryable(f"HTTP {response.status_code}", maybe_processed=True)
         try:
-            data = response.json()
+            data = bounded_json.loads(response.content)
         except ValueError:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("Result"), str):

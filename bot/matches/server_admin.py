@@ -1,11 +1,19 @@
 """A client of the local referee's admin API (server/admin.py): bot accounts and runs, over HTTP only.
 
-The token is read from the file the referee names in its public `GET /admin` hint, so it works for the
-user's own referee on this machine and for no other: elsewhere `find` says in one line what to do.
+The token is never read from a path a server names (a hostile server would name any file and get its
+contents back): it is the one the user gives (RUMMY_VISION_ADMIN_TOKEN), or the one in the private token
+file beside the records file the user points at (`--db`, by default the default records file). Before a
+token from that file is sent, the server must prove it holds it for the port it was reached on
+(server/admin.py), so nothing else listening there gets it. Elsewhere `find` says in one line what to do.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
+import re
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -15,13 +23,23 @@ from urllib.parse import quote
 import httpx
 
 from bot.matches.run_spec import RunSpec
+from rummy import bounded_json
+from rummy.private_files import read_private
+from server.settings import default_db_path
 
+TOKEN_ENV = "RUMMY_VISION_ADMIN_TOKEN"
+TOKEN_SUFFIX = ".admin-token"  # server.admin's (this module reaches the referee over HTTP only)
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,200}")
 BOTS_ADD_HINT = "create two bot accounts there with `rummy-vision bots add NAME` and pass them with --accounts FILE"
 
 
 def server_root(base_url: str) -> str:
     """The server's root URL (ending in /), beside its protocol base `.../prod/`."""
     return str(httpx.URL(base_url).join("../"))
+
+
+def _proof(token: str, challenge: str, port: int) -> str:
+    return hmac.new(token.encode(), f"{challenge}|{port}".encode(), hashlib.sha256).hexdigest()
 
 
 class AdminUnavailable(RuntimeError):
@@ -36,28 +54,42 @@ class ServerAdmin:
         self.http = httpx.Client(timeout=timeout_s, headers={"Authorization": f"Bearer {token}"})
 
     @classmethod
-    def find(cls, base_url: str, *, elsewhere: str = BOTS_ADD_HINT) -> ServerAdmin:
-        """The admin client of the referee at `base_url`, with the token from the file its hint names;
+    def find(cls, base_url: str, *, records: Path | None = None, elsewhere: str = BOTS_ADD_HINT) -> ServerAdmin:
+        """The admin client of the referee at `base_url`, with the token the user gives (RUMMY_VISION_ADMIN_TOKEN)
+        or the one beside `records` (default: the default records file) once the referee proved it holds it;
         `elsewhere` says what to do when it is not the user's own referee."""
         url = httpx.URL(base_url).join("../admin")
+        given = os.environ.get(TOKEN_ENV, "").strip()
+        if given:
+            if not TOKEN_SHAPE.fullmatch(given):
+                raise AdminUnavailable(f"{TOKEN_ENV} is not an admin token (letters, digits, - and _ only)")
+            return cls(base_url, given)
+        token_file = Path(f"{records if records is not None else default_db_path()}{TOKEN_SUFFIX}")
         try:
-            answer = httpx.get(url, timeout=15)
-        except httpx.HTTPError as error:
-            raise AdminUnavailable(f"cannot reach {url} ({error}); is `rummy-vision serve` running there?") from None
-        try:
-            hint = answer.json()
-        except ValueError:
-            hint = None
-        token_file = hint.get("TokenFile") if isinstance(hint, dict) else None
-        if not isinstance(token_file, str):
-            raise AdminUnavailable(f"{url} has no admin API (not a local Rummy Vision referee): {elsewhere}")
-        try:
-            token = Path(token_file).read_text(encoding="utf-8").strip()
+            token = read_private(token_file, 256).decode("ascii", errors="replace").strip()
         except OSError as error:
             raise AdminUnavailable(
-                f"cannot read the admin token of {base_url} at {token_file} ({error.strerror or error});"
-                f" unless it is your own referee on this machine, {elsewhere}"
+                f"cannot read the admin token {token_file} ({error.strerror or error}); name the server's records"
+                f" file with --db, or, unless it is your own referee on this machine, {elsewhere}"
             ) from None
+        if not TOKEN_SHAPE.fullmatch(token):
+            raise AdminUnavailable(f"{token_file} does not hold an admin token")
+        challenge = secrets.token_hex(16)
+        try:
+            answer = httpx.get(url, params={"challenge": challenge}, timeout=15)
+            hint = bounded_json.loads(answer.content)
+        except httpx.HTTPError as error:
+            raise AdminUnavailable(f"cannot reach {url} ({error}); is `rummy-vision serve` running there?") from None
+        except ValueError:
+            hint = None
+        if not isinstance(hint, dict) or "RemoteAllowed" not in hint:
+            raise AdminUnavailable(f"{url} has no admin API (not a local Rummy Vision referee): {elsewhere}")
+        expected = _proof(token, challenge, url.port or (443 if url.scheme == "https" else 80))
+        if not isinstance(hint.get("Proof"), str) or not hmac.compare_digest(hint["Proof"], expected):
+            raise AdminUnavailable(
+                f"the server at {url} is not the referee of {token_file} (it cannot prove it holds that token);"
+                f" name its records file with --db, or {elsewhere}"
+            )
         return cls(base_url, token)
 
     def add_bot(self, name: str, *, user: str | None = None, iterations: int | None = None) -> str:
@@ -100,7 +132,7 @@ class ServerAdmin:
                 response = self.http.request(method, url, content=content)
             else:
                 response = self.http.request(method, url, json=body)
-            answer = response.json()
+            answer = bounded_json.loads(response.content)
         except (httpx.HTTPError, ValueError) as error:
             raise RuntimeError(f"admin call {method} {url} failed: {error}") from None
         if response.status_code >= 300 or not isinstance(answer, dict):

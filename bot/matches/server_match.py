@@ -27,6 +27,7 @@ from bot.matches.run_spec import RunSpec, round_labels
 from bot.matches.server_admin import ServerAdmin
 from bot.players.match_bots import file_bot, strategy_bot
 from bot.replay.recording import read_replay
+from rummy import bounded_json
 
 ONE_ROUND_STYLE = 1
 
@@ -148,7 +149,7 @@ def match_record(http: httpx.Client, base_url: str, game_id: int) -> dict[str, A
     url = httpx.URL(base_url).join(f"../games/{game_id}")
     try:
         answer = http.get(url)
-        record = answer.json()
+        record = bounded_json.loads(answer.content)
     except (httpx.HTTPError, ValueError) as error:
         raise RuntimeError(f"cannot read match {game_id} from {url}: {error}") from None
     if answer.status_code != 200 or not isinstance(record, dict) or "Rounds" not in record:

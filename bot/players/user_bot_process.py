@@ -23,6 +23,7 @@ import contextlib
 import io
 import json
 import os
+import secrets
 import select
 import signal
 import struct
@@ -35,8 +36,10 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from bot.players.bot_descendants import MARK_VARIABLE, bot_descendants
 from bot.players.deadline import BotOutcome, Budget, check_move
 from bot.players.faults import Fault
+from rummy import bounded_json
 from rummy.moves import MalformedMove
 
 WORKER = Path(__file__).with_name("user_bot_worker.py")
@@ -132,8 +135,12 @@ class UserBotProcess:
         read_answers, write_answers = os.pipe()
         # -P: the worker's own folder (bot/) must not shadow the standard library for the user's imports
         args = [sys.executable, "-P", "-X", "utf8", str(WORKER), str(read_requests), str(write_answers), str(path)]
+        # Every process the bot starts inherits this mark, even one that starts its own session (os.setsid)
+        # and so leaves the process group: close() finds and stops those too (bot.players.bot_descendants).
+        self._mark = f"{MARK_VARIABLE}={secrets.token_hex(12)}"
         self._process = subprocess.Popen(
             args,
+            env={**os.environ, MARK_VARIABLE: self._mark.split("=", 1)[1]},
             pass_fds=(read_requests, write_answers),
             stdin=subprocess.DEVNULL,
             stderr=subprocess.PIPE,  # the worker sends its stdout there too
@@ -180,11 +187,17 @@ class UserBotProcess:
         self._requests.close()
         self._answers.close()
         process = self._process
+        # Found before any signal: the worker (a subreaper) still holds every descendant under it.
+        strays = bot_descendants(process.pid, self._mark)
         if process.poll() is None:
             self._signal_group(signal.SIGTERM)  # a bot busy in a long C call does not see a closed pipe
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(STOP_WAIT_S)
         self._signal_group(signal.SIGKILL)  # whatever is left of the group: the bot's own children too
+        # Children that left the group (os.setsid) and orphans adopted by init: by descent or by the mark.
+        for pid in strays | bot_descendants(process.pid, self._mark):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         process.wait()
 
     def _signal_group(self, signal_number: int) -> None:
@@ -235,7 +248,7 @@ class UserBotProcess:
             fault = Fault.from_json(sent) if isinstance(sent, dict) else None
             return BotOutcome(None, problem or "calculate_move gave no move", think, None, fault)
         try:
-            raw = json.loads(text)
+            raw = bounded_json.loads(text)
             move = check_move(raw, gamestate)
         except (ValueError, RecursionError, MalformedMove) as error:
             return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(text)}", think, text)
@@ -256,7 +269,7 @@ class UserBotProcess:
                 raw = self._answers.read(left)
                 if raw is None:
                     return None
-                message: dict[str, Any] = json.loads(raw)
+                message: dict[str, Any] = bounded_json.loads(raw)
             except (EOFError, OSError, BrokenPipeProtocol, ValueError) as error:
                 self._waiting_for = None
                 self._exited = True

@@ -89,10 +89,24 @@ def user_traceback(error: BaseException, path: str) -> str:
     return f" at line {lines[-1]} of {os.path.basename(path)}" if lines else ""
 
 
+def become_subreaper() -> None:
+    """Linux: orphans among the bot's descendants (a double fork, a child that started its own session and
+    lost its parent) are adopted by this process, not by init, so the parent still finds them under it
+    when the match ends (user_bot_process)."""
+    if sys.platform != "linux":
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        pr_set_child_subreaper = 36
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
+
+
 def main(argv: list[str]) -> int:
     read_fd, write_fd, path = int(argv[1]), int(argv[2]), argv[3]
     requests, answers = Connection(read_fd, writable=False), Connection(write_fd, readable=False)
     os.dup2(2, 1)  # the bot's prints go to stderr: stdout may carry the tool's JSON output
+    become_subreaper()
     # Ctrl-C in a terminal reaches the whole process group: the parent decides when this process stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # When the bot and the client compete for a busy CPU, the client must win: it sends the safe moves.

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from bot.replay.replays import Replay, Step
+from rummy.terminal_text import escape, printable
 
 
 def describe_move(move: Mapping[str, Any] | None, labels: Mapping[int, str]) -> str:
@@ -42,15 +42,15 @@ def render_step(replay: Replay, step: Step) -> Panel:
     seat_of_view = 0 if step.views[0] is not None else 1
     heading = Text(f"step {step.number}/{replay.steps[-1].number}  round {step.round_index + 1}  ", style="bold")
     if step.mover is None:
-        heading.append(step.result.lower() if step.result else "")
+        heading.append(printable(step.result.lower() if step.result else ""))
     else:
-        heading.append(f"{replay.players[step.mover]} played {describe_move(step.move, step.labels)}")
+        heading.append(printable(f"{replay.players[step.mover]} played {describe_move(step.move, step.labels)}"))
         if step.note:
-            heading.append(f"  [{step.note}]", style="green" if step.note.startswith("+") else "yellow")
+            heading.append(printable(f"  [{step.note}]"), style="green" if step.note.startswith("+") else "yellow")
         if step.drawn is not None:
-            heading.append(f"  drew {step.labels.get(step.drawn, f'#{step.drawn}')}", style="cyan")
+            heading.append(printable(f"  drew {step.labels.get(step.drawn, f'#{step.drawn}')}"), style="cyan")
         if step.result and step.result != "SUCCESS":
-            heading.append(f"  {step.result}", style="red")
+            heading.append(printable(f"  {step.result}"), style="red")
     table = Table(show_header=True, box=None, pad_edge=False)
     for column in ("player", "points", "rounds", "hand"):
         table.add_column(column)
@@ -66,8 +66,10 @@ def render_step(replay: Replay, step: Step) -> Panel:
             escape(describe_hand(view["OppHand"], step.labels)),
         )
         footer = Text(
-            f"deck {view['CardsInDeck']} cards, {view['RemainingMoves']} moves left, status {view['GameStatus']}"
+            printable(
+                f"deck {view['CardsInDeck']} cards, {view['RemainingMoves']} moves left, status {view['GameStatus']}"
+            )
         )
     else:
         footer = Text("no gamestate recorded")
-    return Panel(Group(heading, table, footer), title=replay.title, expand=False)
+    return Panel(Group(heading, table, footer), title=escape(replay.title), expand=False)

@@ -24,7 +24,8 @@ router = APIRouter(tags=["cards"])
 
 def _may_see_caption(request: Request, token: str) -> bool:
     state = request.app.state
-    if state.settings.captions or not state.referee.card_in_play(token):
+    # An app that only hosts cards (bot.matches.card_host) has no settings: its cards are all in play.
+    if getattr(getattr(state, "settings", None), "captions", False) or not state.referee.card_in_play(token):
         return True
     hall = getattr(state, "play_hall", None)
     owner = request.cookies.get(PLAY_COOKIE, "")
@@ -35,7 +36,8 @@ def _landmark(request: Request, name: str, token: str) -> str | None:
     if not name.endswith(".png"):
         return None
     if token.startswith("file"):  # a card of a replay file sent to the viewer, drawn from its recognizer's label
-        return file_card_landmark(request.app.state.replay_files, token)
+        files = getattr(request.app.state, "replay_files", None)
+        return None if files is None else file_card_landmark(files, token)
     landmark: str | None = request.app.state.referee.landmark_of_token(token)
     return landmark
 

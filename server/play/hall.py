@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import logging
 import re
@@ -27,6 +28,7 @@ from server.play.ledger import Ledger, PlayedMove
 from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Result
 from server.referee import Referee, Refusal
 from server.styles import NO_LIMIT_MS, GameStyle
+from server.worker_pools import BUSY_TIME_MS, coach_busy, in_coach_pool
 from strategies.coaching.coach import Advice, CoachConfig, advise
 from strategies.coaching.review import Decision, Review, review
 from strategies.coaching.selection import HandCard, Verdict, check_selection
@@ -326,6 +328,8 @@ class PlayHall:
             log.warning("game %d: no coach for this position: %s", session.game_id, error)
             return
         config = session.coach
+        if coach_busy():  # many games' coaches wait: this one thinks briefly, so every game's advice comes
+            config = dataclasses.replace(config, time_ms=min(config.time_ms, BUSY_TIME_MS))
 
         def think() -> tuple[Position, Advice | None]:
             try:
@@ -335,7 +339,8 @@ class PlayHall:
                 return position, None
 
         session.sources[key] = source
-        session.advice[key] = asyncio.ensure_future(asyncio.to_thread(think))
+        # In the coaches' own low-priority thread: never ahead of a house bot's move or a picture.
+        session.advice[key] = asyncio.ensure_future(in_coach_pool(think))
 
     async def advice_now(self, session: PlaySession) -> Advice | None:
         thinking = session.advice.get(session.position_key()) if session.running else None

@@ -19,7 +19,6 @@ only a few games in play at once (server.play.hall).
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
@@ -27,7 +26,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from server.http_io import BodyTooLarge, read_body
+from rummy import bounded_json
+from server.http_io import BodyTooLarge, read_body, without_folders
 from server.page_files import PageFiles
 from server.play.hall import PlayError, PlayHall, PlaySession
 from server.play.views import options_json, state_json
@@ -84,7 +84,7 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
 
 
 def _refused(error: PlayError | ValueError) -> JSONResponse:
-    return _bad(str(error), error.status if isinstance(error, Forbidden) else 400)
+    return _bad(without_folders(str(error)), error.status if isinstance(error, Forbidden) else 400)
 
 
 class Forbidden(PlayError):
@@ -127,8 +127,8 @@ async def _body(request: Request, model: type[Any]) -> Any:
     except BodyTooLarge:
         raise Forbidden(f"the request body is over {MAX_BODY} bytes", 413) from None
     try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        data = bounded_json.loads(raw or b"{}")
+    except ValueError as error:
         raise PlayError(f"the request body is not valid JSON: {str(error)[:100]}") from None
     try:
         return model.model_validate(data)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from server.house_agents import HOUSE_BOTS
+from server.http_io import without_folders
 from server.play.hall import PlayHall, PlaySession, no_limit
 from server.play.ledger import PlayedMove
 from server.styles import GameStyle
@@ -46,7 +47,7 @@ def unavailable(make: Callable[[], object]) -> str | None:
     try:
         make()
     except Exception as error:  # a strategy's own reason, shown to the person choosing it
-        return str(error).splitlines()[0] if str(error) else type(error).__name__
+        return without_folders(str(error).splitlines()[0]) if str(error) else type(error).__name__
     return None
 
 

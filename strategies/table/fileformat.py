@@ -29,7 +29,7 @@ from typing import Any, TypeGuard
 import numpy as np
 from numpy.typing import NDArray
 
-from rummy import DEFAULT_RULES, RulesConfig
+from rummy import DEFAULT_RULES, RulesConfig, bounded_json
 
 MAGIC = b"RVMARGIN"
 FORMAT_VERSION = 2
@@ -121,7 +121,7 @@ def _slot(blob: bytes) -> tuple[int, dict[str, Any] | None, str]:
     if len(body) != length or zlib.crc32(struct.pack("<I", sequence) + body) != crc:
         return 0, None, "corrupted"
     try:
-        header = json.loads(body)
+        header = bounded_json.loads(body, max_depth=8)  # a header nests three levels
     except ValueError:
         return 0, None, "not JSON"
     if not isinstance(header, dict):

@@ -20,12 +20,12 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
 from numpy.typing import NDArray
 
-from rummy import DEFAULT_RULES, RulesConfig
+from rummy import DEFAULT_RULES, RulesConfig, bounded_json
 from strategies.kernel.win_layers import BLOCK
 from strategies.table.fileformat import TableError, read_head, rules_fields
 from strategies.table.win_reach import KEPT_BOUND, LaidBound
@@ -109,8 +109,59 @@ def read_win_header(path: Path) -> dict[str, Any]:
     body = blob[PREAMBLE.size : PREAMBLE.size + length]
     if len(body) != length or zlib.crc32(body) != crc:
         raise TableError(f"{path}: the header is truncated or corrupted; delete it and {BUILD_HINT}")
-    header: dict[str, Any] = json.loads(body)
-    return header
+    try:
+        header = bounded_json.loads(body, max_depth=MAX_HEADER_DEPTH)
+    except ValueError as error:
+        raise TableError(f"{path}: the header is not JSON ({error}); delete it and {BUILD_HINT}") from None
+    problem = win_header_problem(header)
+    if problem:
+        raise TableError(f"{path}: the header is malformed ({problem}); delete it and {BUILD_HINT}")
+    checked: dict[str, Any] = header
+    return checked
+
+
+MAX_HEADER_DEPTH = 8  # the header nests four levels (layers, their timings)
+MAX_STATES = 1 << 40  # far more states or values than a layer of any rules has
+
+
+def _whole(value: Any, low: int, high: int) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def win_header_problem(header: Any) -> str:
+    """What is wrong with a win table header's fields, in words; empty when every field is usable, its
+    layers lie one after the other from DATA_OFFSET and each is as long as its sizes say."""
+    if not isinstance(header, dict):
+        return f"a {type(header).__name__}, not a JSON object"
+    for key, kind in (("fingerprint", str), ("bound", str), ("sizes", list), ("layers", list)):
+        if not isinstance(header.get(key), kind):
+            return f"{key!r} is missing or not a {kind.__name__}"
+    sizes = header["sizes"]
+    if len(sizes) < 2 or len(sizes) > 1000 or not all(_whole(size, 0, MAX_STATES) for size in sizes):
+        return "'sizes' is not a list of at least two non-negative integers"
+    top, done = header.get("top"), header.get("done")
+    if not _whole(top, 1, len(sizes) - 1):
+        return f"'top' is {str(top)[:20]}, not a layer 1..{len(sizes) - 1}"
+    if not _whole(done, 0, top):
+        return f"'done' is {str(done)[:20]}, not 0..{top}"
+    if not _whole(header.get("unit"), 1, 1 << 30):
+        return "'unit' is not a positive integer"
+    layers = header["layers"]
+    if len(layers) < done:
+        return f"'layers' does not describe each of the {done} finished layers"
+    at = DATA_OFFSET
+    for d, info in enumerate(layers[:done], start=1):
+        if not isinstance(info, dict):
+            return f"layer {d} is not a JSON object"
+        for key in ("at", "end", "values", "crc32", "bound_crc32"):
+            if not _whole(info.get(key), 0, (1 << 32) - 1 if "crc" in key else 1 << 62):
+                return f"layer {d}'s {key!r} is missing or out of range"
+        if info["at"] != at or info["values"] > MAX_STATES:
+            return f"layer {d} does not start where layer {d - 1} ends ({at})"
+        at = layer_parts(at, sizes[d], info["values"])["end"][0]
+        if info["end"] != at:
+            return f"layer {d} ends at {info['end']}, but its parts end at {at}"
+    return ""
 
 
 def write_win_header(path: Path, header: dict[str, Any]) -> None:

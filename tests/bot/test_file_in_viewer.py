@@ -197,7 +197,8 @@ def test_replay_viewer_sends_the_file_and_prints_where_it_shows(recorded, viewer
     terminal = runner.invoke(app, ["replay", str(path), "--turn", "0", "--db", str(tmp_path / "elsewhere.sqlite3")])
     assert terminal.exit_code == 0 and f"rummy-vision replay {path} --viewer" in terminal.stderr.replace("\n", "")
     server = viewer()
-    shown = runner.invoke(app, ["replay", str(path), "--viewer", "--server", server.server.base])
+    on_server = ["--server", server.server.base, "--db", str(server.db)]
+    shown = runner.invoke(app, ["replay", str(path), "--viewer", *on_server])
     assert shown.exit_code == 0, shown.output
     file_id = server.http.get("/viewer/api/files").json()["Files"][0]["FileId"]
     assert f"{server.server.base}/viewer#file/{file_id}" in shown.stdout
@@ -207,12 +208,13 @@ def test_replay_viewer_sends_the_file_and_prints_where_it_shows(recorded, viewer
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
-    missing = runner.invoke(app, ["replay", str(path), "--viewer", "--server", f"http://127.0.0.1:{free}"])
+    nobody = ["--server", f"http://127.0.0.1:{free}", "--db", str(server.db)]
+    missing = runner.invoke(app, ["replay", str(path), "--viewer", *nobody])
     assert missing.exit_code == 2 and "is `rummy-vision serve` running there?" in missing.stderr
     # A file the server refuses: its reason.
     bad = path.with_name("bad.jsonl")
     bad.write_text("not json\nat all\n")
-    refused = runner.invoke(app, ["replay", str(bad), "--viewer", "--server", server.server.base])
+    refused = runner.invoke(app, ["replay", str(bad), "--viewer", *on_server])
     assert refused.exit_code == 2 and "not JSON" in refused.stderr
 
 

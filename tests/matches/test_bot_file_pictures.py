@@ -18,7 +18,7 @@ def test_a_picture_bot_plays_the_same_moves_in_process_and_over_a_server(tmp_pat
     contenders = (Contender(PICTURE_BOT), Contender("greedy"))
     db = tmp_path / "records.sqlite3"
     settings = Settings(db_path=db, oracle=True, seed=5, move_time_ms=MOVE_TIME_MS)
-    with EmbeddedServer(settings) as server, ServerAdmin.find(server.prod) as admin:
+    with EmbeddedServer(settings) as server, ServerAdmin.find(server.prod, records=db) as admin:
         over_server = play_over_server(server.prod, contenders, 2, admin=admin)
     assert len(over_server) == 2
     for served, seat_of_bot in over_server:

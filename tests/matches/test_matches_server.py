@@ -30,7 +30,7 @@ ROUND_STYLE = 1
 def test_match_over_the_protocol_matches_the_server_records(tmp_path):
     db = tmp_path / "records.sqlite3"
     with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
-        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "3"]
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "3", "--db", str(db)]
         result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE), "--json"])
         assert result.exit_code == 0, result.output
         summary = json.loads(result.stdout.strip().splitlines()[-1])
@@ -102,6 +102,7 @@ def test_match_against_a_served_referee_without_recording_leaves_no_accounts_and
     try:
         token = (tmp_path / "records.sqlite3.admin-token").read_text()
         arguments = ["match", "greedy", "random", "--server", prod, "--rounds", "1", "--no-record", "--json"]
+        arguments += ["--db", str(db)]
         result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE)])
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout.strip().splitlines()[-1])["rounds"] == 1
@@ -122,7 +123,7 @@ def test_match_over_a_server_whose_token_it_cannot_read_says_how_to_bring_accoun
     db = tmp_path / "records.sqlite3"
     with EmbeddedServer(Settings(db_path=db)) as server:
         (tmp_path / "records.sqlite3.admin-token").unlink()  # as seen from a machine that is not the server's
-        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "1"]
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "1", "--db", str(db)]
         result = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
     assert result.exit_code == 2
     assert "cannot read the admin token" in result.output and "rummy-vision bots add" in result.output
@@ -167,16 +168,18 @@ def test_match_plays_as_the_accounts_it_is_given_where_it_may_not_make_any(tmp_p
         records.close()
 
 
-def test_server_mode_refuses_a_records_file_of_its_own(tmp_path):
+def test_server_mode_takes_the_admin_token_beside_the_records_file_it_is_given_only(tmp_path):
     arguments = ["match", "greedy", "random", "--server", "http://127.0.0.1:9/prod/", "--db", str(tmp_path / "x")]
     result = CliRunner().invoke(app, arguments, env={"COLUMNS": "200"})
-    assert result.exit_code == 2 and "the server keeps its own records" in result.output
+    assert result.exit_code == 2 and f"cannot read the admin token {tmp_path / 'x'}.admin-token" in result.output
 
 
 def test_match_over_a_server_without_an_admin_api_says_how_to_bring_accounts(tmp_path):
     # A referee's protocol base that has no /admin beside it, as on the arena.
-    with EmbeddedServer(Settings(db_path=tmp_path / "records.sqlite3")) as server:
+    db = tmp_path / "records.sqlite3"
+    with EmbeddedServer(Settings(db_path=db)) as server:
         arguments = ["match", "greedy", "random", "--server", f"{server.base}/viewer/static/prod/", "--rounds", "1"]
+        arguments += ["--db", str(db)]
         result = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
     assert result.exit_code == 2
     assert "has no admin API" in result.output and "--accounts FILE" in result.output
@@ -186,7 +189,7 @@ def test_no_record_over_the_server_leaves_no_matches_no_viewer_entries_and_no_ac
     db = tmp_path / "records.sqlite3"
     with EmbeddedServer(Settings(db_path=db, oracle=True)) as server:
         before = _bot_names(db)
-        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "2"]
+        arguments = ["match", "greedy", "random", "--server", server.prod, "--rounds", "2", "--db", str(db)]
         result = CliRunner().invoke(app, [*arguments, "--game-style", str(ROUND_STYLE), "--no-record", "--json"])
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout.strip().splitlines()[-1])["rounds"] == 2

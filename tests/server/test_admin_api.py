@@ -38,7 +38,7 @@ def test_admin_calls_need_the_token_from_the_owner_only_file(tmp_path):
         token = token_file.read_text()
         assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and len(token) >= 32
         hint = http.get("/admin").json()
-        assert hint == {"TokenFile": str(token_file), "RemoteAllowed": False}
+        assert hint == {"TokenFile": "RECORDS.admin-token", "RemoteAllowed": False}
         body = {"Name": "mine"}
 
         missing = http.post("/admin/bots", json=body)
@@ -90,11 +90,11 @@ def test_admin_calls_from_another_machine_are_refused_even_with_the_token(tmp_pa
     db = tmp_path / "records.sqlite3"
     app = create_app(Settings(db_path=db))
     token = app.state.admin_token
-    with TestClient(app, client=("192.0.2.7", 40000)) as remote:
+    with TestClient(app, base_url="http://127.0.0.1", client=("192.0.2.7", 40000)) as remote:
         answer = remote.post("/admin/bots", json={"Name": "x"}, headers={"Authorization": f"Bearer {token}"})
         assert answer.status_code == 403 and "--admin-remote" in answer.json()["ErrorMessage"]
     allowed = create_app(Settings(db_path=tmp_path / "other.sqlite3", admin_remote=True))
-    with TestClient(allowed, client=("192.0.2.7", 40000)) as remote:
+    with TestClient(allowed, base_url="http://127.0.0.1", client=("192.0.2.7", 40000)) as remote:
         headers = {"Authorization": f"Bearer {allowed.state.admin_token}"}
         assert remote.post("/admin/bots", json={"Name": "x"}, headers=headers).status_code == 201
         assert remote.post("/admin/bots", json={"Name": "y"}).status_code == 401
@@ -108,7 +108,7 @@ def _new_match(records: Records, players: tuple[str, str]) -> int:
 
 def test_forget_deletes_finished_matches_only_and_refuses_unknown_ones(tmp_path):
     app = create_app(Settings(db_path=tmp_path / "records.sqlite3"))
-    with TestClient(app, client=("127.0.0.1", 50000)) as client:
+    with TestClient(app, base_url="http://127.0.0.1", client=("127.0.0.1", 50000)) as client:
         token = {"Authorization": f"Bearer {app.state.admin_token}"}
         records: Records = app.state.records
         finished, running = _new_match(records, ("a", "b")), _new_match(records, ("c", "d"))
