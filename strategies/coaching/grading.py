@@ -31,9 +31,9 @@ EXACT_NODES = 250_000
 SEARCH_NODES = 20_000
 SEARCHER = "expectimax"
 HOW_TO_GET_EXACT = (
-    "run `rummy-vision solve`: it builds the perfect-play margin table (1.1 GB, a few minutes), then the whole "
-    "win table (long); with both, every value is exact. Without the win table, win probabilities are exact "
-    "where the on-demand solve reaches (the last turns of a round) and estimates before"
+    "run `rummy-vision solve`: it builds the perfect-play margin table (1.1 GB, a few CPU minutes), then the whole "
+    "win table (2.73 GB, about 22 CPU minutes); with both, every value is exact. Without the win table, win "
+    "probabilities are exact where the on-demand solve reaches (the last turns of a round) and estimates before"
 )
 
 
