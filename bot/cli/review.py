@@ -28,6 +28,12 @@ def review(
         help="Search nodes per decision where no exact value is at hand (default 20000; without the perfect-play"
         " table: with it, `perfect` grades every decision).",
     ),
+    recognizer: str | None = typer.Option(
+        None,
+        "--recognizer",
+        help="For a replay FILE whose labels do not name its cards (a bot file's recording): label the card "
+        "pictures with this recognizer (e.g. local:azure, azure, customvision; the file's own labels come first).",
+    ),
 ) -> None:
     """Grade every decision of both players of a finished match: its loss against the engine's best move,
     the biggest mistakes with the better move, each player's totals, and a chart of the win probability
@@ -60,7 +66,7 @@ def review(
                 from bot.replay.file_review import review_file
 
                 console.print(f"match not in the records: reviewing {source} from the file alone")
-                result = review_file(source, grader, progress=progress)
+                result = review_file(source, grader, progress=progress, recognizer=recognizer)
     except (ReviewError, ValueError, OSError) as error:
         console.print(f"[red]error:[/red] {error}", soft_wrap=True)
         raise typer.Exit(2) from None
