@@ -159,18 +159,23 @@ def print_review(data: dict[str, Any]) -> None:
     for note in data["Notes"]:
         console.print(note if data["AllExact"] else f"[yellow]{note}[/yellow]", highlight=False)
     totals = Table(title="Totals")
-    for column in ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
+    win = objective == "win"
+    columns = ("player", "decisions", "best moves", "accuracy", "mean loss", "inacc./mistakes/blunders", "exact")
+    for column in columns if win else ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
         totals.add_column(column)
     for row in data["Totals"]:
+        if win:  # per decision and on average: a sum of P(win) losses is no probability
+            grades = f"{row['Inaccuracies']}/{row['Mistakes']}/{row['Blunders']}"
+            accuracy = "-" if row["Accuracy"] is None else f"{row['Accuracy']:.0f} %"
+            figures: tuple[str, ...] = (accuracy, loss(row["MeanLoss"]), grades)
+        else:
+            figures = (loss(row["TotalLoss"]), loss(row["MeanLoss"]))
         totals.add_row(
-            row["Player"],
-            str(row["Decisions"]),
-            str(row["BestMoves"]),
-            loss(row["TotalLoss"]),
-            loss(row["MeanLoss"]),
-            str(row["ExactDecisions"]),
+            row["Player"], str(row["Decisions"]), str(row["BestMoves"]), *figures, str(row["ExactDecisions"])
         )
     console.print(totals)
+    for row in data["Totals"]:
+        console.print(f"{row['Player']}: {row['Summary']}", highlight=False, soft_wrap=True)
     for title, decisions in (("Biggest mistakes", data["Worst"]), ("Every decision", data["Decisions"])):
         table = Table(title=title)
         for column in ("step", "player", "played", "better move", "loss", "value"):

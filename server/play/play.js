@@ -65,7 +65,7 @@
   }
 
   function formatLoss(value, objective) {
-    return objective === "margin" ? value.toFixed(1) : Math.round(value * 100) + "%";
+    return objective === "margin" ? value.toFixed(1) : (value * 100).toFixed(1) + "%";
   }
 
   // --- setup -----------------------------------------------------------------------------------
@@ -409,12 +409,11 @@
 
   function renderReview(review) {
     $("#review").hidden = false;
-    const unit = review.Objective === "margin" ? "points" : "win probability";
-    const total = review.Objective === "margin" ? review.TotalLost.toFixed(1) : Math.round(review.TotalLost * 100) + "%";
+    // The review engine's own sentence, the same as `rummy-vision review` and the viewer show for you: per
+    // decision and on average (never a sum of win probabilities).
     $("#review-summary").textContent =
-      `${review.BestMoves} of your ${review.Moves.length} moves were the best (by ${review.Strategy}); ` +
-      `in all you gave away ${total} ${unit}` +
-      (review.Exact ? " (exact)." : ` (an estimate). ${review.ExactHint || ""}`);
+      `${review.Summary} (values: ${review.Strategy})` +
+      (review.Exact ? " (exact)." : ` (estimates). ${review.ExactHint || ""}`);
     const worst = review.Worst.map((entry) => {
       const item = element("li", { class: "worst" });
       const link = element("a", { href: entry.Viewer }, `step ${entry.Step}`);

@@ -157,7 +157,7 @@ class PerfectGrader:
         self.perfect = PerfectStrategy(objective=self.objective)
 
     def grade(self, position: Position) -> Grade:
-        from strategies.table.perfect import MAPPED, SOLVED_ABOVE, SOLVED_TO_END
+        from strategies.table.perfect import MAPPED, SEARCH_SOLVED, SEARCHED, SOLVED_ABOVE, SOLVED_TO_END
 
         result = self.perfect.analyse(position.state.copy())
         values = {move: self.perfect.shown_value(value) for move, value in result.move_values.items()}
@@ -165,8 +165,10 @@ class PerfectGrader:
         source = (
             ValueSource.MAPPED
             if how == MAPPED
+            else ValueSource.SEARCH
+            if how == SEARCHED  # above a partial margin table: `perfect`'s searcher
             else ValueSource.SOLVE
-            if how in (SOLVED_ABOVE, SOLVED_TO_END)
+            if how in (SOLVED_ABOVE, SOLVED_TO_END, SEARCH_SOLVED)
             else ValueSource.TABLE
         )
         return Grade(values, self.objective, result.exact, source, result.depth)
