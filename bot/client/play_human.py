@@ -309,6 +309,8 @@ class TerminalGame:
 
     def _show_end(self, token: str, state: dict[str, Any]) -> None:
         self.console.print(f"\n[b]{state['Result']}[/b] (rounds won {state['RoundsWon'][0]}-{state['RoundsWon'][1]})")
+        if state.get("OpponentNote"):
+            self.console.print(f"[yellow]Note:[/yellow] {escape(state['OpponentNote'])}", soft_wrap=True)
         try:
             review = self.api.review(token)
         except PlayApiError as error:

@@ -127,6 +127,8 @@ class PlayHall:
             raise PlayError("a name is 1 to 24 letters, digits, spaces, dots, dashes or underscores")
         if opponent not in HOUSE_BOTS:
             raise PlayError(f"unknown opponent {opponent!r}; choose one of {', '.join(HOUSE_BOTS)}")
+        if opponent in self.referee.house.withdrawn:
+            raise PlayError(f"{opponent} is withdrawn: {self.referee.house.withdrawn[opponent]}")
         try:
             HOUSE_BOTS[opponent]()
             get_strategy(coach.strategy)

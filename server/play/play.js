@@ -395,6 +395,8 @@
     panel.hidden = false;
     $("#result-text").textContent = state.Result;
     const rounds = state.Events.filter((event) => event.RoundEnded).map((event) => element("li", {}, event.RoundEnded.Text));
+    // The house bot could not choose its moves (it played safe ones): the result is not its play.
+    if (state.OpponentNote) rounds.push(element("li", { id: "opponent-note", class: "warning" }, state.OpponentNote));
     $("#round-results").replaceChildren(...rounds);
     $("#viewer-link").href = state.Viewer;
     if (page.reviewShown) return;

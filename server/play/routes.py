@@ -167,7 +167,7 @@ async def play_page_slash() -> Response:
 async def play_options(request: Request) -> JSONResponse:
     """The opponents (house bots and characters), the styles and the coach's strategies."""
     styles = list(request.app.state.referee.styles.values())
-    return JSONResponse(options_json(styles, VALUED))
+    return JSONResponse(options_json(styles, VALUED, request.app.state.referee.house.withdrawn))
 
 
 @router.post("/play/api/games")

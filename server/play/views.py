@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from server.house_agents import HOUSE_BOTS
@@ -51,11 +51,15 @@ def unavailable(make: Callable[[], object]) -> str | None:
     return None
 
 
-def options_json(styles: Sequence[GameStyle], coaches: Sequence[str]) -> dict[str, Any]:
+def options_json(
+    styles: Sequence[GameStyle], coaches: Sequence[str], withdrawn: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The /play page's choices; a house bot that cannot be built, or that could not choose a move on this
+    server (`withdrawn`), is listed unavailable with its reason."""
     people_first = sorted(styles, key=lambda style: (not style.for_people, style.style_id))
     opponents = []
     for name, make in HOUSE_BOTS.items():
-        problem = unavailable(make)
+        problem = (withdrawn or {}).get(name) or unavailable(make)
         opponents.append(
             {
                 "Name": name,
@@ -154,6 +158,8 @@ def state_json(hall: PlayHall, session: PlaySession) -> dict[str, Any]:
         "MyHand": [_card(card, labels) for card in state["MyHand"]],
         "OppHand": [_card(card, labels) for card in state["OppHand"]],
         "Events": events,
+        # When the house bot could not choose its moves: said to the person as to the bot's records.
+        "OpponentNote": hall.referee.house.note_of(session.game_id),
         "Result": None if running else RESULT_TEXT.get(status, status),
         "Viewer": f"/viewer#game/{session.game_id}",
     }
