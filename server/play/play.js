@@ -74,7 +74,7 @@
     const options = await call("/options");
     const opponents = $("#opponent");
     for (const opponent of options.Opponents) {
-      const option = element("option", { value: opponent.Name }, `${opponent.Short} — ${opponent.Note}`);
+      const option = element("option", { value: opponent.Name, title: opponent.Note }, `${opponent.Short} — ${opponent.Note}`);
       if (!opponent.Available) option.disabled = true;
       opponents.append(option);
     }
