@@ -14,6 +14,8 @@ from bot.cli.recognize import TIER_HELP
 from recognizers.registry import names_help
 from strategies.registry import SPEC_HELP
 
+# The width of `play`'s output when it goes to a file or a pipe (COLUMNS, when set, still decides).
+PIPED_WIDTH = 200
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
 
 
@@ -143,6 +145,8 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     from bot.client.runner import PlayError, Runner, SilentObserver
 
     out = Console()
+    if not out.is_terminal and not os.environ.get("COLUMNS"):
+        out = Console(width=PIPED_WIDTH)  # piped: Rich's 80 columns would cut the names in the table
     stop = threading.Event()
     json_lines = JsonLines() if json_output else None
     live = LiveStatus(err) if not (quiet or json_output) else None
