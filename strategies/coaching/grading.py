@@ -137,10 +137,14 @@ class EngineGrader:
             )
         else:
             exact = f"exact in the last {self.exact_turns} turns of a round (solved on demand)"
+        # Which table the leaves read: a partial one (`solve --top N`) by its layers (margin names them above).
+        layers = "" if self.whole_table else f" (layers 1..{self.table_layers}; a hand-plan estimate above them)"
         if not self.has_table:
             leaves = "a heuristic hand-plan estimate"
+        elif margin:
+            leaves = "the table's exact margins"
         else:
-            leaves = "the table's exact margins" if margin else "table margins mapped to a win probability"
+            leaves = f"the perfect-play table's margins mapped to a win probability{layers}"
         return (
             f"{exact}; before that, estimates of an {SEARCHER} search ({self.search_nodes} nodes a move, "
             f"{leaves} at its leaves)"

@@ -50,3 +50,13 @@ def test_lichess_accuracy_of_one_move() -> None:
 def test_margin_keeps_its_total_in_points() -> None:
     summary = _review([3.0, 0.0, 1.5], Objective.MARGIN).to_json()["Totals"][0]["Summary"]
     assert "1.5 points of margin lost a decision on average (4.5 in all)" in summary
+
+
+def test_the_win_review_on_a_partial_table_names_its_layers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from strategies.coaching import grading
+
+    monkeypatch.setattr(grading, "margin_layers_built", lambda rules=None: 7)  # after `solve --top 7`
+    described = grading.EngineGrader("win").describe()
+    assert "layers 1..7" in described, described
+    whole = grading.EngineGrader("win", has_table=True).describe()
+    assert "layers 1.." not in whole and "mapped to a win probability" in whole
