@@ -85,7 +85,7 @@ class HousePlayers:
                 move = await self._move(live, seat, thinking, gamestate)
             if live.turn != turn or live.match.over:
                 continue  # too late: the deadline passed while it was thinking
-            told = matches.move(seat, move, live.url_prefix)
+            told = matches.move(seat, move, live.url_prefix, note=self.failed_games.get(live.game_id))
             if told["Result"] == Result.INVALID_MOVE:
                 log.error("game %d: %s sent %s: %s", live.game_id, seat.bot.name, move, told.get("ErrorMessage"))
                 matches.move(seat, fallback_move(gamestate), live.url_prefix)

@@ -194,6 +194,15 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         out.print(summary_table(summaries))
         for line in replay_lines(summaries):
             out.print(line, soft_wrap=True, highlight=False, markup=False)
+    for index, summary in enumerate(summaries, start=1):
+        if summary.opponent_note and not json_lines:  # its result is not the house bot's play
+            err.print(
+                f"note on #{index} (game {summary.game_id}): {summary.opponent_note}",
+                style="yellow",
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+            )
     if summaries and not json_lines:
         totals = tally(summaries)
         warning = blindness_warning(match_bot.label, unknown_share(totals), totals["cards_seen"])
