@@ -348,7 +348,7 @@ class PlayHall:
     async def review(self, session: PlaySession) -> dict[str, Any]:
         """The person's part of the match's review: the review engine of `rummy-vision review` and the viewer
         (the same grading, shared with the viewer's cache), by the coach's objective, not the coach's hints."""
-        from server.viewer_review import graded
+        from server.review_cache import graded
         from strategies.coaching.game_review import ReviewError, review_record, seat_review
         from strategies.coaching.grading import default_grader
 

@@ -48,7 +48,7 @@ SOLVED_TO_END = "exact, solved on demand to the end of the round"
 FROM_MARGIN_TABLE = "exact, from the perfect-play table"
 MAPPED = "estimate: the margin table's exact margins mapped to a win probability"
 SEARCHED = "estimate: expectimax search above the partial margin table"
-SEARCH_SOLVED = "exact, solved on demand by expectimax above the partial margin table"
+SEARCH_SOLVED = "exact, solved on demand above the partial margin table"
 
 
 def perfect_available(rules: RulesConfig = DEFAULT_RULES) -> bool:
@@ -121,22 +121,32 @@ class PerfectStrategy:
         return not isinstance(sizes, list) or self.table.top >= len(sizes) - 1
 
     def _search(self, state: CountState, deadline: float | None) -> SearchResult:
-        """Above a partial margin table: `expectimax` with the table's leaves, at a fixed node budget."""
-        from strategies.search_strategies import SearchStrategy
+        """Above a partial margin table: under margin, solved on demand down to it when the solve fits a fixed
+        cap of states; otherwise the expectimax searcher with the table's leaves, at a fixed node budget."""
+        import math
 
+        from strategies.kernel.budget import enumerated_turns, state_cap
+        from strategies.kernel.tables import KernelUnsupported
+        from strategies.search import SearchOptions
+        from strategies.table.leaves import TableSearcher
+        from strategies.table.lookup import exact_move_values
+
+        if self.objective is Objective.MARGIN:
+            cap = state_cap("margin", enumerated_turns(state.turns_left, self.table.top), FALLBACK_NODES)
+            try:
+                values = None if cap is None else exact_move_values(state, "margin", table=self.table, max_states=cap)
+            except KernelUnsupported:
+                values = None
+            if values is not None:
+                return self._result(state, values, True, SEARCH_SOLVED)
         if self._searcher is None:
-            self._searcher = SearchStrategy(
-                "expectimax",
-                objective=self.objective,
-                nodes=FALLBACK_NODES,
-                leaves="table",
-                exact_solve=True,
-                table=self.table,
-            )
-        result: SearchResult = self._searcher.analyse(state, deadline, all_values=True)
+            self._searcher = TableSearcher(self.table, SearchOptions(objective=self.objective))
+        result: SearchResult = self._searcher.iterate(
+            state, math.inf, deadline=deadline, all_values=True, nodes=FALLBACK_NODES
+        )
         self.last = result
         self.last_how = SEARCH_SOLVED if result.exact else SEARCHED
-        self.last_values_exact = bool(self._searcher.last_values_exact)
+        self.last_values_exact = True  # every move searched with a full window
         return result
 
     def _result(self, state: CountState, values: dict[int, float], exact: bool, how: str) -> SearchResult:
