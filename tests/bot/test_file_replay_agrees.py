@@ -18,24 +18,10 @@ runner = CliRunner()
 def _multi_round_match(
     real_server, tmp_path: Path, style: int = 2, opponent: str = "housebot-greedy"
 ) -> tuple[Path, dict]:
-    from test_bot_server_integration import play
+    """A match of several rounds (style 2) by default, played once and recorded both ways."""
+    from conftest import record_match
 
-    from bot.players.match_bots import strategy_bot
-    from rummy.records import Records
-
-    base, passwords = real_server(move_time_ms=60_000, seed=3)
-    bot = strategy_bot("greedy", "oracle", base_url=base)
-    (summary,) = play(
-        base, passwords["tester"], bot, tmp_path / "replays", style=style, move_time_s=60, opponent=opponent
-    )
-    assert summary.fallbacks == 0, summary
-    records = Records(tmp_path / "records-0.sqlite3")
-    try:
-        record = records.match_record(int(summary.game_id))
-    finally:
-        records.close()
-    assert record is not None
-    return Path(str(summary.record_path)), record
+    return record_match(real_server, tmp_path, seed=3, opponent=opponent, style=style)
 
 
 def _our_moves(steps, mover) -> list[tuple[int, str, str]]:
