@@ -35,7 +35,10 @@ WIN_EXACT_TURNS = 5
 # The most states such a solve may enumerate: a cap, not the clock, so the same position gets the same
 # answer on any machine (a deadline, when the caller gives one, can still cut it short).
 WIN_STATE_CAP = STATES_PER_NODE * SOLVE_P95_STATES["win"][WIN_EXACT_TURNS]
-SOLVE_HINT = "`rummy-vision solve` builds the whole win table, which makes every value exact"
+SOLVE_HINT = (
+    "`rummy-vision solve` builds the whole win table (2.73 GB, about 22 CPU minutes, after the margin table), "
+    "which makes every value exact"
+)
 # The node budget of the searcher that answers above a partial margin table: what `expectimax` searches in
 # its 1000 ms on a quiet 2-core machine (see the README), a budget so the same position gets the same move.
 FALLBACK_NODES = 459_000
