@@ -42,10 +42,13 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
                 pending_move, pending_result = line.get("move"), str(line.get("result", ""))
         elif line.get("type") == "gamestate":
             gamestate = line["gamestate"]
-            round_index = int(gamestate.get("MyScore", 0)) + int(gamestate.get("OppScore", 0))
+            # A move belongs to the round it was made in (as in the records), not to the one its answer shows:
+            # the answer to a round's last move is the next round's deal, or the match's end.
+            round_index = _round_of(gamestate if previous is None else previous)
             if pending_move is not None:
                 step = Step(len(steps), round_index, 0, pending_move, pending_result, (gamestate, None), dict(labels))
-                steps.append(replace(_with_note(step, previous), drawn=drawn_card(previous, gamestate, "MyHand")))
+                noted = _with_note(step, previous, labels)
+                steps.append(replace(noted, drawn=drawn_card(previous, gamestate, "MyHand")))
             elif previous is None:
                 steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), dict(labels)))
             elif _turn_of(gamestate) != _turn_of(previous):
@@ -78,6 +81,11 @@ def drawn_card(before: Mapping[str, Any] | None, after: Mapping[str, Any], hand:
     return new[0] if len(new) == 1 else None
 
 
+def _round_of(gamestate: Mapping[str, Any]) -> int:
+    """The round a gamestate shows, 0 first: the rounds already decided."""
+    return int(gamestate.get("MyScore", 0)) + int(gamestate.get("OppScore", 0))
+
+
 def _turn_of(gamestate: Mapping[str, Any]) -> tuple[Any, ...]:
     return (gamestate.get("RemainingRounds"), gamestate.get("RemainingMoves"), gamestate.get("GameStatus"))
 
@@ -92,18 +100,37 @@ def _ids(gamestate: Mapping[str, Any], key: str) -> list[int]:
     return [int(card[0]) for card in gamestate.get(key) or []]
 
 
-def _with_note(step: Step, before: Mapping[str, Any] | None) -> Step:
-    """Our own move, with its points or "wasted turn" worked out from the gamestates around it."""
+def _with_note(step: Step, before: Mapping[str, Any] | None, labels: Mapping[int, str] | None = None) -> Step:
+    """Our own move, with its points or "wasted turn" worked out from the gamestates around it: within a
+    round from the points it gained; for a round's last move (whose answer has the hand penalty taken off,
+    or shows the next deal) from the rules' points for the laid cards' labels, as the records score it."""
     after = step.views[0]
     if before is None or after is None or step.move is None or "Lay" not in step.move:
         return step
-    if not _same_deal(before, after):
-        return step
-    gained = int(after.get("MyPoints", 0)) - int(before.get("MyPoints", 0))
-    note = (
-        f"+{gained}" if gained > 0 else ("wasted turn" if set(step.move["Lay"]) <= set(_ids(after, "MyHand")) else "")
-    )
+    laid = [int(card_id) for card_id in step.move["Lay"]]
+    if _same_deal(before, after) and not _round_over(after):
+        gained = int(after.get("MyPoints", 0)) - int(before.get("MyPoints", 0))
+        wasted = set(laid) <= set(_ids(after, "MyHand"))
+    else:
+        gained = _set_points(laid, labels or {})
+        wasted = gained == 0 and laid != [] and all(card_id in (labels or {}) for card_id in laid)
+    note = f"+{gained}" if gained > 0 else ("wasted turn" if wasted else "")
     return Step(step.number, step.round_index, step.mover, step.move, step.result, step.views, step.labels, note)
+
+
+def _round_over(gamestate: Mapping[str, Any]) -> bool:
+    return gamestate.get("GameStatus", "RUNNING") != "RUNNING" or int(gamestate.get("RemainingMoves", 1)) <= 0
+
+
+def _set_points(laid: list[int], labels: Mapping[int, str]) -> int:
+    """The default rules' points for laying these cards, from their labels; 0 when one is not labelled."""
+    from collections import Counter
+
+    from rummy.config import DEFAULT_RULES
+
+    if not laid or any(card_id not in labels for card_id in laid):
+        return 0
+    return DEFAULT_RULES.set_points(tuple(Counter(labels[card_id] for card_id in laid).values()))
 
 
 def opponent_move(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:

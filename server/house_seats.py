@@ -27,6 +27,22 @@ class HousePlayers:
         self.matches = matches
         self.landmark_of_url = landmark_of_url
         self._tasks: set[asyncio.Task[None]] = set()
+        # House bots that could not choose a move here, with the reason: withdrawn from new matches (the
+        # /play opponents list shows the reason), and each match one played notes it for both players.
+        self.withdrawn: dict[str, str] = {}
+        self.failed_games: dict[int, str] = {}
+
+    def note_of(self, game_id: int) -> str | None:
+        """What both players of match `game_id` are told when its house bot could not choose its moves."""
+        return self.failed_games.get(game_id)
+
+    def _withdraw(self, name: str, game_id: int, error: BaseException) -> None:
+        first = str(error).splitlines()[0] if str(error) else ""
+        reason = f"{name} could not choose a move: {type(error).__name__}: {first}".rstrip(": ")
+        if name not in self.withdrawn:
+            log.error("game %d: %s; withdrawn from new matches", game_id, reason, exc_info=error)
+        self.withdrawn.setdefault(name, reason)
+        self.failed_games[game_id] = f"{reason}; it played safe moves (give a card) for the rest of this match"
 
     def seat(self, seat: Seat) -> None:
         """Start playing `seat` (its match has started)."""
@@ -44,7 +60,11 @@ class HousePlayers:
         live = seat.live
         assert live is not None
         matches = self.matches
-        agent = house_agent(seat.bot.name, self.landmark_of_url)
+        try:
+            agent: Any = house_agent(seat.bot.name, self.landmark_of_url)
+        except Exception as error:  # noqa: BLE001 - e.g. a strategy whose table went missing: safe moves
+            self._withdraw(seat.bot.name, live.game_id, error)
+            agent = None
         thinking: asyncio.Future[dict[str, Any]] | None = None
         while not live.match.over:
             await wait_for_news(seat, HOUSE_POLL_MS, matches.shutdown)
@@ -56,7 +76,9 @@ class HousePlayers:
             if not gamestate["IsMover"]:
                 continue
             turn = live.turn
-            if thinking is not None and not thinking.done():
+            if agent is None or live.game_id in self.failed_games:
+                move = fallback_move(gamestate)  # one failure is reported; the rest of the match plays safe
+            elif thinking is not None and not thinking.done():
                 log.warning("game %d: %s is still thinking about an earlier move", live.game_id, seat.bot.name)
                 move = fallback_move(gamestate)
             else:
@@ -66,7 +88,7 @@ class HousePlayers:
                 move = await self._move(live, seat, thinking, gamestate)
             if live.turn != turn or live.match.over:
                 continue  # too late: the deadline passed while it was thinking
-            told = matches.move(seat, move, live.url_prefix)
+            told = matches.move(seat, move, live.url_prefix, note=self.failed_games.get(live.game_id))
             if told["Result"] == Result.INVALID_MOVE:
                 log.error("game %d: %s sent %s: %s", live.game_id, seat.bot.name, move, told.get("ErrorMessage"))
                 matches.move(seat, fallback_move(gamestate), live.url_prefix)
@@ -83,8 +105,8 @@ class HousePlayers:
             return await asyncio.wait_for(asyncio.shield(thinking), timeout=max(0.0, time_left_s))
         except TimeoutError:
             log.warning("game %d: %s ran out of time; it plays a safe move", live.game_id, seat.bot.name)
-        except Exception:
-            log.exception("game %d: %s failed to choose a move", live.game_id, seat.bot.name)
+        except Exception as error:  # noqa: BLE001 - the strategy's own failure: withdrawn, and said so
+            self._withdraw(seat.bot.name, live.game_id, error)
         return fallback_move(gamestate)
 
 

@@ -163,7 +163,9 @@ class MatchesInPlay:
         for seat in live.seats:
             seat.poke.set()
 
-    def move(self, seat: Seat, raw_move: Any, base_url: str) -> dict[str, Any]:
+    def move(self, seat: Seat, raw_move: Any, base_url: str, note: str | None = None) -> dict[str, Any]:
+        """Apply `raw_move` for `seat`; `note` (a house bot's safe move, and why) is kept with it in the records
+        as its ErrorMessage, where both players' summaries can read it; the answer is unchanged."""
         received = self.settings.clock()
         live = seat.live
         if live is None:
@@ -215,7 +217,7 @@ class MatchesInPlay:
             move=raw_move if applied else stored_excerpt(raw_move),
             result=told["Result"],
             applied=applied,
-            error=error,
+            error=error if error is not None else note,
             gamestate=told["GameState"],
             finished_round=(round_index, played) if round_over else None,
             next_round=(match.round_index, match.current) if round_over and not match.over else None,

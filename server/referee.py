@@ -117,6 +117,10 @@ class Referee:
         opponent = request.OpponentId
         if opponent is not None and not is_house_bot(opponent) and self.accounts.get(opponent) is None:
             raise Refusal(Result.INVALID_LOGIN_OR_PASSWORD, "Check of OpponentId failed")
+        if opponent is not None and opponent in self.house.withdrawn:
+            raise Refusal(
+                Result.INVALID_LOGIN_OR_PASSWORD, f"{opponent} is withdrawn: {self.house.withdrawn[opponent]}"
+            )
         waiting = self.offers.count_of(bot.name)
         if waiting >= self.settings.max_offers_per_bot:
             raise Refusal(

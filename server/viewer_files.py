@@ -30,7 +30,8 @@ from server.file_steps import PICTURES_NOTE, file_steps
 from server.http_io import BodyTooLarge, RowId, SafeJSONResponse, read_body
 from server.replay_file_store import ReplayFileStore, StoreFull
 from server.replay_upload import MAX_FILE_BYTES, UploadError, cleaned_lines, file_name
-from server.viewer_review import OBJECTIVES, graded, review_page_response
+from server.review_cache import graded
+from server.viewer_review import OBJECTIVES, review_page_response
 from server.viewer_routes import step_cards, step_pictures
 
 router = APIRouter(tags=["viewer"])

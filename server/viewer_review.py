@@ -9,23 +9,18 @@ is kept in memory (a small LRU) once made, since a finished match never changes.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
-from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from server.http_io import RowId, without_folders
+from server.http_io import RowId
+from server.review_cache import graded
 from server.viewer_routes import finished_match_summary
-from server.worker_pools import in_coach_pool
 
 router = APIRouter(tags=["viewer"])
 
 OBJECTIVES = ("win", "margin")
-_reviews: LRUCache[tuple[str, str, str], dict[str, Any]] = LRUCache(maxsize=64)
-_lock = asyncio.Lock()
 
 
 async def _review(request: Request, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
@@ -42,20 +37,6 @@ async def _review(request: Request, game_id: int, objective: str) -> dict[str, A
     return await graded(
         (str(records.path), f"game {game_id}", objective), lambda: review_record(record, default_grader(objective))
     )
-
-
-async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[str, Any] | JSONResponse:
-    """The review `grade()` makes (a `GameReview`), as JSON: made in a worker thread, one at a time, then kept."""
-    from strategies.coaching.game_review import ReviewError
-
-    async with _lock:  # one grading at a time: it is CPU-bound
-        if key not in _reviews:
-            try:
-                review = await in_coach_pool(grade)  # with the coaches: never ahead of house bots or pictures
-            except ReviewError as error:
-                return JSONResponse({"ErrorMessage": without_folders(str(error))}, status_code=422)
-            _reviews[key] = review.to_json()
-        return _reviews[key]
 
 
 @router.get("/viewer/api/games/{game_id}/review")

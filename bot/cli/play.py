@@ -14,6 +14,8 @@ from recognizers.registry import names_help
 from rummy.terminal_text import escape
 from strategies.registry import SPEC_HELP
 
+# The width of `play`'s output when it goes to a file or a pipe (COLUMNS, when set, still decides).
+PIPED_WIDTH = 200
 GAME_TYPE_HELP = "Only list styles of this GameTypeId when choosing one (the local server's Rummy Vision is 15)."
 
 
@@ -143,6 +145,8 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     from rummy.terminal_text import escape
 
     out = Console()
+    if not out.is_terminal and not os.environ.get("COLUMNS"):
+        out = Console(width=PIPED_WIDTH)  # piped: Rich's 80 columns would cut the names in the table
     stop = threading.Event()
     json_lines = JsonLines() if json_output else None
     live = LiveStatus(err) if not (quiet or json_output) else None
@@ -188,6 +192,15 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         out.print(summary_table(summaries))
         for line in replay_lines(summaries):
             out.print(line, soft_wrap=True, highlight=False, markup=False)
+    for index, summary in enumerate(summaries, start=1):
+        if summary.opponent_note and not json_lines:  # its result is not the house bot's play
+            err.print(
+                f"note on #{index} (game {summary.game_id}): {summary.opponent_note}",
+                style="yellow",
+                soft_wrap=True,
+                highlight=False,
+                markup=False,
+            )
     if summaries and not json_lines:
         totals = tally(summaries)
         warning = blindness_warning(match_bot.label, unknown_share(totals), totals["cards_seen"])

@@ -30,6 +30,12 @@ def review(
         help="Search nodes per decision where no exact value is at hand (default 20000; without the perfect-play"
         " table: with it, `perfect` grades every decision).",
     ),
+    recognizer: str | None = typer.Option(
+        None,
+        "--recognizer",
+        help="For a replay FILE whose labels do not name its cards (a bot file's recording): label the card "
+        "pictures with this recognizer (e.g. local:azure, azure, customvision; the file's own labels come first).",
+    ),
 ) -> None:
     """Grade every decision of both players of a finished match: its loss against the engine's best move,
     the biggest mistakes with the better move, each player's totals, and a chart of the win probability
@@ -62,7 +68,7 @@ def review(
                 from bot.replay.file_review import review_file
 
                 console.print(f"match not in the records: reviewing {escape(source)} from the file alone")
-                result = review_file(source, grader, progress=progress)
+                result = review_file(source, grader, progress=progress, recognizer=recognizer)
     except (ReviewError, ValueError, OSError) as error:
         console.print(f"[red]error:[/red] {escape(error)}", soft_wrap=True)
         raise typer.Exit(2) from None
@@ -155,18 +161,23 @@ def print_review(data: dict[str, Any]) -> None:
     for note in data["Notes"]:
         console.print(escape(note) if data["AllExact"] else f"[yellow]{escape(note)}[/yellow]", highlight=False)
     totals = Table(title="Totals")
-    for column in ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
+    win = objective == "win"
+    columns = ("player", "decisions", "best moves", "accuracy", "mean loss", "inacc./mistakes/blunders", "exact")
+    for column in columns if win else ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
         totals.add_column(column)
     for row in data["Totals"]:
+        if win:  # per decision and on average: a sum of P(win) losses is no probability
+            grades = f"{row['Inaccuracies']}/{row['Mistakes']}/{row['Blunders']}"
+            accuracy = "-" if row["Accuracy"] is None else f"{row['Accuracy']:.0f} %"
+            figures: tuple[str, ...] = (accuracy, loss(row["MeanLoss"]), grades)
+        else:
+            figures = (loss(row["TotalLoss"]), loss(row["MeanLoss"]))
         totals.add_row(
-            escape(row["Player"]),
-            str(row["Decisions"]),
-            str(row["BestMoves"]),
-            loss(row["TotalLoss"]),
-            loss(row["MeanLoss"]),
-            str(row["ExactDecisions"]),
+            escape(row["Player"]), str(row["Decisions"]), str(row["BestMoves"]), *figures, str(row["ExactDecisions"])
         )
     console.print(totals)
+    for row in data["Totals"]:
+        console.print(f"{escape(row['Player'])}: {escape(row['Summary'])}", highlight=False, soft_wrap=True)
     for title, decisions in (("Biggest mistakes", data["Worst"]), ("Every decision", data["Decisions"])):
         table = Table(title=title)
         for column in ("step", "player", "played", "better move", "loss", "value"):

@@ -115,6 +115,15 @@ def _progress(console: Any) -> Any:
     )
 
 
+def _compile_notice(console: Any, what: str, modules: tuple[str, ...]) -> None:
+    """Before a first build: its kernel is compiled first, while the bar stands at 0%."""
+    from strategies.kernel.jit import compile_notice
+
+    notice = compile_notice(what, modules)
+    if notice is not None:
+        console.print(f"{notice}: the bar moves once it is done.", soft_wrap=True, highlight=False)
+
+
 def _fail(console: Any, error: Exception) -> NoReturn:
     from rich.text import Text
 
@@ -144,6 +153,7 @@ def _build_margin(console: Any, out: Path | None, workers: int, top: int | None,
     layer_states = {d: sizes[d] for d in range(1, last + 1)}
     done_before = sum(layer_states[d] for d in range(1, already + 1))
     console.print(plan_line(path, sizes, last, already, table_bytes(DEFAULT_RULES, last)), soft_wrap=True)
+    _compile_notice(console, "the table builder", ("layers",))
     began = time.perf_counter()
     with _progress(console) as progress:
         task = progress.add_task("solve", total=sum(layer_states.values()), completed=done_before, layer="", rate="")
@@ -185,6 +195,7 @@ def _build_win(console: Any, out: Path | None, workers: int, top: int, sizes: li
         soft_wrap=True,
         highlight=False,
     )
+    _compile_notice(console, "the win table builder", ("win_layers",))
     began = time.perf_counter()
     with _progress(console) as progress:
         task = progress.add_task("win", total=sum(sizes[already + 1 : last + 1]), completed=0, layer="", rate="")

@@ -25,7 +25,7 @@ def verify_tables(out: Path | None, samples: int, seed: int, config: RulesConfig
     win_path = default_win_table_path(config) if out is None else out.with_suffix(".rvw")
     if not win_path.exists():
         console.print(
-            f"No win table at {win_path}: not checked (`rummy-vision solve` builds it).",
+            f"No win table at {win_path}: not checked (`rummy-vision solve` builds it: 2.73 GB, about 22 CPU minutes).",
             highlight=False,
             soft_wrap=True,
         )

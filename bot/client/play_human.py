@@ -152,6 +152,11 @@ def format_value(value: float | None, objective: str) -> str:
     return f"{value:+.1f}" if objective == "margin" else f"{value:.0%}"
 
 
+def format_loss(value: float, objective: str) -> str:
+    """One decision's loss, as every review shows it (0.1 point, 0.1% of P(win))."""
+    return f"{value:.1f}" if objective == "margin" else f"{value:.1%}"
+
+
 class TerminalGame:
     """The game loop: show the board, read a line, check it, send it; then the result and the review."""
 
@@ -305,6 +310,8 @@ class TerminalGame:
 
     def _show_end(self, token: str, state: dict[str, Any]) -> None:
         self.console.print(f"\n[b]{state['Result']}[/b] (rounds won {state['RoundsWon'][0]}-{state['RoundsWon'][1]})")
+        if state.get("OpponentNote"):
+            self.console.print(f"[yellow]Note:[/yellow] {escape(state['OpponentNote'])}", soft_wrap=True)
         try:
             review = self.api.review(token)
         except PlayApiError as error:
@@ -323,12 +330,12 @@ class TerminalGame:
                 format_value(entry["PlayedValue"], objective),
                 entry["Best"],
                 format_value(entry["BestValue"], objective),
-                format_value(entry["Lost"], objective) if entry["Lost"] else "-",
+                format_loss(entry["Lost"], objective) if entry["Lost"] else "-",
             )
         self.console.print(table)
-        total = format_value(review["TotalLost"], objective)
-        total += " (exact)" if review.get("Exact") else " (an estimate)"
-        self.console.print(f"{review['BestMoves']} of {len(review['Moves'])} moves were the best; lost in all: {total}")
+        # The review engine's own sentence, as `rummy-vision review` and the viewer show it for this player.
+        kind = "exact" if review.get("Exact") else "estimates"
+        self.console.print(f"{review['Summary']} ({kind})", highlight=False, soft_wrap=True)
         if review.get("ExactHint"):
             self.console.print(review["ExactHint"], highlight=False)
         if review["Worst"]:
@@ -336,7 +343,7 @@ class TerminalGame:
         for entry in review["Worst"]:
             self.console.print(
                 f"  step {entry['Step']}: {entry['Played']} instead of {entry['Best']} "
-                f"({format_value(entry['Lost'], objective)}) {self.viewer_base}{entry['Viewer']}"
+                f"(lost {format_loss(entry['Lost'], objective)}) {self.viewer_base}{entry['Viewer']}"
             )
         if self.records_file:
             self.console.print(

@@ -64,6 +64,7 @@ class MatchSummary:
     error: str | None = None
     cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
     cards_unknown: int = 0  # of those, the ones it left unknown
+    opponent_note: str | None = None  # a local house bot could not choose its moves (the referee's records say)
 
     @property
     def unknown_share(self) -> float | None:
@@ -416,6 +417,7 @@ class Runner:
             error=error,
             cards_seen=seen,
             cards_unknown=unknown,
+            opponent_note=house_note(self.client.base_url, state.get("GameId"), str(state.get("OpponentId", ""))),
         )
         if match.recorder:
             match.recorder.end(
@@ -430,3 +432,28 @@ class Runner:
             match.recorder.close()
         self.observer.match_ended(summary)
         return summary
+
+
+def house_note(base_url: str, game_id: Any, opponent: str) -> str | None:
+    """What the local referee's records say about a house bot that could not choose its moves in the match
+    (kept as its moves' ErrorMessage), or None. Asked of a loopback server only: the arena has no house bots."""
+    from urllib.parse import urlsplit
+
+    import httpx
+
+    from recognizers.live import LOOPBACK_HOSTS
+
+    if not opponent.startswith("housebot-") or not isinstance(game_id, int):
+        return None
+    if (urlsplit(base_url).hostname or "") not in LOOPBACK_HOSTS:
+        return None
+    root = base_url.rstrip("/").removesuffix("/prod")
+    try:
+        record = httpx.get(f"{root}/games/{game_id}", timeout=5.0).json()
+    except (httpx.HTTPError, ValueError):
+        return None
+    moves = record.get("Moves") if isinstance(record, dict) else None
+    for move in moves if isinstance(moves, list) else []:
+        if isinstance(move, dict) and move.get("Bot") == opponent and move.get("Applied") and move.get("ErrorMessage"):
+            return str(move["ErrorMessage"])
+    return None

@@ -48,3 +48,54 @@ def split_player(spec: str) -> tuple[str, str | None]:
     if not player.strip() or not recognizer.strip():
         raise ValueError(f"{spec!r}: write PLAYER@RECOGNIZER, e.g. perfect@harsh:0.1")
     return player.strip(), recognizer.strip()
+
+
+# Recognizers that label live cards without the referee's true labels (their keys or gallery set up).
+SEEING_CHOICES = "local:azure, azure, customvision, or local with a filled gallery"
+
+
+def oracle_off_reason(recognizer: Any) -> str | None:
+    """Why `recognizer` (the oracle, or one wrapping it) gets no true labels from its server, or None.
+
+    Asks the server's oracle once: a referee started without --oracle has no such route (a plain 404),
+    while one with it answers for an unknown match with its own ErrorMessage. An unreachable server is
+    not judged here (playing says so)."""
+    import httpx
+
+    from recognizers.oracle import OracleRecognizer
+
+    oracle = recognizer
+    while oracle is not None and not isinstance(oracle, OracleRecognizer):
+        oracle = getattr(oracle, "inner", None)
+    if oracle is None or oracle.base_url is None:
+        return None
+    url = f"{oracle.base_url}/oracle/labels/0"
+    try:
+        response = httpx.get(url, timeout=5.0)
+    except httpx.HTTPError:
+        return None
+    if response.status_code != 404:
+        return None
+    try:
+        said = response.json()
+    except ValueError:
+        said = None
+    if isinstance(said, dict) and "ErrorMessage" in said:
+        return None  # the oracle is there; it only knows no match 0
+    return f"the server at {oracle.base_url} serves no true labels (it was started without --oracle)"
+
+
+def refuse_without_oracle(strategy: str, recognizer_spec: str, recognizer: Any) -> None:
+    """Raise ValueError when `strategy` plays by labels from an oracle its server does not serve: in process
+    the same strategy is refused a recognizer that cannot label, so over a server it is too."""
+    from strategies.registry import needs_labels
+
+    if not needs_labels(strategy):
+        return
+    reason = oracle_off_reason(recognizer)
+    if reason is not None:
+        raise ValueError(
+            f"strategy {strategy!r} plays by the cards' labels, but recognizer {recognizer_spec!r} cannot label"
+            f" live cards: {reason}. Start it with `rummy-vision serve --oracle`, or name a --recognizer that"
+            f" can label: {SEEING_CHOICES}"
+        )

@@ -144,11 +144,13 @@ def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str, nodes:
     get_strategy(strategy)  # raises ValueError naming the known strategies
     if nodes is not None and not takes_option(strategy, "nodes"):
         raise ValueError(f"--nodes is a search budget; strategy {strategy!r} does not search")
-    from bot.players.labelling import chosen_recognizer, refuse_blind
+    from bot.players.labelling import chosen_recognizer, refuse_blind, refuse_without_oracle
 
     spec = chosen_recognizer(strategy, recognizer, base_url)
     # Raises for an unknown name, missing settings, or one that cannot label live cards for this strategy.
-    refuse_blind(strategy, spec, recognizer_for_match(spec, base_url, game_id=None))
+    probe = recognizer_for_match(spec, base_url, game_id=None)
+    refuse_blind(strategy, spec, probe)
+    refuse_without_oracle(strategy, spec, probe)  # a referee started without --oracle: blind, like the stub
 
     def make_recognizer(gamestate: dict[str, Any]) -> Any:
         return recognizer_for_match(spec, base_url, gamestate.get("GameId"))

@@ -1,10 +1,13 @@
 """`review FILE`'s review of a replay file alone: the file read, then graded by
-`strategies.coaching.file_review` (which the server's viewer uses too, for a file sent to it)."""
+`strategies.coaching.file_review` (which the server's viewer uses too, for a file sent to it). Where the
+file's own labels do not name its cards (a bot file's recording), a recognizer the user names labels them
+from the card pictures the gamestates point to."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.replay.recording import read_replay
 from rummy.rebuild import ReplayError
@@ -12,11 +15,54 @@ from strategies.coaching.file_review import review_lines
 from strategies.coaching.game_review import GameReview, ReviewError
 from strategies.coaching.grading import Grader
 
+# Recognizers that label card pictures without the referee (the oracle knows only matches in play).
+LABELLING = "local:azure, azure, customvision, local with a filled gallery, or stub with label files"
+NO_LABELS_HINT = f"; give `--recognizer NAME` to label its card pictures ({LABELLING})"
 
-def review_file(path: str | Path, grader: Grader, *, progress: Callable[[int, int], None] | None = None) -> GameReview:
-    """Grade every decision of a replay file that its gamestates and labels let us rebuild."""
+
+def review_file(
+    path: str | Path,
+    grader: Grader,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    recognizer: str | None = None,
+) -> GameReview:
+    """Grade every decision of a replay file that its gamestates and labels (or `recognizer`'s) let us rebuild."""
     try:
         lines = read_replay(path)
     except (ReplayError, OSError) as error:
         raise ReviewError(f"{path}: not a readable replay file: {error}") from None
-    return review_lines(lines, str(path), grader, progress=progress)
+    extra = None if recognizer is None else recognizer_labels(lines, recognizer)
+    return review_lines(lines, str(path), grader, progress=progress, extra_labels=extra, no_labels_hint=NO_LABELS_HINT)
+
+
+def recognizer_labels(lines: list[dict[str, Any]], spec: str) -> dict[int, dict[int, str]]:
+    """{RemainingRounds: {card id: landmark}} that recognizer `spec` gives the cards of the file's gamestates."""
+    from recognizers.registry import get_recognizer
+
+    try:
+        recognizer = get_recognizer(spec)
+    except Exception as error:  # noqa: BLE001 - a recognizer's own reason (a missing key, an unknown name)
+        raise ReviewError(f"recognizer {spec!r}: {error}") from None
+    cards: dict[int, dict[int, str]] = {}
+    catalogs: dict[int, list[str]] = {}
+    for line in lines:
+        if line.get("type") != "gamestate":
+            continue
+        gamestate = line["gamestate"]
+        round_key = int(gamestate.get("RemainingRounds", 0))
+        catalogs.setdefault(round_key, list(gamestate.get("AllCardTypes") or []))
+        for hand in ("MyHand", "OppHand"):
+            for card in gamestate.get(hand) or []:
+                cards.setdefault(round_key, {})[int(card[0])] = str(card[1])
+    labels: dict[int, dict[int, str]] = {}
+    for round_key, by_id in cards.items():
+        found = recognizer.recognize(sorted(by_id.items()), catalogs.get(round_key) or _catalog())
+        labels[round_key] = {card_id: label.landmark for card_id, label in found.items() if label.landmark is not None}
+    return labels
+
+
+def _catalog() -> list[str]:
+    from rummy.catalog import DEFAULT_CATALOG
+
+    return list(DEFAULT_CATALOG)

@@ -30,7 +30,6 @@ from server.referee import Referee, Refusal
 from server.styles import NO_LIMIT_MS, GameStyle
 from server.worker_pools import BUSY_TIME_MS, coach_busy, in_coach_pool
 from strategies.coaching.coach import Advice, CoachConfig, advise
-from strategies.coaching.review import Decision, Review, review
 from strategies.coaching.selection import HandCard, Verdict, check_selection
 from strategies.position import Position, parse_position
 from strategies.registry import get_strategy
@@ -130,6 +129,8 @@ class PlayHall:
             raise PlayError("a name is 1 to 24 letters, digits, spaces, dots, dashes or underscores")
         if opponent not in HOUSE_BOTS:
             raise PlayError(f"unknown opponent {opponent!r}; choose one of {', '.join(HOUSE_BOTS)}")
+        if opponent in self.referee.house.withdrawn:
+            raise PlayError(f"{opponent} is withdrawn: {self.referee.house.withdrawn[opponent]}")
         try:
             HOUSE_BOTS[opponent]()
             get_strategy(coach.strategy)
@@ -349,13 +350,24 @@ class PlayHall:
         _position, advice = await asyncio.shield(thinking)
         return advice
 
-    async def review(self, session: PlaySession) -> Review:
-        decisions = []
-        for step, round_index, turn, key, played in session.decisions:
-            position, advice = await asyncio.shield(session.advice[key])
-            if advice is not None:
-                decisions.append(Decision(step, round_index, turn, position, advice, played, session.sources[key]))
-        return review(decisions, strategy=session.coach.strategy, objective=session.coach.objective.value)
+    async def review(self, session: PlaySession) -> dict[str, Any]:
+        """The person's part of the match's review: the review engine of `rummy-vision review` and the viewer
+        (the same grading, shared with the viewer's cache), by the coach's objective, not the coach's hints."""
+        from server.review_cache import graded
+        from strategies.coaching.game_review import ReviewError, review_record, seat_review
+        from strategies.coaching.grading import default_grader
+
+        objective = session.coach.objective.value
+        record = self.records.match_record(session.game_id)
+        if record is None:
+            raise ReviewError(f"no match {session.game_id} in the records")
+        data = await graded(
+            (str(self.records.path), f"game {session.game_id}", objective),
+            lambda: review_record(record, default_grader(objective)),
+        )
+        if not isinstance(data, dict):
+            raise ReviewError(bytes(data.body).decode(errors="replace"))
+        return seat_review(data, list(record["Players"]).index(session.name))
 
     def played(self, session: PlaySession) -> tuple[list[PlayedMove], list[dict[str, Any]]]:
         """The match's moves and rounds so far (read again only when the seat's state has changed)."""

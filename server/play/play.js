@@ -65,7 +65,7 @@
   }
 
   function formatLoss(value, objective) {
-    return objective === "margin" ? value.toFixed(1) : Math.round(value * 100) + "%";
+    return objective === "margin" ? value.toFixed(1) : (value * 100).toFixed(1) + "%";
   }
 
   // --- setup -----------------------------------------------------------------------------------
@@ -74,7 +74,7 @@
     const options = await call("/options");
     const opponents = $("#opponent");
     for (const opponent of options.Opponents) {
-      const option = element("option", { value: opponent.Name }, `${opponent.Short} — ${opponent.Note}`);
+      const option = element("option", { value: opponent.Name, title: opponent.Note }, `${opponent.Short} — ${opponent.Note}`);
       if (!opponent.Available) option.disabled = true;
       opponents.append(option);
     }
@@ -395,6 +395,8 @@
     panel.hidden = false;
     $("#result-text").textContent = state.Result;
     const rounds = state.Events.filter((event) => event.RoundEnded).map((event) => element("li", {}, event.RoundEnded.Text));
+    // The house bot could not choose its moves (it played safe ones): the result is not its play.
+    if (state.OpponentNote) rounds.push(element("li", { id: "opponent-note", class: "warning" }, state.OpponentNote));
     $("#round-results").replaceChildren(...rounds);
     $("#viewer-link").href = state.Viewer;
     if (page.reviewShown) return;
@@ -409,12 +411,11 @@
 
   function renderReview(review) {
     $("#review").hidden = false;
-    const unit = review.Objective === "margin" ? "points" : "win probability";
-    const total = review.Objective === "margin" ? review.TotalLost.toFixed(1) : Math.round(review.TotalLost * 100) + "%";
+    // The review engine's own sentence, the same as `rummy-vision review` and the viewer show for you: per
+    // decision and on average (never a sum of win probabilities).
     $("#review-summary").textContent =
-      `${review.BestMoves} of your ${review.Moves.length} moves were the best (by ${review.Strategy}); ` +
-      `in all you gave away ${total} ${unit}` +
-      (review.Exact ? " (exact)." : ` (an estimate). ${review.ExactHint || ""}`);
+      `${review.Summary} (values: ${review.Strategy})` +
+      (review.Exact ? " (exact)." : ` (estimates). ${review.ExactHint || ""}`);
     const worst = review.Worst.map((entry) => {
       const item = element("li", { class: "worst" });
       const link = element("a", { href: entry.Viewer }, `step ${entry.Step}`);

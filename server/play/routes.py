@@ -167,7 +167,7 @@ async def play_page_slash() -> Response:
 async def play_options(request: Request) -> JSONResponse:
     """The opponents (house bots and characters), the styles and the coach's strategies."""
     styles = list(request.app.state.referee.styles.values())
-    return JSONResponse(options_json(styles, VALUED))
+    return JSONResponse(options_json(styles, VALUED, request.app.state.referee.house.withdrawn))
 
 
 @router.post("/play/api/games")
@@ -260,15 +260,20 @@ async def coach(request: Request, token: str, top: int = 5) -> JSONResponse:
 
 @router.get("/play/api/games/{token}/review")
 async def review(request: Request, token: str) -> JSONResponse:
-    """After the match: every move of yours beside the coach's best, the value lost, the worst three."""
+    """After the match: every move of yours graded as `rummy-vision review` and the viewer grade it (one review
+    engine), with your totals, the value lost by each move and the worst three."""
     session = _session(request, token)
     if session is None:
         return _bad(NO_GAME, 404)
     if session.running:
         return _bad("the review comes when the match is over", 409)
-    result = await _hall(request).review(session)
+    from strategies.coaching.game_review import ReviewError
+
+    try:
+        data = await _hall(request).review(session)
+    except ReviewError as error:
+        return _bad(f"no review: {error}", 422)
     viewer = f"/viewer#game/{session.game_id}/step/"
-    data = result.to_json()
     for entry in [*data["Moves"], *data["Worst"]]:
         entry["Viewer"] = viewer + str(entry["Step"])
     return JSONResponse({**data, "GameId": session.game_id, "Viewer": f"/viewer#game/{session.game_id}"})

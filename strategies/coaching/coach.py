@@ -24,7 +24,8 @@ from strategies.table.perfect import default_valuer
 # Where a person is told how to turn estimates into exact values.
 EXACT_HINT = (
     "These values are estimates (a bounded search, or exact margins mapped to a win probability). Run"
-    " `rummy-vision solve` once to build the perfect-play tables (margin, then win); with them the coach's values"
+    " `rummy-vision solve` once to build the perfect-play tables (the margin table, 1.1 GB and a few CPU minutes,"
+    " then the win table, 2.73 GB, about 22 CPU minutes); with them the coach's values"
     " are exact."
 )
 

@@ -32,21 +32,41 @@ from strategies.position import PositionError
 SWAPPED = (("MyHand", "OppHand"), ("MyPoints", "OppPoints"), ("MyScore", "OppScore"))
 
 
+# What a file without labels needs, where no recognizer can be named (the viewer).
+NO_LABELS = (
+    "the file holds no labels of its cards (a bot file's recording: its bot labelled the cards itself, "
+    "and the recording could not see how)"
+)
+
+
 def review_lines(
-    lines: list[dict[str, Any]], name: str, grader: Grader, *, progress: Callable[[int, int], None] | None = None
+    lines: list[dict[str, Any]],
+    name: str,
+    grader: Grader,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    extra_labels: Mapping[int, Mapping[int, str]] | None = None,
+    no_labels_hint: str = "",
 ) -> GameReview:
     """Grade every decision of a replay file's lines (`rummy.replay_lines.parse_replay`) that its gamestates
-    and labels let us rebuild; `name` is the file's name, for the notes and error messages."""
+    and labels let us rebuild; `name` is the file's name, for the notes and error messages. `extra_labels`
+    ({RemainingRounds: {card id: landmark}}, e.g. from a recognizer the user names) label the cards the file
+    does not; `no_labels_hint` is added to the refusal of a file with no labels at all."""
     try:
         replay = replay_lines(lines, name)
         labels = labels_by_round(lines)
     except (ReplayError, KeyError, TypeError, ValueError) as error:
         raise ReviewError(f"{name}: not a readable replay file: {error}") from None
+    unlabelled_file = not any(labels.values())
+    for round_key, names in (extra_labels or {}).items():
+        labels[round_key] = {**names, **labels.get(round_key, {})}  # the file's own labels first
     if not any(line.get("type") == "end" for line in lines):
         raise ReviewError(f"{name}: the file has no end line; a review needs the finished match")
     decisions, skipped = _decisions(replay, labels)
     if not decisions:
-        raise ReviewError(f"{name}: no decision can be rebuilt from the file ({'; '.join(skipped) or 'no moves'})")
+        if unlabelled_file and not extra_labels:
+            raise ReviewError(f"{name}: no decision can be rebuilt: {NO_LABELS}{no_labels_hint}")
+        raise ReviewError(f"{name}: no decision can be rebuilt from the file ({_reasons(skipped) or 'no moves'})")
     graded = grade_decisions(decisions, grader, progress)
     header = next(line for line in lines if line.get("type") == "header")
     notes = [
@@ -55,7 +75,7 @@ def review_lines(
         "opponent's moves are worked out from how the hands changed."
     ]
     if skipped:
-        notes.append(f"{len(skipped)} decision(s) could not be graded from the file: {'; '.join(skipped)}.")
+        notes.append(f"{len(skipped)} decision(s) could not be graded from the file: {_reasons(skipped)}.")
     game_id = header.get("game_id")
     return GameReview(
         game_id if isinstance(game_id, int) else None,
@@ -66,6 +86,20 @@ def review_lines(
         graded,
         (),
         tuple(notes),
+    )
+
+
+def _reasons(skipped: list[str]) -> str:
+    """The skipped decisions' reasons, each once with the steps it applies to: one line however many."""
+    steps: dict[str, list[str]] = {}
+    for entry in skipped:
+        step, _, reason = entry.partition(": ")
+        steps.setdefault(reason, []).append(step.removeprefix("step "))
+    return "; ".join(
+        f"{reason} (step {numbers[0]})"
+        if len(numbers) == 1
+        else f"{reason} ({len(numbers)} steps: {', '.join(numbers)})"
+        for reason, numbers in steps.items()
     )
 
 

@@ -30,6 +30,19 @@ from strategies.search import Objective
 WORST = 5
 # A loss below this is the best move (values are rounded in the search's last digits).
 EPSILON = 1e-6
+# The smallest loss every review shows as more than nothing (0.1% of P(win), 0.1 point of margin): a smaller
+# one is a best move, so no "better move" is ever listed with a loss of 0.0.
+SHOWN_LOSS = {Objective.WIN: 0.0005, Objective.MARGIN: 0.05}
+# Lichess's thresholds on the winning chances (2 P(win) - 1) a move gives away, 0.1, 0.2 and 0.3: in P(win),
+# an inaccuracy loses at least 5 points, a mistake 10 and a blunder 15.
+INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
+THRESHOLDS_TEXT = "P(win) lost: inaccuracy 5-10%, mistake 10-15%, blunder 15% or more, as lichess grades"
+
+
+def move_accuracy(loss: float) -> float:
+    """Lichess's accuracy of one move, 0-100, from the win percentage it gave away (x points):
+    103.1668 e^(-0.04354 x) - 3.1669, so 100 for a best move."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * loss * 100) - 3.1669))
 
 
 class ReviewError(ValueError):
@@ -86,17 +99,45 @@ class PlayerTotals:
     best_moves: int
     total_loss: float
     exact: int
+    objective: Objective = Objective.WIN
+    accuracy: float | None = None  # win: the mean of the decisions' lichess accuracies
+    grades: tuple[int, int, int] = (0, 0, 0)  # win: inaccuracies, mistakes, blunders
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / self.decisions if self.decisions else 0.0
+
+    def summary(self) -> str:
+        """The player's figures in one sentence, the same wherever a review is shown. A P(win) loss is per
+        decision: a sum of them is no probability (it can pass 100%), so none is shown."""
+        best = f"{self.best_moves} of {self.decisions} decisions were the best"
+        if self.objective is Objective.MARGIN:
+            return (
+                f"{best}; {self.mean_loss:.1f} points of margin lost a decision on average "
+                f"({self.total_loss:.1f} in all)"
+            )
+        inaccuracies, mistakes, blunders = self.grades
+        accuracy = "-" if self.accuracy is None else f"{self.accuracy:.0f}%"
+        return (
+            f"{best}; accuracy {accuracy}; {self.mean_loss:.1%} P(win) lost a decision on average; "
+            f"{inaccuracies} inaccuracies, {mistakes} mistakes, {blunders} blunders ({THRESHOLDS_TEXT})"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        mean = self.total_loss / self.decisions if self.decisions else 0.0
+        win = self.objective is Objective.WIN
         return {
             "Player": self.player,
             "Seat": self.seat,
             "Decisions": self.decisions,
             "BestMoves": self.best_moves,
             "TotalLoss": round(self.total_loss, 6),
-            "MeanLoss": round(mean, 6),
+            "MeanLoss": round(self.mean_loss, 6),
             "ExactDecisions": self.exact,
+            "Accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "Inaccuracies": self.grades[0] if win else None,
+            "Mistakes": self.grades[1] if win else None,
+            "Blunders": self.grades[2] if win else None,
+            "Summary": self.summary(),
         }
 
 
@@ -139,19 +180,33 @@ class GameReview:
 
     @property
     def worst(self) -> tuple[GradedDecision, ...]:
-        losing = [decision for decision in self.decisions if decision.loss > EPSILON]
+        shown = SHOWN_LOSS[self.objective]
+        losing = [decision for decision in self.decisions if decision.loss >= shown]
         return tuple(sorted(losing, key=lambda decision: (-decision.loss, decision.step))[:WORST])
 
     def totals(self) -> tuple[PlayerTotals, PlayerTotals]:
+        shown = SHOWN_LOSS[self.objective]
+        win = self.objective is Objective.WIN
+
         def of(seat: int) -> PlayerTotals:
             mine = [decision for decision in self.decisions if decision.seat == seat]
+            losses = [decision.loss for decision in mine]
+            accuracy = sum(move_accuracy(loss) for loss in losses) / len(losses) if win and losses else None
+            grades = (
+                sum(1 for loss in losses if INACCURACY <= loss < MISTAKE),
+                sum(1 for loss in losses if MISTAKE <= loss < BLUNDER),
+                sum(1 for loss in losses if loss >= BLUNDER),
+            )
             return PlayerTotals(
                 self.players[seat],
                 seat,
                 len(mine),
-                sum(1 for decision in mine if decision.loss <= EPSILON),
-                sum(decision.loss for decision in mine),
+                sum(1 for loss in losses if loss < shown),
+                sum(losses),
                 sum(1 for decision in mine if decision.exact),
+                self.objective,
+                accuracy,
+                grades,
             )
 
         return of(0), of(1)
@@ -185,6 +240,7 @@ class GameReview:
             "AllExact": self.all_exact,
             "Notes": self.notes,
             "Totals": [totals.to_json() for totals in self.totals()],
+            "Thresholds": THRESHOLDS_TEXT if self.objective is Objective.WIN else None,
             "Worst": [decision.to_json() for decision in self.worst],
             "Chart": self.chart(),
             "Results": list(self.results),
@@ -363,3 +419,50 @@ def grade_decisions(
         if progress is not None:
             progress(done + 1, len(decisions))
     return tuple(graded)
+
+
+PERSON_WORST = 3
+
+
+def seat_review(data: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """One player's part of a review (`GameReview.to_json()`), as the play page and `play-human` show it
+    after a game: the same decisions, grades and totals as `review` and the viewer give that player."""
+    from strategies.coaching.coach import value_kind
+
+    objective = Objective(data["Objective"])
+    mine = [decision for decision in data["Decisions"] if decision["Seat"] == seat]
+    moves = [
+        {
+            "Step": decision["Step"],
+            "Round": decision["Round"],
+            "Turn": decision["Turn"],
+            "Played": decision["Played"],
+            "PlayedValue": decision["PlayedValue"],
+            "Best": decision["Best"],
+            "BestValue": decision["BestValue"],
+            "Lost": decision["loss"],
+            "Exact": decision["Exact"],
+            "Source": decision["Source"],
+            "Move": decision["Move"],
+            "BestMove": decision["BestMove"],
+        }
+        for decision in mine
+    ]
+    losing = [move for move in moves if move["Lost"] >= SHOWN_LOSS[objective]]
+    worst = sorted(losing, key=lambda move: (-move["Lost"], move["Step"]))[:PERSON_WORST]
+    totals = data["Totals"][seat]
+    exact = all(move["Exact"] for move in moves)
+    return {
+        "Strategy": data["Grader"],
+        "Objective": objective.value,
+        "Player": totals["Player"],
+        "Moves": moves,
+        "Worst": worst,
+        "Totals": totals,
+        "Summary": totals["Summary"],
+        "BestMoves": totals["BestMoves"],
+        "MeanLost": totals["MeanLoss"],
+        "Accuracy": totals["Accuracy"],
+        "Exact": exact,
+        **value_kind(exact),
+    }

@@ -31,9 +31,9 @@ EXACT_NODES = 250_000
 SEARCH_NODES = 20_000
 SEARCHER = "expectimax"
 HOW_TO_GET_EXACT = (
-    "run `rummy-vision solve`: it builds the perfect-play margin table (1.1 GB, a few minutes), then the whole "
-    "win table (long); with both, every value is exact. Without the win table, win probabilities are exact "
-    "where the on-demand solve reaches (the last turns of a round) and estimates before"
+    "run `rummy-vision solve`: it builds the perfect-play margin table (1.1 GB, a few CPU minutes), then the whole "
+    "win table (2.73 GB, about 22 CPU minutes); with both, every value is exact. Without the win table, win "
+    "probabilities are exact where the on-demand solve reaches (the last turns of a round) and estimates before"
 )
 
 
@@ -137,10 +137,14 @@ class EngineGrader:
             )
         else:
             exact = f"exact in the last {self.exact_turns} turns of a round (solved on demand)"
+        # Which table the leaves read: a partial one (`solve --top N`) by its layers (margin names them above).
+        layers = "" if self.whole_table else f" (layers 1..{self.table_layers}; a hand-plan estimate above them)"
         if not self.has_table:
             leaves = "a heuristic hand-plan estimate"
+        elif margin:
+            leaves = "the table's exact margins"
         else:
-            leaves = "the table's exact margins" if margin else "table margins mapped to a win probability"
+            leaves = f"the perfect-play table's margins mapped to a win probability{layers}"
         return (
             f"{exact}; before that, estimates of an {SEARCHER} search ({self.search_nodes} nodes a move, "
             f"{leaves} at its leaves)"
@@ -157,7 +161,7 @@ class PerfectGrader:
         self.perfect = PerfectStrategy(objective=self.objective)
 
     def grade(self, position: Position) -> Grade:
-        from strategies.table.perfect import MAPPED, SOLVED_ABOVE, SOLVED_TO_END
+        from strategies.table.perfect import MAPPED, SEARCH_SOLVED, SEARCHED, SOLVED_ABOVE, SOLVED_TO_END
 
         result = self.perfect.analyse(position.state.copy())
         values = {move: self.perfect.shown_value(value) for move, value in result.move_values.items()}
@@ -165,8 +169,10 @@ class PerfectGrader:
         source = (
             ValueSource.MAPPED
             if how == MAPPED
+            else ValueSource.SEARCH
+            if how == SEARCHED  # above a partial margin table: `perfect`'s searcher
             else ValueSource.SOLVE
-            if how in (SOLVED_ABOVE, SOLVED_TO_END)
+            if how in (SOLVED_ABOVE, SOLVED_TO_END, SEARCH_SOLVED)
             else ValueSource.TABLE
         )
         return Grade(values, self.objective, result.exact, source, result.depth)

@@ -124,10 +124,31 @@ def review_html(review: Mapping[str, Any], *, viewer_link: str | None = None) ->
         f'<p class="note{" exact" if review["AllExact"] else ""}" id="notes">{escape(note)}</p>'
         for note in review["Notes"]
     )
+    win = objective == "win"
+
+    def figures(t: Mapping[str, Any]) -> str:
+        # Per decision and on average: a sum of P(win) losses is no probability, so none is shown.
+        if win:
+            accuracy = "-" if t.get("Accuracy") is None else f"{t['Accuracy']:.0f}%"
+            grades = f"{t.get('Inaccuracies')}/{t.get('Mistakes')}/{t.get('Blunders')}"
+            mean = _loss(t["MeanLoss"], objective)
+            return f"<td class=num>{accuracy}</td><td class=num>{mean}</td><td class=num>{grades}</td>"
+        return (
+            f"<td class=num>{_loss(t['TotalLoss'], objective)}</td><td class=num>{_loss(t['MeanLoss'], objective)}</td>"
+        )
+
     totals = "".join(
         f"<tr><td>{escape(str(t['Player']))}</td><td class=num>{t['Decisions']}</td>"
-        f"<td class=num>{t['BestMoves']}</td><td class=num>{_loss(t['TotalLoss'], objective)}</td>"
-        f"<td class=num>{_loss(t['MeanLoss'], objective)}</td><td class=num>{t['ExactDecisions']}</td></tr>"
+        f"<td class=num>{t['BestMoves']}</td>{figures(t)}<td class=num>{t['ExactDecisions']}</td></tr>"
+        for t in review["Totals"]
+    )
+    heads = (
+        "<th>Accuracy</th><th>Mean loss</th><th>Inaccuracies/mistakes/blunders</th>"
+        if win
+        else "<th>Total loss</th><th>Mean loss</th>"
+    )
+    summaries = "".join(
+        f'<p class="summary">{escape(str(t["Player"]))}: {escape(str(t.get("Summary", "")))}</p>'
         for t in review["Totals"]
     )
     results = "".join(
@@ -146,8 +167,9 @@ def review_html(review: Mapping[str, Any], *, viewer_link: str | None = None) ->
 Values: {escape(review["Grader"])}.</p>
 {notes}{back}
 <h2>Totals</h2>
-<div class="scroll"><table id="totals"><tr><th>Player</th><th>Decisions</th><th>Best moves</th><th>Total loss</th>
-<th>Mean loss</th><th>Exact</th></tr>{totals}</table></div>
+<div class="scroll"><table id="totals"><tr><th>Player</th><th>Decisions</th><th>Best moves</th>{heads}
+<th>Exact</th></tr>{totals}</table></div>
+{summaries}
 <ul>{results}</ul>
 <h2>{escape(str(players[0]))}'s {what} through the match</h2>
 <p class="meta">Before each decision, with best play from there; filled dots are exact, hollow dots and dashed

@@ -77,3 +77,21 @@ def jit_parallel(function: F) -> F:
     import numba
 
     return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(function))
+
+
+# What a first compile costs, in words (a 2-core machine; measured on the warm-up and the table builder).
+COMPILE_TIME_TEXT = "first run only, about a minute"
+
+
+def first_compile(modules: tuple[str, ...]) -> bool:
+    """Whether these kernel modules (e.g. ("play",)) have no compiled code cached for this source yet: their
+    first use then compiles, for about a minute, and a command should say so before it seems to stall."""
+    folder = cache_dir()
+    return not all(any(folder.rglob(f"{module}.*.nbi")) for module in modules)
+
+
+def compile_notice(what: str, modules: tuple[str, ...]) -> str | None:
+    """One line to show before `what` runs when its kernel code is compiled now, else None."""
+    if not first_compile(modules):
+        return None
+    return f"Compiling {what} ({COMPILE_TIME_TEXT}; kept in {cache_dir()})"

@@ -31,8 +31,21 @@ def warm_up_soon() -> None:
     threading.Thread(target=warm_up, name="kernel-warm-up", daemon=True).start()
 
 
+def announce() -> None:
+    """Say on stderr, once, that the exact solver is compiled now when it is (a first run): a command that
+    builds `perfect` or `expectimax` would otherwise stall for a minute without a word."""
+    import sys
+
+    from strategies.kernel.jit import compile_notice
+
+    notice = compile_notice("the exact solver", ("play", "bitmap_solve", "sorted_solve"))
+    if notice is not None:
+        print(f"{notice}...", file=sys.stderr, flush=True)
+
+
 @lru_cache(maxsize=1)
 def warm_up() -> None:
+    announce()
     from rummy import CountState
     from strategies.kernel.play import legal_moves, moved, state_index, table_move_values
     from strategies.kernel.solve_position import solve_exact

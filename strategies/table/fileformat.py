@@ -37,7 +37,14 @@ SLOT = 1 << 15
 DATA_OFFSET = 2 * SLOT
 PREAMBLE = struct.Struct("<8sIIII")
 VALUE_DTYPE = "<f4"
-BUILD_HINT = "build it with `rummy-vision solve` (about 4 CPU minutes, 1.1 GB)"
+# What the table commands build and cost (measurements/table-build.json, measurements/win-table-build.json).
+MARGIN_COST = "1.1 GB, a few CPU minutes"
+WIN_COST = "2.73 GB, about 22 CPU minutes"
+SOLVE_BUILDS = f"the margin table ({MARGIN_COST}), then the win table ({WIN_COST})"
+BUILD_HINT = (
+    f"build it with `rummy-vision solve --margin-only` ({MARGIN_COST}); plain `rummy-vision solve` builds "
+    f"{SOLVE_BUILDS}"
+)
 
 
 class TableError(ValueError):
@@ -239,7 +246,7 @@ def check_header(path: Path, header: dict[str, Any], config: RulesConfig) -> Non
     if header["done"] < header["top"]:
         raise TableError(
             f"{path} is an unfinished build ({header['done']} of {header['top']} layers); "
-            "resume it with `rummy-vision solve`"
+            f"resume it with `rummy-vision solve --top {header['top']}` (the command that started it)"
         )
 
 

@@ -26,7 +26,8 @@ def _covered(state: CountState, table: MarginTable, layer: int) -> None:
     if layer > table.top:
         raise TableError(
             f"{table.path} holds layers up to {table.top} (positions with up to {table.top + 1} turns left); "
-            f"this one needs layer {layer}; extend it with `rummy-vision solve`"
+            f"this one needs layer {layer}; extend it with `rummy-vision solve --margin-only` (the whole margin "
+            "table: 1.1 GB, a few CPU minutes)"
         )
 
 

@@ -8,8 +8,10 @@ what `perfect` maximises by default. Its values come, best first, from:
    when at most WIN_EXACT_TURNS turns are enumerated and the solve stays within WIN_STATE_CAP states
    and the deadline: exact;
 3. otherwise the margin table's best move, with its exact margins mapped to a P(win)
-   (strategies.table.win_mapping): an estimate, and every result says so (`last.exact`, `last_how`).
-Under `margin` every value is the margin table's exact value.
+   (strategies.table.win_mapping): an estimate, and every result says so (`last.exact`, `last_how`);
+4. above a partial margin table (`solve --top N`), `expectimax` with the table at its leaves and a fixed
+   node budget (FALLBACK_NODES): estimates (exact where its on-demand solve fits), said so like 3.
+Under `margin` every value within the margin table is its exact value; above a partial one, as in 4.
 """
 
 from __future__ import annotations
@@ -33,7 +35,14 @@ WIN_EXACT_TURNS = 5
 # The most states such a solve may enumerate: a cap, not the clock, so the same position gets the same
 # answer on any machine (a deadline, when the caller gives one, can still cut it short).
 WIN_STATE_CAP = STATES_PER_NODE * SOLVE_P95_STATES["win"][WIN_EXACT_TURNS]
-SOLVE_HINT = "`rummy-vision solve` builds the whole win table, which makes every value exact"
+SOLVE_HINT = (
+    "`rummy-vision solve` builds the whole win table (2.73 GB, about 22 CPU minutes, after the margin table), "
+    "which makes every value exact"
+)
+# The node budget of the searcher that answers above a partial margin table: what `expectimax` searches in
+# its 1000 ms on a quiet 2-core machine (see the README), a budget so the same position gets the same move.
+FALLBACK_NODES = 459_000
+MARGIN_HINT = "`rummy-vision solve --margin-only` builds the whole margin table (1.1 GB, a few CPU minutes)"
 
 # How a result's values were found, as `last_how` says it (the CLI's table titles use these words).
 FROM_WIN_TABLE = "exact, from the win table"
@@ -41,6 +50,8 @@ SOLVED_ABOVE = "exact, solved on demand above the win table"
 SOLVED_TO_END = "exact, solved on demand to the end of the round"
 FROM_MARGIN_TABLE = "exact, from the perfect-play table"
 MAPPED = "estimate: the margin table's exact margins mapped to a win probability"
+SEARCHED = "estimate: expectimax search above the partial margin table"
+SEARCH_SOLVED = "exact, solved on demand above the partial margin table"
 
 
 def perfect_available(rules: RulesConfig = DEFAULT_RULES) -> bool:
@@ -103,7 +114,43 @@ class PerfectStrategy:
         self.last: SearchResult | None = None
         self.last_how = ""
         self.last_values_exact = True
+        self._searcher: Any = None  # the fallback above a partial margin table, made when first needed
         warm_up()
+
+    @property
+    def margin_whole(self) -> bool:
+        """Whether the margin table holds every layer of a round (else positions above it are searched)."""
+        sizes = self.table.header.get("sizes")
+        return not isinstance(sizes, list) or self.table.top >= len(sizes) - 1
+
+    def _search(self, state: CountState, deadline: float | None) -> SearchResult:
+        """Above a partial margin table: under margin, solved on demand down to it when the solve fits a fixed
+        cap of states; otherwise the expectimax searcher with the table's leaves, at a fixed node budget."""
+        import math
+
+        from strategies.kernel.budget import enumerated_turns, state_cap
+        from strategies.kernel.tables import KernelUnsupported
+        from strategies.search import SearchOptions
+        from strategies.table.leaves import TableSearcher
+        from strategies.table.lookup import exact_move_values
+
+        if self.objective is Objective.MARGIN:
+            cap = state_cap("margin", enumerated_turns(state.turns_left, self.table.top), FALLBACK_NODES)
+            try:
+                values = None if cap is None else exact_move_values(state, "margin", table=self.table, max_states=cap)
+            except KernelUnsupported:
+                values = None
+            if values is not None:
+                return self._result(state, values, True, SEARCH_SOLVED)
+        if self._searcher is None:
+            self._searcher = TableSearcher(self.table, SearchOptions(objective=self.objective))
+        result: SearchResult = self._searcher.iterate(
+            state, math.inf, deadline=deadline, all_values=True, nodes=FALLBACK_NODES
+        )
+        self.last = result
+        self.last_how = SEARCH_SOLVED if result.exact else SEARCHED
+        self.last_values_exact = True  # every move searched with a full window
+        return result
 
     def _result(self, state: CountState, values: dict[int, float], exact: bool, how: str) -> SearchResult:
         best = max(values, key=lambda move: (values[move], -move))
@@ -132,6 +179,8 @@ class PerfectStrategy:
             found = self._exact_win(state, deadline)
             if found is not None:
                 return self._result(state, found[0], True, found[1])
+        if not self.table.covers(state.turns_left):
+            return self._search(state, deadline)
         margins = table_move_values(state, self.table)
         if self.objective is Objective.MARGIN:
             return self._result(state, margins, True, FROM_MARGIN_TABLE)
@@ -146,6 +195,11 @@ class PerfectStrategy:
     def budget_text(self) -> str | None:
         """Under margin every move's value is exact whatever the clock (the table, solved on demand above a
         partial one), so a time budget would misstate what the moves depend on."""
+        if self._partial is not None:
+            return (
+                f"above the margin table's layers 1..{self.table.top}: estimates of expectimax at {FALLBACK_NODES} "
+                f"nodes a move ({MARGIN_HINT})"
+            )
         if self.objective is Objective.MARGIN:
             return "no time budget: every value exact from the table, whatever the machine's load"
         return None
@@ -158,8 +212,8 @@ class PerfectStrategy:
             return None
         table = self.win_table
         if table is None:
-            return {"file": None, "layers": None, "whole": False, "exact": _exact_text(0)}
-        exact = _exact_text(table.top, table.whole)
+            return {"file": None, "layers": None, "whole": False, "exact": _exact_text(0, margin_top=self._partial)}
+        exact = _exact_text(table.top, table.whole, self._partial)
         return {"file": str(table.path), "layers": f"1..{table.top}", "whole": table.whole, "exact": exact}
 
     def shown_value(self, value: float) -> float:
@@ -179,13 +233,22 @@ class PerfectStrategy:
             return legal[0]
         return self.analyse(state, deadline).best
 
+    @property
+    def _partial(self) -> int | None:
+        """The partial margin table's top layer when positions above it are searched, else None."""
+        if self.margin_whole or (self.win_table is not None and self.win_table.whole):
+            return None
+        return self.table.top
 
-def _exact_text(top: int, whole: bool = False) -> str:
-    """Where win values are exact, in words, for a win table of layers 1..top (0: none)."""
+
+def _exact_text(top: int, whole: bool = False, margin_top: int | None = None) -> str:
+    """Where win values are exact, in words, for a win table of layers 1..top (0: none), over a margin
+    table of layers 1..margin_top (None: the whole one)."""
     if whole:
         return "every P(win) exact"
     reach = top + WIN_EXACT_TURNS
-    return (
-        f"P(win) exact up to {reach} turns left where the on-demand solve fits its cap, else estimates "
-        f"mapped from exact margins; {SOLVE_HINT}"
-    )
+    if margin_top is None:
+        beyond = "else estimates mapped from exact margins"
+    else:
+        beyond = f"else estimates (mapped from exact margins up to {margin_top + 1} turns left, searched above)"
+    return f"P(win) exact up to {reach} turns left where the on-demand solve fits its cap, {beyond}; {SOLVE_HINT}"

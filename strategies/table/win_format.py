@@ -36,7 +36,10 @@ BOUNDED = "laid sets"
 LAYOUTS = (BOUNDED, "none")
 DATA_OFFSET = 1 << 16
 PREAMBLE = struct.Struct("<8sIII")
-BUILD_HINT = "build it with `rummy-vision solve`"
+BUILD_HINT = (
+    "build it with `rummy-vision solve` (after the margin table, 1.1 GB and a few CPU minutes, the win table: "
+    "2.73 GB, about 22 CPU minutes)"
+)
 
 
 class NotReachable(TableError):

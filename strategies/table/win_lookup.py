@@ -55,7 +55,7 @@ def _check(state: CountState, table: WinTable, layer: int) -> None:
     if layer > table.top:
         raise TableError(
             f"{table.path} holds layers up to {table.top}; this position needs layer {layer}; "
-            "extend it with `rummy-vision solve`"
+            "extend it with `rummy-vision solve` (the whole win table: 2.73 GB, about 22 CPU minutes)"
         )
 
 

@@ -81,7 +81,9 @@ def seed_where_the_opponent_moves_first() -> int:
     return next(seed for seed in itertools.count(1) if Match(seed=f"{seed}:1").current.mover == 1)
 
 
-def record_match(real_server, tmp_path: Path, *, seed: int, opponent: str) -> tuple[Path, dict]:
+def record_match(
+    real_server, tmp_path: Path, *, seed: int, opponent: str, style: int | None = None
+) -> tuple[Path, dict]:
     """A match of greedy (oracle labels) against `opponent` on the real referee with a seeded deal: (its
     `play` replay file, the referee's record of it). Minute-long moves, so a loaded machine never makes the
     bot fall back."""
@@ -92,7 +94,8 @@ def record_match(real_server, tmp_path: Path, *, seed: int, opponent: str) -> tu
 
     base, passwords = real_server(move_time_ms=60_000, seed=seed)
     bot = strategy_bot("greedy", "oracle", base_url=base)
-    (summary,) = play(base, passwords["tester"], bot, tmp_path / "replays", move_time_s=60, opponent=opponent)
+    styled = {} if style is None else {"style": style}
+    (summary,) = play(base, passwords["tester"], bot, tmp_path / "replays", move_time_s=60, opponent=opponent, **styled)
     assert summary.fallbacks == 0, summary
     records = Records(tmp_path / "records-0.sqlite3")
     try:

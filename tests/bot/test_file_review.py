@@ -93,3 +93,58 @@ def test_cli_reviews_a_file_whose_match_is_not_in_the_records(recorded, tmp_path
     bad.write_text("not json\n")
     refused = runner.invoke(app, ["review", str(bad), "--db", str(empty)])
     assert refused.exit_code == 2 and "replay file" in refused.output
+
+
+def _as_a_bot_files_recording(path, tmp_path):
+    """The same match as a bot file's recording holds it: gamestates and moves, no labels (its bot labelled
+    the cards itself)."""
+    lines = read_replay(path)
+    bare = tmp_path / "bot-file.jsonl"
+    kept = [{**line, "labels": {}} if line["type"] == "move" else line for line in lines if line["type"] != "labels"]
+    header = kept[0]
+    kept[0] = {**header, "bot": "file:/somewhere/bot.py", "recognizer": None}
+    bare.write_text("".join(json.dumps(line) + "\n" for line in kept))
+    return bare
+
+
+def test_a_bot_files_recording_says_once_what_is_missing(recorded, tmp_path) -> None:
+    path, _record = recorded
+    bare = _as_a_bot_files_recording(path, tmp_path)
+    empty = tmp_path / "elsewhere.sqlite3"
+    refused = runner.invoke(app, ["review", str(bare), "--db", str(empty), "--nodes", str(NODES)], terminal_width=400)
+    assert refused.exit_code == 2
+    said = refused.stderr.strip().splitlines()[-1]
+    assert "--recognizer" in said and "no labels" in said, refused.stderr
+    assert said.count("never labelled") <= 1 and refused.stderr.count("error:") == 1
+
+
+def test_a_bot_files_recording_is_reviewed_with_a_recognizer_the_user_names(recorded, tmp_path, monkeypatch) -> None:
+    path, record = recorded
+    bare = _as_a_bot_files_recording(path, tmp_path)
+    # A recognizer that can label these pictures: the stub, given the true landmark of every card URL.
+    truth = {card["Id"]: card["Landmark"] for round_ in record["Rounds"] for hand in round_["Hands"] for card in hand}
+    truth.update({step_id: name for step in _record_steps(record) for step_id, name in step.labels.items()})
+    urls = {
+        card[1]: truth[card[0]]
+        for line in read_replay(bare)
+        if line["type"] == "gamestate"
+        for hand in ("MyHand", "OppHand")
+        for card in line["gamestate"][hand]
+    }
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    (cache / "rummy-vision").mkdir(parents=True)
+    (cache / "rummy-vision" / "stub_labels.json").write_text(json.dumps({"labels": urls}))
+    empty = tmp_path / "elsewhere.sqlite3"
+    arguments = ["review", str(bare), "--db", str(empty), "--json", "--nodes", str(NODES), "--recognizer", "stub"]
+    answer = runner.invoke(app, arguments)
+    assert answer.exit_code == 0, answer.output
+    data = json.loads(answer.stdout[answer.stdout.index("{") :])
+    from_records = review_record(record, EngineGrader("win", search_nodes=NODES)).decisions
+    assert len(data["Decisions"]) >= len(from_records) - 1
+
+
+def _record_steps(record):
+    from rummy.rebuild import replay_record
+
+    return replay_record(record).steps

@@ -84,3 +84,32 @@ def test_match_reports_the_share_of_cards_left_unknown_per_player(fresh_home):
     assert "greedy: its recognizer left" in _said(shown) and "unknown; those moves were played without" in _said(shown)
     clean = runner.invoke(app, ["match", "greedy", "random", "--rounds", "2", "--no-record", "--json"], env=fresh_home)
     assert all(player["unknown_share"] == 0 for player in json.loads(clean.stdout.strip().splitlines()[-1])["players"])
+
+
+def test_play_over_a_referee_without_the_oracle_is_refused_like_in_process(fresh_home, real_server):
+    """The default recognizer on a local referee is its oracle; without `serve --oracle` the strategy would
+    play blind (every card unknown), so it is refused before any game, naming recognizers that can label."""
+    url, passwords = real_server(oracle=False)
+    arguments = [
+        "play",
+        "--strategy",
+        "greedy",
+        "--base-url",
+        url,
+        "--bot-id",
+        "tester",
+        "--opponent",
+        "housebot-practise",
+    ]
+    result = runner.invoke(app, [*arguments, "--password", passwords["tester"], "--no-record"], env=fresh_home)
+    said = _said(result)
+    assert result.exit_code == 2, said
+    assert "started without --oracle" in said and "serve --oracle" in said and "local:azure" in said
+    assert "unknown" not in said  # no match was played
+
+
+def test_play_over_a_referee_with_the_oracle_is_not_refused(fresh_home, real_server):
+    from bot.players.match_bots import strategy_bot
+
+    url, _ = real_server(oracle=True)
+    assert strategy_bot("greedy", None, base_url=url).recognizer == "oracle"

@@ -7,11 +7,12 @@ command on a referee of its own; nothing is faked between the seat and the recor
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from play_helpers import ApiSeat, no_set, valid_set
+from play_helpers import ApiSeat, no_set, own_review, valid_set
 from typer.testing import CliRunner
 
 from bot.cli import app
@@ -81,7 +82,7 @@ def cli_review(db_path: Path, *arguments: str) -> dict[str, Any]:
 
 def test_a_game_played_at_play_is_reviewed_for_both_sides(start_play_server: Callable[..., Any], db_path: Path) -> None:
     server = start_play_server(seed=7)
-    seat = ApiSeat(server.client, "housebot-greedy", name=PERSON)
+    seat = ApiSeat(server.client, "housebot-greedy", objective="win", name=PERSON)
     play_to_the_end(seat)
     game_id = seat.state["GameId"]
     record = match_record(db_path, game_id)
@@ -103,9 +104,23 @@ def test_a_game_played_at_play_is_reviewed_for_both_sides(start_play_server: Cal
     assert latest.exit_code == 0, latest.output
     assert f"Review of match {game_id}" in latest.stdout and PERSON in latest.stdout
     # The page's own review of the person's moves covers the same steps as the person's decisions.
-    own = seat.client.get(f"/play/api/games/{seat.token}/review").json()
+    own = own_review(seat.client, seat.token)
     person_steps = {d["Step"]: d["Move"] for d in viewer["Decisions"] if d["Player"] == PERSON}
     assert {entry["Step"]: entry["Move"] for entry in own["Moves"]} == person_steps
+    # One review engine: the page's review of the person is the viewer's and the command's, figure for figure,
+    # and its losses are per decision, on average and as accuracy, never summed past 100%.
+    seat_index = viewer["Players"].index(PERSON)
+    assert own["Totals"] == viewer["Totals"][seat_index] == by_id["Totals"][seat_index]
+    for entry in own["Moves"]:
+        same = next(d for d in viewer["Decisions"] if d["Step"] == entry["Step"])
+        assert (entry["Lost"], entry["PlayedValue"], entry["BestValue"]) == (
+            same["loss"],
+            same["PlayedValue"],
+            same["BestValue"],
+        )
+    summary = own["Summary"]
+    assert summary in " ".join(latest.stdout.split()) and "accuracy" in summary and "in all" not in summary
+    assert all(float(figure) <= 100 for figure in re.findall(r"(\d+(?:\.\d+)?)%", summary))
 
 
 def test_a_terminal_game_is_reviewed_for_both_sides(tmp_path: Path) -> None:
@@ -119,3 +134,6 @@ def test_a_terminal_game_is_reviewed_for_both_sides(tmp_path: Path) -> None:
     assert played.exit_code == 0, played.output
     review = cli_review(db, "latest")
     check_review_of_record(review, match_record(db, review["GameId"]), PERSON)
+    # The terminal's end review gives the review engine's figures for the person, word for word.
+    person = next(totals for totals in review["Totals"] if totals["Player"] == PERSON)
+    assert person["Summary"] in " ".join(played.output.split())

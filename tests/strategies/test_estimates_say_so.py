@@ -11,8 +11,10 @@ from typer.testing import CliRunner
 from bot.cli import app
 from bot.client.play_human import TerminalGame
 from strategies.coaching.coach import CoachConfig, advise
+from strategies.coaching.game_review import GameReview, GradedDecision, seat_review
 from strategies.coaching.review import Review, ReviewEntry
 from strategies.position import parse_position
+from strategies.search import Objective
 
 POSITIONS = Path(__file__).parents[2] / "fixtures" / "strategies" / "positions.jsonl"
 
@@ -48,15 +50,23 @@ class _ReviewOnly:
         return self._review
 
 
+def _graded(exact: bool, loss: float, seat: int = 0) -> GradedDecision:
+    move, best = {"Give": 1}, {"Take": 2}
+    return GradedDecision(
+        1, 0, 1, seat, "me", 9, move, "Give jal mahal", -3.0, best, "Take big ben", loss - 3.0, loss, exact, "search", 4
+    )
+
+
 def test_play_human_calls_a_total_of_estimates_an_estimate():
-    review = Review((_entry(False, 118.5),), "margin", "expectimax").to_json()
+    reviewed = GameReview(1, "match 1", ("me", "bot"), Objective.MARGIN, "expectimax", (_graded(False, 118.5),), ())
+    review = seat_review(reviewed.to_json(), 0)
     review["Worst"] = [{**entry, "Viewer": "/viewer#game/1/step/1"} for entry in review["Worst"]]
     console = Console(record=True, width=300)
     game = TerminalGame(_ReviewOnly(review), console, input, viewer_base="http://127.0.0.1:8080")  # type: ignore[arg-type]
     state = {"Result": "LOST", "RoundsWon": [0, 1], "GameId": 1, "Viewer": "/viewer#game/1"}
     game._show_end("token", state)
     shown = " ".join(console.export_text().split())
-    assert "lost in all: +118.5 (an estimate)" in shown and "rummy-vision solve" in shown
+    assert "118.5 in all) (estimates)" in shown and "rummy-vision solve" in shown
 
 
 def test_analyze_marks_estimates_names_landmarks_and_its_source(tmp_path):

@@ -98,7 +98,12 @@ def test_analyze_with_perfect_keeps_the_format_and_gives_exact_values(
     assert "exact, solved on demand" in wins.stdout and "perfect-play table" not in wins.stdout
 
 
-def test_a_position_beyond_the_table_is_refused_with_the_reason(first_layer: Path) -> None:
+def test_a_position_beyond_the_table_is_searched_and_marked_an_estimate(
+    first_layer: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from strategies.table import perfect as module
+
+    monkeypatch.setattr(module, "FALLBACK_NODES", 3000)  # the budget's size is not what is tested
     perfect = get_strategy("perfect", objective="margin", table=first_layer)
     deep = [
         raw
@@ -106,8 +111,10 @@ def test_a_position_beyond_the_table_is_refused_with_the_reason(first_layer: Pat
         if raw["GameState"]["RemainingMoves"] > 2
     ]
     state = parse_position(deep[0]).state
-    with pytest.raises(TableError, match="holds layers up to 1"):
-        perfect.choose(state)
+    move = perfect.choose(state)  # no TableError: a fault on every move, in a match
+    assert move in state.legal_moves()
+    assert perfect.last_how in (module.SEARCHED, module.SEARCH_SOLVED)
+    assert perfect.last is not None and perfect.last.exact == perfect.last_how.startswith("exact")
 
 
 def test_analyze_with_perfect_plays_for_the_win_by_default_and_says_where_values_come_from(

@@ -1,0 +1,75 @@
+"""`replay FILE` and the viewer's file page show the same rounds, points and labels as the records for the
+same match, played once and recorded both ways (the referee's records and the bot's `play` file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli import app
+from bot.replay.replays import replay_file
+from rummy.rebuild import replay_record
+
+runner = CliRunner()
+
+
+def _multi_round_match(
+    real_server, tmp_path: Path, style: int = 2, opponent: str = "housebot-greedy"
+) -> tuple[Path, dict]:
+    """A match of several rounds (style 2) by default, played once and recorded both ways."""
+    from conftest import record_match
+
+    return record_match(real_server, tmp_path, seed=3, opponent=opponent, style=style)
+
+
+def _our_moves(steps, mover) -> list[tuple[int, str, str]]:
+    return [(step.round_index, repr(step.move), step.note) for step in steps if step.mover == mover]
+
+
+def test_a_file_replay_shows_the_records_rounds_points_and_labels(real_server, tmp_path: Path) -> None:
+    path, record = _multi_round_match(real_server, tmp_path)
+    from_file = replay_file(path)
+    from_records = replay_record(record)
+    seat = list(record["Players"]).index("tester")
+    # Our own moves: the same round, move and points note ("+50", not "+44" after the round's hand penalty).
+    assert _our_moves(from_file.steps, 0) == _our_moves(from_records.steps, seat)
+    # Every step's round is one the match had (the last step is not called a round after the last).
+    assert max(step.round_index for step in from_file.steps) == max(step.round_index for step in from_records.steps)
+    # Every label the file gives is the card's true landmark.
+    truth = {int(card_id): name for step in from_records.steps for card_id, name in step.labels.items()}
+    labels = {card_id: name for step in from_file.steps for card_id, name in step.labels.items()}
+    assert labels and all(truth[card_id] == name for card_id, name in labels.items())
+    shown = runner.invoke(app, ["replay", str(path)], terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    rounds = int(record["NumberOfRounds"])
+    assert f"round {rounds + 1}" not in shown.output.lower()
+
+
+@pytest.mark.parametrize(("style", "opponent"), [(2, "housebot-greedy"), (1, "housebot-practise")])
+def test_the_viewers_file_page_names_every_card_the_file_labels(
+    real_server, tmp_path: Path, style: int, opponent: str
+) -> None:
+    from bot.replay.recording import read_replay
+    from server.file_steps import file_steps
+
+    path, record = _multi_round_match(real_server, tmp_path, style, opponent)
+    lines = read_replay(path)
+    labelled = {
+        int(card_id): name
+        for line in lines
+        if line.get("type") in ("move", "labels")
+        for card_id, name in (line.get("labels") or {}).items()
+    }
+    answer = file_steps(1, lines, path.name)
+    shown: dict[int, str | None] = {}
+    for step in answer["Steps"]:
+        for seat in step["Seats"]:
+            for card in seat["Hand"]:
+                shown[card["Id"]] = shown.get(card["Id"]) or card["Landmark"]
+        for card in [*step["MoveCards"], *([step["Drawn"]] if "Drawn" in step else [])]:
+            assert card["Landmark"] == labelled.get(card["Id"]), card
+    unnamed = sorted(card_id for card_id, name in shown.items() if name is None and card_id in labelled)
+    assert not unnamed, unnamed
+    assert [entry["RoundIndex"] for entry in answer["Rounds"]] == list(range(int(record["NumberOfRounds"])))
