@@ -98,6 +98,7 @@ class ArenaAgent:
                 "Value": round(shown(ranked.value) if callable(shown) else ranked.value, 4),
                 "Exact": decision.exact,
                 "Expected": True,
+                "SetChance": round(ranked.sure, 4),  # for a Lay: its probability of being a set
             }
             for ranked in decision.ranked[:top]
         ]

@@ -260,7 +260,8 @@ def noise_cost(
                     emit(
                         f"{player}@{labeller} vs {opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
                         f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
-                        f"Lays refused {row.refused}/{row.lays}, {row.mean_move_ms:.0f} ms a move "
+                        f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes), "
+                        f"{row.mean_move_ms:.0f} ms a move "
                         f"(p95 {row.p95_move_ms:.0f})"
                     )
         return {"rows": rows}

@@ -23,6 +23,9 @@ HELP = (
 COMMANDS = ("lay", "take", "give", "hint", "help", "quit")
 
 
+REVIEW_TIMEOUT_S = 180.0
+
+
 class PlayApiError(RuntimeError):
     """The server refused a request; the message is its explanation."""
 
@@ -65,7 +68,9 @@ class PlayApi:
         return self._answer(self.client.get(f"/play/api/games/{token}/coach", params={"top": top}))
 
     def review(self, token: str) -> dict[str, Any]:
-        return self._answer(self.client.get(f"/play/api/games/{token}/review"))
+        # Grading a whole game is CPU work on the server (more where a player never saw an opening set: each
+        # deck make-up is graded), and a busy machine stretches it: the review may take longer than a move.
+        return self._answer(self.client.get(f"/play/api/games/{token}/review", timeout=REVIEW_TIMEOUT_S))
 
     def close(self) -> None:
         self.client.close()

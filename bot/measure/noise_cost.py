@@ -4,7 +4,8 @@ Each player plays through a recognizer (`PLAYER@RECOGNIZER`, as in `match`) agai
 true labels, on duplicate deals (each deal twice, seats swapped), through the same card-level path as
 `match`: gamestate -> recognizer labels -> belief -> count-level states -> strategy -> move. A row per
 (player, recognizer, opponent): rounds won with a Wilson 95% interval, the mean margin, how many of the
-player's Lays the referee refused, and the player's mean and 95th-percentile time per move.
+player's Lays the referee refused (and how many of those it expected to be no set: passes), and the
+player's mean and 95th-percentile time per move.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class NoiseCost:
     high: float
     mean_margin: float
     lays: int
-    refused: int
+    refused: int  # every Lay the referee refused
+    passes: int  # ... of which the player expected no set (a deliberate wasted turn, or a Lay it judged < 50% sure)
     mean_move_ms: float
     p95_move_ms: float
 
@@ -62,7 +64,7 @@ def summarise(
 ) -> NoiseCost:
     wins = sum(1 for result, seat in zip(results, seats) if result.winner == seat)
     margins = [result.margin(seat) for result, seat in zip(results, seats)]
-    lays = refused = 0
+    lays = refused = passes = 0
     times: list[float] = []
     for result, seat in zip(results, seats):
         for move in result.moves:
@@ -72,6 +74,9 @@ def summarise(
             if "Lay" in move.move:
                 lays += 1
                 refused += move.wasted
+                # A certain belief's refused Lay is the strategy's own pass; an uncertain one says its chance.
+                chance = move.suggestions[0].get("SetChance", 0.0) if move.suggestions else 0.0
+                passes += move.wasted and chance < 0.5
     low, high = wilson_interval(wins, len(results))
     times.sort()
     return NoiseCost(
@@ -86,6 +91,7 @@ def summarise(
         statistics.fmean(margins),
         lays,
         refused,
+        passes,
         statistics.fmean(times) if times else 0.0,
         times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0,
     )
