@@ -27,7 +27,8 @@ RULES = [
     r"Python 3\.11\+",
     r"(?:Wilson )?95% (?:normal )?intervals?|Wilson 95%",
     r"a 600 s limit|the walk, 3600 s",  # pytest-timeout's per-test limit, and the README walk's
-    r"(?:within|for) 10 s",  # header and offer timeouts
+    r"(?:within|for) (?:10|60) s",  # header, body and offer timeouts
+    r"gets at most 5 s",  # a coached position's cap past two waiting
     r"rounds?(?:,| with) (?:0\.5|5|120) s\b",  # the game styles' move times
     r"\b(?:64|16) KB\b|\b[14] MB\b|\b24 Mpx\b|within 5 s|up to 30 s|8 MB a file|512 MB in all",  # limits
     r"the -3\b|-3 (?:per card|exposure)",  # the rules' hand penalty
