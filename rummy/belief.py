@@ -34,7 +34,6 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.labels import CardLabel
@@ -128,9 +127,9 @@ class ErrorModel:
                 weights.append(second_share)
             else:
                 weights.append(rest / len(others) if others else 0.0)
-        if sum(weights) <= 0.0:
+        if n == 0 or sum(weights) <= 0.0:
             return None
-        return tuple(weights) if n else None
+        return tuple(weights)
 
 
 def _ranked(label: CardLabel) -> tuple[tuple[str, float], ...]:
@@ -502,16 +501,6 @@ def set_kind(points: int, size: int, rules: RulesConfig) -> SetKind | None:
     if dict(rules.different_points).get(size) == points:
         return SetKind.DIFFERENT
     return None
-
-
-def describe_model(model: ErrorModel) -> dict[str, Any]:
-    """An error model as a record's or a source line's fields."""
-    return {
-        "ErrorRate": model.error_rate,
-        "Calibrated": model.calibrated,
-        "RunnerUp": model.runner_up,
-        "Source": model.source,
-    }
 
 
 def error_model_of(recognizer: object) -> ErrorModel:

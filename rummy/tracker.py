@@ -221,7 +221,8 @@ class Tracker:
             virtual = [card for laid in self.sets for card in laid.cards if card < 0]
             cards = [*self.labels, *virtual]
             evidence = {card: self.error_model.evidence(self.card_labels.get(card), names) for card in self.labels}
-            seed = zlib.crc32(repr((sorted(self.labels)[:4], self._remaining_moves)).encode())
+            # Seeded by what is in view, so the same gamestate gets the same samples in any process.
+            seed = zlib.crc32(repr((sorted(self.labels), self._remaining_moves)).encode())
             self._belief = infer(
                 cards, evidence, self.constraints(), names, self.rules, samples=self.samples, seed=seed
             )

@@ -28,6 +28,7 @@ from typing import Any
 
 from rummy import CountRules, Give, Lay, Move, Take, Tracker
 from rummy.belief import Belief
+from rummy.countstate import card_move
 from rummy.tracker import BeliefState
 from strategies.base import Strategy
 
@@ -198,8 +199,6 @@ def _vote(
     began: float,
 ) -> BeliefDecision:
     votes: dict[Move, float] = {}
-    from rummy.countstate import card_move
-
     for item in states:
         move_id = strategy.choose(item.state.copy(), deadline)
         count_move = rules.moves[move_id]
@@ -243,10 +242,5 @@ def _set_chance(move: Lay, belief: Belief, rules: CountRules, lay_ids: Mapping[i
 
 
 def lay_ids_by_code(rules: CountRules) -> dict[int, int]:
+    """Packed type counts -> the Lay's move id, for every set."""
     return {rules.lay_codes[move.id]: move.id for move in rules.moves if move.kind == "lay"}
-
-
-def expected_value_note(belief: Belief) -> str:
-    """What a shown value means when the belief is not certain."""
-    how = "exactly" if belief.exact else belief.method
-    return f"expected over {len(belief.assignments)} possible assignments of the cards' landmarks ({how})"
