@@ -3,8 +3,6 @@ same match, played once and recorded both ways (the referee's records and the bo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
@@ -15,21 +13,12 @@ from rummy.rebuild import replay_record
 runner = CliRunner()
 
 
-def _multi_round_match(
-    real_server, tmp_path: Path, style: int = 2, opponent: str = "housebot-greedy"
-) -> tuple[Path, dict]:
-    """A match of several rounds (style 2) by default, played once and recorded both ways."""
-    from conftest import record_match
-
-    return record_match(real_server, tmp_path, seed=3, opponent=opponent, style=style)
-
-
 def _our_moves(steps, mover) -> list[tuple[int, str, str]]:
     return [(step.round_index, repr(step.move), step.note) for step in steps if step.mover == mover]
 
 
-def test_a_file_replay_shows_the_records_rounds_points_and_labels(real_server, tmp_path: Path) -> None:
-    path, record = _multi_round_match(real_server, tmp_path)
+def test_a_file_replay_shows_the_records_rounds_points_and_labels(match_recorder) -> None:
+    path, record = match_recorder(seed=3, opponent="housebot-greedy", style=2)  # several rounds
     from_file = replay_file(path)
     from_records = replay_record(record)
     seat = list(record["Players"]).index("tester")
@@ -48,13 +37,11 @@ def test_a_file_replay_shows_the_records_rounds_points_and_labels(real_server, t
 
 
 @pytest.mark.parametrize(("style", "opponent"), [(2, "housebot-greedy"), (1, "housebot-practise")])
-def test_the_viewers_file_page_names_every_card_the_file_labels(
-    real_server, tmp_path: Path, style: int, opponent: str
-) -> None:
+def test_the_viewers_file_page_names_every_card_the_file_labels(match_recorder, style: int, opponent: str) -> None:
     from bot.replay.recording import read_replay
     from server.file_steps import file_steps
 
-    path, record = _multi_round_match(real_server, tmp_path, style, opponent)
+    path, record = match_recorder(seed=3, opponent=opponent, style=style)
     lines = read_replay(path)
     labelled = {
         int(card_id): name
