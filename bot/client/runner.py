@@ -288,10 +288,10 @@ class Runner:
             answer, error = self._send(match.player_key, move, budget)
             sent = _Sent(move, source, reason, think_s, answer, error)
             if answer is not None and answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
-                self._record_move(match, sent, budget, applied=False)
+                self._record_move(match, sent, budget, applied=False, made_on=state)
                 self._saw(match, answer)  # raises PlayError
             if answer is not None and answer.result in ("SUCCESS", "GAME_HAS_ENDED") and answer.game_state:
-                self._record_move(match, sent, budget, applied=answer.result == "SUCCESS")
+                self._record_move(match, sent, budget, applied=answer.result == "SUCCESS", made_on=state)
                 self._saw(match, answer)
                 if answer.result == "GAME_HAS_ENDED":
                     ended = answer.game_state.get("GameStatus")
@@ -301,7 +301,7 @@ class Runner:
             self._saw(match, self.client.poll(match.player_key, 0))
             moved_on = turn_fingerprint(match.state) != fingerprint
             forfeited = match.state.get("GameStatus") == "LOST_BY_TIMEOUT"
-            self._record_move(match, sent, budget, applied=moved_on and not forfeited)
+            self._record_move(match, sent, budget, applied=moved_on and not forfeited, made_on=state)
             if moved_on:
                 return  # the move went through (its answer was lost), or the game moved on without it
             if answer is not None and answer.result == "INVALID_MOVE":
@@ -342,8 +342,12 @@ class Runner:
         except ProtocolError as error:
             return None, str(error)
 
-    def _record_move(self, match: _Match, sent: _Sent, budget: Budget, *, applied: bool) -> None:
-        """Record one send; `applied` says whether the server played it (known directly or by resync)."""
+    def _record_move(
+        self, match: _Match, sent: _Sent, budget: Budget, *, applied: bool, made_on: dict[str, Any] | None = None
+    ) -> None:
+        """Record one send; `applied` says whether the server played it (known directly or by resync).
+        `made_on` is the gamestate the move was made on: its round names the labels' round even when the
+        next round's gamestate was recorded first (an answer lost, then asked for)."""
         answer = sent.answer
         result = answer.result if answer is not None else "NO_ANSWER"
         if applied:
@@ -363,6 +367,7 @@ class Runner:
                 attempts=None if answer is None else answer.attempts,
                 retried_after=[] if answer is None else list(answer.retried_after),
                 labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
+                remaining_rounds=int((made_on or match.state).get("RemainingRounds") or 0),
                 response_deadline=budget.response_deadline,
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)

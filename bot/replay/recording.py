@@ -15,7 +15,8 @@ Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix t
   `result` its `Result`). A gamestate equal to the previous one recorded is not written again
   (long polls repeat the state while the opponent thinks).
 - `{"type": "move", "t", "move", "source", "reason", "result", "applied", "error", "think_ms",
-  "rtt_ms", "budget_ms", "attempts", "retried_after", "response_deadline", "labels"}` -- one MakeMove sent:
+  "rtt_ms", "budget_ms", "attempts", "retried_after", "response_deadline", "labels", "remaining_rounds"}` -- one
+  MakeMove sent:
   `move` as sent (e.g. `{"Give": 12}`); `source` `"bot"` (the bot's own move) or `"fallback"` (the
   client's safe move; `reason` says why, e.g. the bot overran, raised, returned garbage, or the
   server answered INVALID_MOVE); `result` the server's `Result`, or `"NO_ANSWER"` when the answer
@@ -25,7 +26,9 @@ Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix t
   gamestate's arrival; `attempts`/`retried_after` the call's retries; `response_deadline` the
   gamestate's ResponseDeadline (server epoch ms); `labels` the landmarks the bot's recognizer gave
   the cards in view for this turn (`{"<card id>": "<landmark>"}`; empty for a bot file, which labels
-  cards itself, and in files written before it existed). A turn may have several move lines (a refused
+  cards itself, and in files written before it existed); `remaining_rounds` the RemainingRounds of the
+  gamestate moved on, the round those labels belong to (the line may follow the next round's gamestate when
+  the move's answer was lost and asked for). A turn may have several move lines (a refused
   move, then a fallback); exactly one of them has `applied` true unless the turn was lost.
 - `{"type": "labels", "t", "remaining_rounds", "labels"}` -- the landmarks the bot's recognizer gave cards
   in view of a gamestate it did not move on (the opponent's turn, a round's deal when the opponent moves

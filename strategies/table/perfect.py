@@ -196,9 +196,10 @@ class PerfectStrategy:
         """Under margin every move's value is exact whatever the clock (the table, solved on demand above a
         partial one), so a time budget would misstate what the moves depend on."""
         if self._partial is not None:
+            solved = "solved on demand where that fits a fixed cap, else " if self.objective is Objective.MARGIN else ""
             return (
-                f"above the margin table's layers 1..{self.table.top}: estimates of expectimax at {FALLBACK_NODES} "
-                f"nodes a move ({MARGIN_HINT})"
+                f"above the margin table's layers 1..{self.table.top}: {solved}estimates of expectimax at "
+                f"{FALLBACK_NODES} nodes a move ({MARGIN_HINT})"
             )
         if self.objective is Objective.MARGIN:
             return "no time budget: every value exact from the table, whatever the machine's load"

@@ -107,6 +107,16 @@ def record_match(
 
 
 @pytest.fixture
+def match_recorder(real_server, tmp_path: Path) -> Callable[..., tuple[Path, dict]]:
+    """`record_match` on this test's referee: call it with seed=, opponent= and optionally style=."""
+
+    def record(*, seed: int, opponent: str, style: int | None = None) -> tuple[Path, dict]:
+        return record_match(real_server, tmp_path, seed=seed, opponent=opponent, style=style)
+
+    return record
+
+
+@pytest.fixture
 def recorded(real_server, tmp_path: Path) -> tuple[Path, dict]:
     """A match of greedy (oracle labels) against housebot-practise on the real referee: (its `play` replay
     file, the referee's record of it), on a seeded deal where our bot moves first."""

@@ -3,8 +3,6 @@ same match, played once and recorded both ways (the referee's records and the bo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
@@ -15,21 +13,12 @@ from rummy.rebuild import replay_record
 runner = CliRunner()
 
 
-def _multi_round_match(
-    real_server, tmp_path: Path, style: int = 2, opponent: str = "housebot-greedy"
-) -> tuple[Path, dict]:
-    """A match of several rounds (style 2) by default, played once and recorded both ways."""
-    from conftest import record_match
-
-    return record_match(real_server, tmp_path, seed=3, opponent=opponent, style=style)
-
-
 def _our_moves(steps, mover) -> list[tuple[int, str, str]]:
     return [(step.round_index, repr(step.move), step.note) for step in steps if step.mover == mover]
 
 
-def test_a_file_replay_shows_the_records_rounds_points_and_labels(real_server, tmp_path: Path) -> None:
-    path, record = _multi_round_match(real_server, tmp_path)
+def test_a_file_replay_shows_the_records_rounds_points_and_labels(match_recorder) -> None:
+    path, record = match_recorder(seed=3, opponent="housebot-greedy", style=2)  # several rounds
     from_file = replay_file(path)
     from_records = replay_record(record)
     seat = list(record["Players"]).index("tester")
@@ -48,13 +37,11 @@ def test_a_file_replay_shows_the_records_rounds_points_and_labels(real_server, t
 
 
 @pytest.mark.parametrize(("style", "opponent"), [(2, "housebot-greedy"), (1, "housebot-practise")])
-def test_the_viewers_file_page_names_every_card_the_file_labels(
-    real_server, tmp_path: Path, style: int, opponent: str
-) -> None:
+def test_the_viewers_file_page_names_every_card_the_file_labels(match_recorder, style: int, opponent: str) -> None:
     from bot.replay.recording import read_replay
     from server.file_steps import file_steps
 
-    path, record = _multi_round_match(real_server, tmp_path, style, opponent)
+    path, record = match_recorder(seed=3, opponent=opponent, style=style)
     lines = read_replay(path)
     labelled = {
         int(card_id): name
@@ -73,3 +60,36 @@ def test_the_viewers_file_page_names_every_card_the_file_labels(
     unnamed = sorted(card_id for card_id, name in shown.items() if name is None and card_id in labelled)
     assert not unnamed, unnamed
     assert [entry["RoundIndex"] for entry in answer["Rounds"]] == list(range(int(record["NumberOfRounds"])))
+
+
+def test_labels_of_a_move_whose_answer_was_lost_stay_with_its_round(real_server, tmp_path) -> None:
+    """When a move's answer is lost, the client asks for the gamestate first and records the move after it;
+    if that move ended a round, the gamestate is the next deal. The move's labels still name its own round's
+    cards (the move line says its round), so the replay and the viewer label them."""
+    from bot_fault_proxy import FaultProxy
+    from test_bot_faults import FAST
+
+    from bot.client.config import Credentials
+    from bot.client.protocol_client import ArenaClient
+    from bot.client.runner import PlayOptions, Runner
+    from bot.players.match_bots import strategy_bot
+    from bot.replay.recording import labels_by_round, read_replay
+
+    base, passwords = real_server(move_time_ms=60_000, seed=3)
+    proxy = FaultProxy(base.removesuffix("/prod/"), lambda call, n: "drop_after" if call == "GM-MakeMove" else "pass")
+    with proxy.running() as proxy_base:
+        bot = strategy_bot("greedy", "oracle", base_url=base)
+        options = PlayOptions(game_style_id=2, opponent_id="housebot-greedy", record_dir=tmp_path, move_time_s=60)
+        with ArenaClient(proxy_base, Credentials("tester", passwords["tester"]), policy=FAST) as client:
+            (summary,) = Runner(client, bot, options).run()
+    assert summary.error is None, summary.error
+    lines = read_replay(summary.record_path)
+    in_round: dict[int, set[int]] = {}
+    for line in lines:
+        if line["type"] == "gamestate":
+            state = line["gamestate"]
+            cards = {card[0] for hand in ("MyHand", "OppHand") for card in state[hand]}
+            in_round.setdefault(int(state["RemainingRounds"]), set()).update(cards)
+    for round_key, labels in labels_by_round(lines).items():
+        strays = sorted(set(labels) - in_round.get(round_key, set()))
+        assert not strays, (round_key, strays)
