@@ -95,12 +95,13 @@ class Contender:
         from recognizers.registry import get_recognizer
         from rummy.belief import error_model_of
         from strategies.provenance import strategy_source
-        from strategies.registry import get_strategy
+        from strategies.registry import get_strategy, needs_labels
 
         source = {**strategy_source(get_strategy(self.spec, **self.strategy_options)), "recognizer": self.recognizer}
         # A recognizer that needs keys was checked before play; without them its model is the assumed one.
         with contextlib.suppress(ValueError, OSError):
-            source["error_model"] = error_model_of(get_recognizer(self.recognizer, source=dict)).source
+            if needs_labels(self.spec):  # a picture-blind strategy reads no belief
+                source["error_model"] = error_model_of(get_recognizer(self.recognizer, source=dict)).source
         return source
 
     def new_bot(self, labels: LabelSource, noise_seed: int) -> Agent:

@@ -48,8 +48,13 @@ def test_match_names_each_players_source_and_a_missing_table(tmp_path, monkeypat
         "budget": "800 nodes a move",
         "table": None,
         "recognizer": "oracle",
+        "error_model": "true labels: every label is right",
     }
-    assert players[1]["source"] == {"strategy": "greedy", "recognizer": "oracle"}
+    assert players[1]["source"] == {
+        "strategy": "greedy",
+        "recognizer": "oracle",
+        "error_model": "true labels: every label is right",
+    }
     shown = CliRunner().invoke(app, arguments, env={"COLUMNS": "300"})
     assert "expectimax:nodes=800: expectimax, win objective, 800 nodes a move, no perfect-play table" in shown.output
 
