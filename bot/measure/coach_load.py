@@ -1,7 +1,8 @@
 """Coaches at their maximum beside house bots and pictures: `python -m bot.measure.coach_load` (issue 41).
 
 A real `rummy-vision serve` of this tree runs while
-- 8 /play games (the per-network cap) ask the default coach for `"TimeMs": 60000` a position: each
+- 8 /play games (the per-network cap) ask the coach (`--coach`, by default `exact`, which searches until
+  its time is up) for `"TimeMs": 60000` a position: each
   person waits for the coach's advice, then moves, so the coaches always have work;
 - arena bots playing random moves play style-1 matches (5 s a move) against `housebot-expert`, one after
   the other, on two seats at once;
@@ -66,8 +67,9 @@ def _wait_for(base: str, timeout_s: float = 120) -> None:
 
 
 class Load:
-    def __init__(self, base: str, until: float) -> None:
+    def __init__(self, base: str, until: float, coach: str) -> None:
         self.base = base
+        self.coach = coach
         self.until = until
         self.lock = threading.Lock()
         self.coach_answers: Counter[str] = Counter()
@@ -78,6 +80,10 @@ class Load:
         self.tokens: list[str] = []
         self.clients: list[httpx.Client] = []
 
+    def new_game(self) -> dict[str, Any]:
+        """A one-round game without a time limit against housebot-greedy, coached at the maximum."""
+        return {"Opponent": "housebot-greedy", "GameStyleId": 7, "Coach": {"Strategy": self.coach, "TimeMs": COACH_MS}}
+
     def coached_game(self, client: httpx.Client, token: str) -> None:
         """A person who waits for the coach's advice on each turn, then gives a card away."""
         with contextlib.suppress(httpx.HTTPError, ValueError, KeyError):  # the server stops at the end
@@ -87,8 +93,7 @@ class Load:
         while time.monotonic() < self.until:
             state = client.get(f"/play/api/games/{token}").json()
             if not state["Running"]:
-                body = {"Opponent": "housebot-greedy", "GameStyleId": 7, "Coach": {"TimeMs": COACH_MS}}
-                token = client.post("/play/api/games", json=body).json()["Session"]
+                token = client.post("/play/api/games", json=self.new_game()).json()["Session"]
                 continue
             if not state["IsMover"]:
                 time.sleep(0.5)
@@ -172,7 +177,7 @@ def _house_result(status: str) -> str:
     }.get(status, status)
 
 
-def measure(tree: Path, minutes: float) -> tuple[dict[str, Any], str]:
+def measure(tree: Path, minutes: float, coach: str = "exact") -> tuple[dict[str, Any], str]:
     folder = Path(tempfile.mkdtemp(prefix="coach-load-"))
     db = folder / "records.sqlite3"
     port = _free_port()
@@ -183,11 +188,10 @@ def measure(tree: Path, minutes: float) -> tuple[dict[str, Any], str]:
         token = Path(f"{db}.admin-token").read_text()
         admin = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=60)
         bots = [admin.post("/admin/bots", json={"Name": f"random-{n}", "Iterations": 1000}).json() for n in (1, 2)]
-        load = Load(base, time.monotonic() + minutes * 60)
+        load = Load(base, time.monotonic() + minutes * 60, coach)
         for _ in range(GAMES):
             client = httpx.Client(base_url=base, timeout=120)
-            body = {"Opponent": "housebot-greedy", "GameStyleId": 7, "Coach": {"TimeMs": COACH_MS}}
-            load.tokens.append(client.post("/play/api/games", json=body).json()["Session"])
+            load.tokens.append(client.post("/play/api/games", json=load.new_game()).json()["Session"])
             load.clients.append(client)
         threads = [
             threading.Thread(target=load.coached_game, args=(client, token), daemon=True)
@@ -215,6 +219,7 @@ def measure(tree: Path, minutes: float) -> tuple[dict[str, Any], str]:
         "expert_matches": sum(load.expert.values()),
         "expert_losses_on_time": load.expert.get("lost on time", 0),
         "expert_fallback_moves": len(re.findall(rf"{EXPERT} ran out of time", said)),
+        "house_fallback_moves": len(re.findall(r"housebot-\S+ ran out of time", said)),
         "pages": len(pages),
         "fresh_pictures": load.pictures,
         "page_seconds_median": round(median(pages), 3) if pages else None,
@@ -231,13 +236,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[2], help="the code served")
     parser.add_argument("--name", default="coach-load")
+    parser.add_argument("--coach", default="exact", help="the coaches' strategy (exact searches to its time)")
     parser.add_argument("--no-save", action="store_true")
     options = parser.parse_args(argv)
     run = start_run()
-    figures, _said = measure(options.tree, options.minutes)
+    figures, _said = measure(options.tree, options.minutes, options.coach)
     print(figures)
     if not options.no_save:
-        settings = {"minutes": options.minutes, "games": GAMES, "coach_ms": COACH_MS, "tree": str(options.tree)}
+        settings = {"minutes": options.minutes, "games": GAMES, "coach_ms": COACH_MS, "coach": options.coach}
+        settings["tree"] = str(options.tree)
         seeds = "arena bots: random moves seeded 0 and 1; the server deals at random"
         print(write_result(options.name, figures, run=run, seeds=seeds, settings=settings))
     return 0
