@@ -106,6 +106,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.images = images
     app.state.admin_token = admin_token  # never logged, never in the records
     app.state.replay_files = ReplayFileStore(records.db)
+    app.state.vision = None
+    if settings.vision is not None:
+        from server.vision import VisionService
+        from server.vision import router as vision_router
+
+        app.state.vision = VisionService(referee, settings.vision, settings.vision_key, seed=settings.seed or 0)
+        app.include_router(vision_router)
 
     def base_url(request: Request) -> str:
         return settings.public_url or str(request.base_url).rstrip("/")

@@ -55,6 +55,17 @@ def serve(
     ),
     points_shown: str = typer.Option("sets", help="Open choice: MyPoints as set points (sets) or net of the -3s."),
     my_score: str = typer.Option("rounds", help="Open choice: MyScore counts rounds won (rounds) or points."),
+    vision: str | None = typer.Option(
+        None,
+        "--vision",
+        metavar="RECOGNIZER",
+        help="Also answer the starter templates' Azure Computer Vision and Custom Vision calls for this referee's"
+        " cards, with the true landmark (`--vision oracle`) or an error model (noisy:0.1, harsh:0.1): the"
+        " templates then play with labels offline. It prints the environment to give them.",
+    ),
+    vision_key: str = typer.Option(
+        "rummy-vision-local-key", help="The key the --vision service accepts (a wrong one gets Azure's 401)."
+    ),
     admin_remote: bool = typer.Option(
         False,
         "--admin-remote",
@@ -84,6 +95,13 @@ def serve(
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
+    if vision is not None:
+        from server.vision import check_spec
+
+        try:
+            vision = check_spec(vision)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--vision") from None
     if images is not None and not images.is_dir():
         raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
     # Take the port before anything else, so a port in use costs one line and leaves no --db file behind.
@@ -102,6 +120,8 @@ def serve(
         seed=seed,
         rules=rules,
         admin_remote=admin_remote,
+        vision=vision,
+        vision_key=vision_key,
     )
     try:
         records_lock = RecordsLock(settings.db_path, port)
@@ -123,6 +143,11 @@ def serve(
             f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs",
             soft_wrap=True,
         )
+        if vision is not None:
+            from server.vision import how_to_point_bots
+
+            err.print(f"  vision service ({vision}) for the starter templates: run them with", soft_wrap=True)
+            err.print("    " + " ".join(how_to_point_bots(base, vision_key)), soft_wrap=True)
         serve_app(app, host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log)
 
 

@@ -36,3 +36,7 @@ class Settings:
     rules: RulesConfig = DEFAULT_RULES
     # The admin API (server/admin.py) answers loopback callers only, unless this lets other machines in.
     admin_remote: bool = False
+    # `serve --vision [RECOGNIZER]`: answer the templates' Azure and Custom Vision calls (server/vision.py)
+    # with the truth ("oracle") or an error model; None: no vision routes.
+    vision: str | None = None
+    vision_key: str = "rummy-vision-local-key"

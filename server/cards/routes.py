@@ -66,6 +66,9 @@ async def card_image(name: str, request: Request, caption: bool = False, small: 
         found = await asyncio.to_thread(images.picture, token, landmark, caption=caption, small=small)
     assert found is not None
     data, media_type = found
+    vision = getattr(request.app.state, "vision", None)
+    if vision is not None and not caption and not small:
+        vision.saw_picture(token, data)  # `serve --vision` knows a card sent back as bytes by its picture
     etag = '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
     headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
     if etag in [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]:
