@@ -15,6 +15,17 @@ from recognizers.registry import names_help
 from strategies.registry import SPEC_HELP
 
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
+STRICT_HELP = (
+    "Play faulty moves as the arena does: a malformed or illegal move is answered INVALID_MOVE and the bot asked"
+    " again; with no valid move by the deadline it loses on time. Exits 1 on any fault. Default: a safe move"
+    " replaces a faulty one (the summary says what the arena would have done)."
+)
+
+
+def strict_exit(strict: bool, summaries: Any) -> None:
+    """--strict: exit 1 when any player made a fault (after everything was printed and recorded)."""
+    if strict and any(summary.faults for summary in summaries):
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
@@ -65,6 +76,7 @@ def match(
         " rounds it recorded and removes the accounts made for the run (both through its admin API).",
     ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Play A against B in process and print rounds won, margins and win rates with 95% intervals.
 
@@ -94,6 +106,8 @@ def match(
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
     names = _distinct_names(contenders[0].name, contenders[1].name)
+    if strict and server is not None:
+        raise typer.BadParameter("--strict plays in process; over --server the bot client plays safe moves")
     admin = None
     if server is not None:
         if in_process:
@@ -112,6 +126,7 @@ def match(
                 deal,
                 (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
                 move_time_ms=None if nodes is not None else time_ms,
+                strict=strict,
             )
             for deal, seat_of_a in plan
         ]
@@ -149,6 +164,7 @@ def match(
         for player, source in zip(answer["players"], sources):
             player["source"] = source
         typer.echo(json.dumps(answer))
+        strict_exit(strict, summaries)
         return
     from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
 
@@ -179,6 +195,7 @@ def match(
             f" {VIEWER_URL} (this run is one entry there, with its standings and rounds)",
             soft_wrap=True,
         )
+    strict_exit(strict, summaries)
 
 
 def _distinct_names(first: str, second: str) -> tuple[str, str]:

@@ -9,6 +9,7 @@ asking the server for the current gamestate: if the turn moved on, the move went
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import threading
 import time
@@ -27,6 +28,7 @@ from rummy.moves import Move
 log = logging.getLogger("bot.runner")
 
 MAX_SENDS_PER_TURN = 6
+STRICT_ASKS_PER_TURN = 20  # --strict: asks of a bot whose moves keep being refused, within the deadline
 LATE_SEND_WINDOW_S = 1.0  # how long a send may keep retrying once our deadline estimate has passed
 GIVE_UP_PAUSE_S = 0.2  # after a turn where nothing was accepted, before looking at the game again
 FATAL_RESULTS = frozenset(
@@ -48,6 +50,9 @@ class PlayOptions:
     wait_ms: int = MAX_WAIT_MS  # MaximumWaitTime of offers and polls
     dont_play_same_user: bool = False
     dont_play_same_bot: bool = False
+    # A faulty move gets what the arena gives it: sent as it is (INVALID_MOVE), the bot asked again, and no
+    # safe move ever, so a bot with no valid move by the deadline loses on time. Default: safe replacements.
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class MatchSummary:
     error: str | None = None
     cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
     cards_unknown: int = 0  # of those, the ones it left unknown
+    faults: int = 0  # the bot's moves the arena would not play (malformed, illegal, raised, late, refused)
 
     @property
     def unknown_share(self) -> float | None:
@@ -133,6 +139,24 @@ class _Match:
     moves: int = 0
     fallbacks: int = 0
     guard: Mover | None = None  # the match's bot, to record the labels it used
+    faults: int = 0  # see MatchSummary.faults
+    gave_up: tuple[Any, ...] | None = None  # --strict: the turn (fingerprint) we have no valid move for
+
+
+def _as_sent(raw: Any) -> Any:
+    """What a bot answered, as its move would travel (a file bot's answer comes as JSON text); None: nothing."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw
+    try:
+        json.dumps(raw)
+    except (TypeError, ValueError):
+        return repr(raw)[:200]
+    return raw
 
 
 class Runner:
@@ -237,7 +261,13 @@ class Runner:
         error_text: str | None = None
         try:
             while match.state.get("GameStatus") == "RUNNING":
-                if match.state.get("IsMover"):
+                if match.state.get("IsMover") and match.gave_up == turn_fingerprint(match.state):
+                    # --strict, no valid move: wait for the referee to end the match on time, as the arena does
+                    self.stop.wait(GIVE_UP_PAUSE_S)
+                    self._saw(match, self.client.poll(player_key, 0))
+                elif match.state.get("IsMover") and self.options.strict:
+                    self._take_turn_strictly(match, guard)
+                elif match.state.get("IsMover"):
                     self._take_turn(match, guard)
                 else:
                     if guard is not None:  # label the cards in view while the opponent thinks
@@ -317,6 +347,86 @@ class Runner:
         self._note(match, "no move was accepted this turn; waiting for the server to move the game on")
         time.sleep(GIVE_UP_PAUSE_S)
 
+    def _take_turn_strictly(self, match: _Match, guard: Mover | None) -> None:
+        """--strict: the bot's move goes as it is, even malformed; INVALID_MOVE asks the bot again, until the
+        deadline. Never a safe move: with no valid move in time the referee ends the match on time."""
+        state = match.state
+        budget = move_budget(
+            state, received=match.received, round_trips=self.client.round_trips, move_time_s=self.options.move_time_s
+        )
+        fingerprint = turn_fingerprint(state)
+        for _ in range(STRICT_ASKS_PER_TURN):
+            if guard is None or time.monotonic() >= budget.deadline:
+                break
+            outcome = guard.run(copy.deepcopy(state), budget)
+            if outcome.move is None:
+                match.faults += 1
+                self._fault(outcome.fault or fault_from_problem(outcome.problem), strict=True)
+                raw = _as_sent(outcome.raw)
+                if raw is None:  # it raised or overran: the arena has nothing to send
+                    self._note(match, f"--strict: no move sent ({outcome.problem})")
+                    break
+                move_json: Any = raw
+            else:
+                move_json = outcome.move.to_json()
+            try:
+                answer = self.client.make_move(match.player_key, move_json, deadline=budget.deadline)
+            except ProtocolError as error:
+                self._record_raw(match, move_json, "NO_ANSWER", str(error), budget, outcome.think_s)
+                self._saw(match, self.client.poll(match.player_key, 0))
+                if turn_fingerprint(match.state) != fingerprint:
+                    return
+                continue
+            if answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
+                self._saw(match, answer)  # raises PlayError
+            if answer.result in ("SUCCESS", "GAME_HAS_ENDED") and answer.game_state:
+                applied = answer.result == "SUCCESS"
+                if applied:
+                    match.moves += 1
+                self._record_raw(match, move_json, answer.result, None, budget, outcome.think_s, applied=applied)
+                self._saw(match, answer)
+                return
+            why = answer.error_message or answer.result
+            if outcome.move is not None:  # a well-formed move the referee refused all the same
+                match.faults += 1
+                self._fault(fault_from_problem(f"the server answered {answer.result}: {why}"), strict=True)
+            self._record_raw(match, move_json, answer.result, why, budget, outcome.think_s)
+            if answer.game_state:
+                self._saw(match, answer)
+            if turn_fingerprint(match.state) != fingerprint:
+                return
+        match.gave_up = fingerprint
+        self._note(match, "--strict: no valid move by the deadline; the referee ends the match on time")
+
+    def _record_raw(
+        self,
+        match: _Match,
+        move: Any,
+        result: str,
+        error: str | None,
+        budget: Budget,
+        think_s: float | None,
+        *,
+        applied: bool = False,
+    ) -> None:
+        if match.recorder:
+            match.recorder.move(
+                move=move,
+                source="bot",
+                reason="" if applied else "--strict: sent as the bot answered it",
+                result=result,
+                applied=applied,
+                error=error,
+                think_ms=None if think_s is None else round(think_s * 1000, 1),
+                rtt_ms=None,
+                budget_ms=round((budget.send_by - budget.received) * 1000, 1),
+                attempts=None,
+                retried_after=[],
+                labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
+                response_deadline=budget.response_deadline,
+            )
+        self.observer.moved(move if isinstance(move, dict) else {"Raw": move}, "bot", error or "", result)
+
     def _candidates(
         self, state: dict[str, Any], guard: Mover | None, budget: Budget
     ) -> Iterator[tuple[Move, str, str, float | None]]:
@@ -366,13 +476,14 @@ class Runner:
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
 
-    def _fault(self, fault: Fault) -> None:
+    def _fault(self, fault: Fault, *, strict: bool = False) -> None:
         """The first time a fault is seen, show it whole (with the traceback into the bot's file); then count it."""
+        what = "the arena's answer (--strict) to the bot's move" if strict else "a safe move replaced the bot's"
         if self.faults.add(fault):
             details = f"\n{fault.traceback}" if fault.traceback else ""
-            log.warning("a safe move replaced the bot's: %s%s", fault.summary, details)
+            log.warning("%s: %s%s", what, fault.summary, details)
         else:
-            log.info("a safe move replaced the bot's again: %s", fault.summary)
+            log.info("%s again: %s", what, fault.summary)
 
     def _report_repeats(self) -> None:
         for fault, count in self.faults.entries():
@@ -416,6 +527,7 @@ class Runner:
             error=error,
             cards_seen=seen,
             cards_unknown=unknown,
+            faults=match.faults if self.options.strict else match.fallbacks,
         )
         if match.recorder:
             match.recorder.end(

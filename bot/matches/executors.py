@@ -23,9 +23,12 @@ class RoundTask:
     seats: tuple[Contender, Contender]
     rules: RulesConfig = DEFAULT_RULES
     move_time_ms: int | None = None
+    strict: bool = False  # faulty moves get what the arena gives them (play_round)
 
     def run(self) -> RoundResult:
-        return play_round(self.deal_seed, self.seats, rules=self.rules, move_time_ms=self.move_time_ms)
+        return play_round(
+            self.deal_seed, self.seats, rules=self.rules, move_time_ms=self.move_time_ms, strict=self.strict
+        )
 
 
 def _run_task(task: RoundTask) -> RoundResult:
