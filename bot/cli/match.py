@@ -87,7 +87,8 @@ def match(
     """
     from rich.console import Console
 
-    from bot.matches.executors import RoundTask, run_tasks
+    from bot.cli.interrupted import exit_if_interrupted, play_rounds, with_interruption
+    from bot.matches.executors import RoundTask
     from bot.matches.local_match import make_contender, schedule
     from bot.matches.summary import summarize, summary_json
 
@@ -108,7 +109,7 @@ def match(
     names = _distinct_names(contenders[0].name, contenders[1].name)
     if strict and server is not None:
         raise typer.BadParameter("--strict plays in process; over --server the bot client plays safe moves")
-    admin = None
+    admin, cut_from = None, None  # cut_from: the rounds planned, when Ctrl-C cut the run short
     if server is not None:
         if in_process:
             raise typer.BadParameter("choose --in-process or --server, not both")
@@ -131,7 +132,7 @@ def match(
             for deal, seat_of_a in plan
         ]
         with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
-            results = run_tasks(tasks, workers=workers, progress=advance)
+            results, cut_from = play_rounds(tasks, workers=workers, progress=advance)
         played = list(zip(results, [seat for _deal, seat in plan]))
     summaries = summarize(names, played)
     sources = [contender.source() for contender in contenders]
@@ -141,7 +142,9 @@ def match(
             _forget_over_server(console, admin, played)
         if record and played:
             dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
-            title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
+            title = with_interruption(
+                f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}", len(played), cut_from
+            )
             stored = _store(db, played, names, summaries, title, server=server, admin=admin)
             if server is None:
                 from server.cards.viewer_cards import leave_opening_pictures
@@ -155,6 +158,8 @@ def match(
             admin.close()
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
+        if cut_from is not None:
+            extra["interrupted"] = {"rounds_played": len(played), "rounds_planned": cut_from}
         if stored is not None:
             where = "server" if server is not None else "db"
             extra["records"] = {where: str(stored[0]), "game_ids": stored[1]}
@@ -164,12 +169,13 @@ def match(
         for player, source in zip(answer["players"], sources):
             player["source"] = source
         typer.echo(json.dumps(answer))
+        exit_if_interrupted(console, len(played), cut_from)
         strict_exit(strict, summaries)
         return
     from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
-    console.print(summary_table(summaries, len(played), dealing))
+    console.print(summary_table(summaries, len(played), with_interruption(dealing, len(played), cut_from)))
     print_sources(console, names, sources)
     print_blindness(console, summaries)
     print_faults(console, summaries)
@@ -195,6 +201,7 @@ def match(
             f" {VIEWER_URL} (this run is one entry there, with its standings and rounds)",
             soft_wrap=True,
         )
+    exit_if_interrupted(console, len(played), cut_from)
     strict_exit(strict, summaries)
 
 
