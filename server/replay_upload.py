@@ -28,6 +28,7 @@ MAX_CARDS = 100  # in a hand, or labelled on one line
 MAX_TEXT = 200  # a name, a landmark, a status
 MAX_URL = 2000
 MAX_NAME = 120
+MAX_LOG = 4200  # a move's log as the bot client keeps it (4096 characters and the line saying what was cut)
 
 HEADER_FIELDS = ("version", "game_id", "bot_id", "opponent_id", "game_style_id", "move_time_ms")
 END_FIELDS = ("game_id", "status", "my_score", "opp_score", "moves", "fallbacks", "duration_s")
@@ -210,6 +211,7 @@ def _move(line: Mapping[str, Any]) -> dict[str, Any]:
         "result": _text(line.get("result"), "result", optional=True),
         "applied": applied,
         "labels": _labels(line.get("labels")),
+        **({"log": line["log"][:MAX_LOG]} if isinstance(line.get("log"), str) and line["log"] else {}),
     }
 
 

@@ -127,6 +127,7 @@ class _Sent:
     think_s: float | None
     answer: Answer | None
     error: str | None  # why there is no answer
+    log: str = ""  # what the bot printed while choosing the move (kept with the move in the replay file)
 
 
 @dataclass
@@ -181,6 +182,7 @@ class Runner:
         self.phase = "idle"
         self.finished: list[MatchSummary] = []  # kept here too, so an interrupted run still has its results
         self.faults = FaultLog()  # the bot's faults over the whole run: each shown in full once, then counted
+        self._last_log = ""  # what the bot printed for the move `_candidates` gave last
 
     def run(self) -> list[MatchSummary]:
         summaries = self.finished
@@ -312,10 +314,12 @@ class Runner:
         )
         candidates = self._candidates(state, guard, budget)
         move, source, reason, think_s = next(candidates)
+        bot_log = self._last_log  # the bot's prints while it chose: kept with the first send of the turn
         fingerprint = turn_fingerprint(state)
         for _ in range(MAX_SENDS_PER_TURN):
             answer, error = self._send(match.player_key, move, budget)
-            sent = _Sent(move, source, reason, think_s, answer, error)
+            sent = _Sent(move, source, reason, think_s, answer, error, bot_log)
+            bot_log = ""
             if answer is not None and answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
                 self._record_move(match, sent, budget, applied=False)
                 self._saw(match, answer)  # raises PlayError
@@ -372,7 +376,7 @@ class Runner:
             try:
                 answer = self.client.make_move(match.player_key, move_json, deadline=budget.deadline)
             except ProtocolError as error:
-                self._record_raw(match, move_json, "NO_ANSWER", str(error), budget, outcome.think_s)
+                self._record_raw(match, move_json, "NO_ANSWER", str(error), budget, outcome.think_s, log=outcome.log)
                 self._saw(match, self.client.poll(match.player_key, 0))
                 if turn_fingerprint(match.state) != fingerprint:
                     return
@@ -383,14 +387,16 @@ class Runner:
                 applied = answer.result == "SUCCESS"
                 if applied:
                     match.moves += 1
-                self._record_raw(match, move_json, answer.result, None, budget, outcome.think_s, applied=applied)
+                self._record_raw(
+                    match, move_json, answer.result, None, budget, outcome.think_s, applied=applied, log=outcome.log
+                )
                 self._saw(match, answer)
                 return
             why = answer.error_message or answer.result
             if outcome.move is not None:  # a well-formed move the referee refused all the same
                 match.faults += 1
                 self._fault(fault_from_problem(f"the server answered {answer.result}: {why}"), strict=True)
-            self._record_raw(match, move_json, answer.result, why, budget, outcome.think_s)
+            self._record_raw(match, move_json, answer.result, why, budget, outcome.think_s, log=outcome.log)
             if answer.game_state:
                 self._saw(match, answer)
             if turn_fingerprint(match.state) != fingerprint:
@@ -408,6 +414,7 @@ class Runner:
         think_s: float | None,
         *,
         applied: bool = False,
+        log: str = "",
     ) -> None:
         if match.recorder:
             match.recorder.move(
@@ -424,6 +431,7 @@ class Runner:
                 retried_after=[],
                 labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
                 response_deadline=budget.response_deadline,
+                **({"log": log} if log else {}),
             )
         self.observer.moved(move if isinstance(move, dict) else {"Raw": move}, "bot", error or "", result)
 
@@ -432,8 +440,10 @@ class Runner:
     ) -> Iterator[tuple[Move, str, str, float | None]]:
         """The bot's move if it gave a usable one in time, then safe moves (each with why it is used)."""
         problem = "the bot could not start this match"
+        self._last_log = ""
         if guard is not None:
             outcome = guard.run(copy.deepcopy(state), budget)
+            self._last_log = outcome.log
             if outcome.move is not None:
                 yield outcome.move, "bot", "", outcome.think_s
                 problem = "the server refused the bot's move"
@@ -473,6 +483,7 @@ class Runner:
                 retried_after=[] if answer is None else list(answer.retried_after),
                 labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
                 response_deadline=budget.response_deadline,
+                **({"log": sent.log} if sent.log else {}),
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
 

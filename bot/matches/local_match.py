@@ -126,6 +126,7 @@ class MoveRecord:
     fault_detail: Fault | None = None  # the fault with its key and traceback, when `fault` is set
     # --strict: a move the arena would answer INVALID_MOVE is recorded unplayed (`move` is what the bot sent)
     result: str = "SUCCESS"
+    log: str = ""  # what a bot file printed while choosing this move (bounded; the arena's editor shows it)
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ def _play(
         tries = 0
         while True:
             tries += 1
-            detail, move, sent = _ask(bots[seat], view, move_time_ms, fallback_rng)
+            detail, move, sent, log = _ask(bots[seat], view, move_time_ms, fallback_rng)
             if not strict or detail is None:
                 break
             # The arena's answer to a faulty move: INVALID_MOVE for one that was sent, nothing for none.
@@ -244,7 +245,9 @@ def _play(
             refused = shown if isinstance(shown, dict) else {"NoMove": None} if sent is None else {"Raw": shown}
             why = f"INVALID_MOVE (--strict): {detail.summary}" if sent is not None else f"no move: {detail.summary}"
             records.append(
-                MoveRecord(seat, refused, think_ms, why, 0, False, (), detail, "INVALID_MOVE" if sent else "NO_MOVE")
+                MoveRecord(
+                    seat, refused, think_ms, why, 0, False, (), detail, "INVALID_MOVE" if sent else "NO_MOVE", log
+                )
             )
             if sent is None or tries >= STRICT_TRIES or time.perf_counter() >= turn_ends:
                 match.forfeit(seat)
@@ -254,7 +257,9 @@ def _play(
         fault = detail.summary if detail is not None else ""
         suggestions = () if fault else tuple(bots[seat].last_suggestions)
         records.append(
-            MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions, detail)
+            MoveRecord(
+                seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions, detail, log=log
+            )
         )
     return _result(match, deal_seed, seats, bots, first_mover, kinds, records, started_at, None)
 
@@ -264,26 +269,29 @@ STRICT_TRIES = 20  # --strict: asks of a bot that keeps answering faulty moves, 
 
 def _ask(
     bot: Agent, view: dict[str, Any], move_time_ms: int | None, fallback_rng: random.Random
-) -> tuple[Fault | None, Any, Any]:
-    """(fault or None, the move to play, what the bot sent when faulty: its raw answer, None if it sent none)."""
+) -> tuple[Fault | None, Any, Any, str]:
+    """(fault or None, the move to play, what the bot sent when faulty: its raw answer, None if it sent none,
+    and what a bot file printed meanwhile)."""
     process, calculate_move = bot.process, bot.calculate_move
     if process is not None:
         guarded = process.run(view, _budget(move_time_ms or DEFAULT_MOVE_TIME_MS))
         if guarded.move is None:
-            return guarded.fault or fault_from_problem(guarded.problem), safe_moves(view, fallback_rng)[0], guarded.raw
-        return None, guarded.move, None
+            fault = guarded.fault or fault_from_problem(guarded.problem)
+            return fault, safe_moves(view, fallback_rng)[0], guarded.raw, guarded.log
+        return None, guarded.move, None, guarded.log
     assert calculate_move is not None
     raw: Any = None
     try:
         raw = calculate_move(view)
-        return None, check_move(raw, view), None
+        return None, check_move(raw, view), None, ""
     except MalformedMove as error:
-        return fault_from_problem(f"malformed move: {error}"), safe_moves(view, fallback_rng)[0], raw
+        return fault_from_problem(f"malformed move: {error}"), safe_moves(view, fallback_rng)[0], raw, ""
     except Exception as error:  # noqa: BLE001 - a bot may raise anything; the round goes on
         return (
             fault_from_exception(error, user_file=source_file(calculate_move)),
             safe_moves(view, fallback_rng)[0],
             None,
+            "",
         )
 
 

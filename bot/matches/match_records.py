@@ -96,6 +96,7 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
                 applied=False,
                 error=move.fault or None,
                 gamestate=None,
+                log=move.log,
             )
             continue
         match.apply(move.seat, parse_move(move.move))
@@ -114,6 +115,7 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
             finished_round=finished,
             suggestions=list(move.suggestions),
             finished_match=(match, "completed") if match.over else None,
+            log=move.log,
         )
     if result.lost_on_time is not None:  # --strict: no valid move by the deadline, as the arena ends it
         match.forfeit(result.lost_on_time)

@@ -138,6 +138,7 @@ class BotOutcome:
     think_s: float
     raw: Any = None  # what calculate_move returned (None when it raised or overran)
     fault: Fault | None = None  # the problem with a key for counting repeats and, for an exception, its traceback
+    log: str = ""  # what the bot printed while choosing this move (a bot file's; bounded, the cut said)
 
 
 class GuardedBot:

@@ -581,6 +581,18 @@
     );
 
     renderSuggestions(step, data);
+    renderLog(step);
+  }
+
+  // What the mover's bot printed while choosing this move, as the arena's editor shows it per move.
+  function renderLog(step) {
+    const box = $("bot-log");
+    if (!box) return;
+    box.replaceChildren();
+    box.hidden = !step.Log;
+    if (box.hidden) return;
+    box.append(el("h2", null, `${step.Player || "The bot"}'s log for this move`));
+    box.append(el("pre", "bot-log-text", step.Log));
   }
 
   function renderSuggestions(step, data) {
