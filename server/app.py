@@ -53,6 +53,7 @@ from server.referee import Referee, Refusal
 from server.replay_file_store import ReplayFileStore
 from server.settings import Settings
 from server.viewer_files import router as files_router
+from server.viewer_positions import router as positions_router
 from server.viewer_review import router as review_router
 from server.viewer_routes import VIEWER_FILES
 from server.viewer_routes import router as viewer_router
@@ -172,6 +173,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/play/static", PLAY_FILES, name="play-files")
     app.include_router(viewer_router)
     app.include_router(review_router)
+    app.include_router(positions_router)
     app.include_router(files_router)
     app.include_router(play_router)
 
