@@ -163,14 +163,14 @@ def drawn_before(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if line["type"] != "gamestate":
             continue
         state = line["gamestate"]
-        if line["call"] == "GM-MakeMove" and before is not None and state["GameStatus"] == "RUNNING":
-            if state["RemainingRounds"] == before["RemainingRounds"]:
-                known = {card[0] for hand in ("MyHand", "OppHand") for card in before[hand]}
-                drawn = [card for card in state["MyHand"] if card[0] not in known]
-                if drawn:
-                    state["MyHand"] = [card for card in state["MyHand"] if card[0] in known]
-                    fake += 1
-                    state["OppHand"].append([fake, f"/cards/drawn-{fake}.png"])
+        answer = line["call"] == "GM-MakeMove" and before is not None and state["GameStatus"] == "RUNNING"
+        if answer and before is not None and state["RemainingRounds"] == before["RemainingRounds"]:
+            known = {card[0] for hand in ("MyHand", "OppHand") for card in before[hand]}
+            drawn = [card for card in state["MyHand"] if card[0] not in known]
+            if drawn:
+                state["MyHand"] = [card for card in state["MyHand"] if card[0] in known]
+                fake += 1
+                state["OppHand"].append([fake, f"/cards/drawn-{fake}.png"])
         before = state if line["call"] != "GM-MakeMove" else before
     return changed
 
