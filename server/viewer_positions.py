@@ -23,8 +23,8 @@ MAX_NODES = 200_000  # a page's request must not hold a core for long
 
 
 def _position(records: Any, game_id: int, step: int) -> dict[str, Any] | JSONResponse:
-    from bot.replay.positions import step_position
     from rummy.rebuild import ReplayError, replay_record
+    from rummy.step_positions import step_position
 
     summary = finished_match_summary(records, game_id, "its positions would reveal the deck")
     if isinstance(summary, JSONResponse):
