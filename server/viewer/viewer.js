@@ -604,7 +604,8 @@
       button.disabled = true;
       button.textContent = "analysing...";
       try {
-        const answer = await getJson(`${base}/analysis`);
+        const { status, body: answer } = await getJson(`${base}/analysis`);
+        if (status !== 200) throw new Error(answer.ErrorMessage || `the analysis answered HTTP ${status}`);
         const table = el("table", "suggestion-table");
         const head = el("tr");
         for (const title of ["#", "move", "landmarks", answer.objective === "win" ? "P(win)" : "margin"]) head.append(el("th", null, title));
