@@ -134,8 +134,9 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
 
 
 def token_of(url: str) -> str:
-    """The opaque token of a card URL (absolute or a path): .../cards/<token>.png."""
-    return url.rsplit("/", 1)[-1].removesuffix(".png")
+    """The opaque token of a card URL (absolute or a path): .../cards/<token>.jpg (.png in older records)."""
+    name = url.rsplit("/", 1)[-1]
+    return name.removesuffix(".jpg") if name.endswith(".jpg") else name.removesuffix(".png")
 
 
 class Records:
