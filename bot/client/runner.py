@@ -9,7 +9,6 @@ asking the server for the current gamestate: if the turn moved on, the move went
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import threading
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
-from bot.players.deadline import Budget, hand_ids, move_budget, safe_moves
+from bot.players.deadline import Budget, as_sent, hand_ids, move_budget, safe_moves
 from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder
@@ -142,22 +141,6 @@ class _Match:
     guard: Mover | None = None  # the match's bot, to record the labels it used
     faults: int = 0  # see MatchSummary.faults
     gave_up: tuple[Any, ...] | None = None  # --strict: the turn (fingerprint) we have no valid move for
-
-
-def _as_sent(raw: Any) -> Any:
-    """What a bot answered, as its move would travel (a file bot's answer comes as JSON text); None: nothing."""
-    if raw is None:
-        return None
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return raw
-    try:
-        json.dumps(raw)
-    except (TypeError, ValueError):
-        return repr(raw)[:200]
-    return raw
 
 
 class Runner:
@@ -366,7 +349,7 @@ class Runner:
             if outcome.move is None:
                 match.faults += 1
                 self._fault(outcome.fault or fault_from_problem(outcome.problem), strict=True)
-                raw = _as_sent(outcome.raw)
+                raw = as_sent(outcome.raw)
                 if raw is None:  # it raised or overran: the arena has nothing to send
                     self._note(match, f"--strict: no move sent ({outcome.problem})")
                     break

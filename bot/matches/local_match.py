@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.players.deadline import Budget, check_move, safe_moves
+from bot.players.deadline import Budget, as_sent, check_move, safe_moves
 from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from bot.players.user_bot_process import BotProcessError, UserBotProcess
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
@@ -241,7 +241,7 @@ def _play(
                 break
             # The arena's answer to a faulty move: INVALID_MOVE for one that was sent, nothing for none.
             think_ms = (time.perf_counter() - started) * 1000
-            shown = _shown(sent)
+            shown = as_sent(sent)
             refused = shown if isinstance(shown, dict) else {"NoMove": None} if sent is None else {"Raw": shown}
             why = f"INVALID_MOVE (--strict): {detail.summary}" if sent is not None else f"no move: {detail.summary}"
             records.append(
@@ -293,22 +293,6 @@ def _ask(
             None,
             "",
         )
-
-
-def _shown(raw: Any) -> Any:
-    """What a bot sent, as it would travel in JSON (its text when it has no JSON form)."""
-    import json
-
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return raw
-    try:
-        json.dumps(raw)
-    except (TypeError, ValueError):
-        return repr(raw)[:200]
-    return raw
 
 
 def _result(

@@ -13,6 +13,7 @@ not called again until it returns, so module globals are never used by two calls
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -111,6 +112,23 @@ def check_move(raw: Any, gamestate: Mapping[str, Any]) -> Move:
     elif isinstance(move, Take) and move.id not in theirs:
         raise MalformedMove(f"Take names card {move.id}, which is not in OppHand")
     return move
+
+
+def as_sent(raw: Any) -> Any:
+    """A bot's answer as its move would travel (a file bot's answer comes as JSON text): what --strict sends
+    as it is. None for no answer; the answer's text when it has no JSON form."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw
+    try:
+        json.dumps(raw)
+    except (TypeError, ValueError):
+        return repr(raw)[:200]
+    return raw
 
 
 def safe_moves(gamestate: Mapping[str, Any], rng: random.Random | None = None) -> list[Move]:
