@@ -165,22 +165,3 @@ def test_a_private_card_goes_as_bytes_to_a_cloud_service_and_as_a_url_to_a_local
     bot.SEND_PICTURE_BYTES = "never"
     assert bot.picture_body(card, cloud, "url", 5.0) == {"json": {"url": card}}
     assert fake_azure.image_gets == 1
-
-
-@pytest.mark.parametrize("name", ["vision", "customvision", "strong"])
-def test_a_lay_that_was_wasted_is_not_sent_again(name) -> None:
-    """A wrong label makes a Lay that is no set: its cards stay in hand. The template forgets their labels
-    instead of sending the same wasted Lay every turn (as it did: a 10% error rate then lost most rounds)."""
-    bot = load_template(name)
-    state = {**gamestate(deadline_in_s=30), "RemainingMoves": 3, "CardsInDeck": 3}  # late: a set is worth laying
-    for _card_id, url in state["MyHand"][:3]:
-        bot.LABELS[url] = "giralda"  # three believed alike (one is wrong, as the next turn shows)
-    for card_id, url in state["MyHand"][3:] + state["OppHand"]:
-        bot.LABELS[url] = KINDS[card_id % 3]
-    first = bot.calculate_move(state)
-    assert "Lay" in first and bot.believed_set([u for i, u in state["MyHand"] if i in first["Lay"]])
-    assert bot.calculate_move(state) == first, "asked again about the same turn (e.g. after INVALID_MOVE)"
-    later = {**state, "RemainingMoves": state["RemainingMoves"] - 2}  # two turns on, the same cards in hand
-    again = bot.calculate_move(later)  # the Lay was wasted
-    assert again != first
-    assert all(bot.LABELS[url] is None for card_id, url in state["MyHand"] if card_id in first["Lay"])

@@ -167,47 +167,6 @@ def say_labels(cards):
 # ---- end shared block: label log ----
 
 
-# ---- begin shared block: wasted lay (the same in every starter template that has it) ----
-_last_lay = []  # picture URLs of the cards of our last Lay that the labels said was a set
-_last_lay_at = [0]  # RemainingMoves when that Lay was chosen
-
-
-def believed_set(urls):
-    """True when the labels say these cards form a set (3-5 of one landmark, or 3-4 all different)."""
-    kinds = [LABELS.get(url) for url in urls]
-    if not all(kinds):
-        return False
-    distinct = len(set(kinds))
-    return (distinct == 1 and 3 <= len(kinds) <= 5) or (distinct == len(kinds) and 3 <= len(kinds) <= 4)
-
-
-def remember_lay(move, gamestate):
-    """Note the cards of a Lay believed to be a set, to check on the next turn that they left our hand."""
-    if "Lay" in move:
-        urls = {card_id: url for card_id, url in gamestate["MyHand"]}
-        laid = [urls[card_id] for card_id in move["Lay"] if card_id in urls]
-        if believed_set(laid):
-            _last_lay[:] = laid
-            _last_lay_at[0] = gamestate.get("RemainingMoves")
-    return move
-
-
-def doubt_wasted_lay(gamestate):
-    """A Lay believed a set whose cards are all still in our hand once the game moved on was no set: a label
-    was wrong. Forget those cards' labels (they stay unknown) so the same wasted Lay is not sent again and
-    again. (Asked again about the same turn, e.g. after INVALID_MOVE, the game has not moved on.)"""
-    in_hand = {url for _card_id, url in gamestate["MyHand"]}
-    moved_on = isinstance(_last_lay_at[0], int) and (gamestate.get("RemainingMoves") or 0) < _last_lay_at[0]
-    if _last_lay and moved_on and all(url in in_hand for url in _last_lay):
-        for url in _last_lay:
-            LABELS[url] = None
-        print(f"a Lay believed a set was wasted: {len(_last_lay)} labels forgotten")
-    _last_lay.clear()
-
-
-# ---- end shared block: wasted lay ----
-
-
 # ---- begin shared block: rate limit (the same in every starter template that has it) ----
 def take_call_slot():
     """True if a call may go now under CALLS_PER_PERIOD per PERIOD_SECONDS (no waiting: moves are timed)."""
@@ -565,11 +524,10 @@ def decide(gamestate, stop_at, nodes=SEARCH_NODES):
 
 
 def calculate_move(gamestate):
-    doubt_wasted_lay(gamestate)
     catalog = gamestate.get("AllCardTypes") or []
     stop_at = stop_time(gamestate)
     search_seconds = min(SEARCH_SECONDS, max(0.05, stop_at - time.monotonic()) / 2)
     cards = [tuple(card) for card in gamestate["MyHand"] + gamestate["OppHand"]]
     label_cards(cards, catalog, stop_at - search_seconds)
     say_labels(cards)
-    return remember_lay(decide(gamestate, time.monotonic() + search_seconds), gamestate)
+    return decide(gamestate, time.monotonic() + search_seconds)
