@@ -57,6 +57,9 @@ def test_template_labels_every_card_through_the_referees_vision_service(
     assert service.asked[how] >= len(shown) and service.asked["bytes" if how == "url" else "url"] == 0
     laid = [r for r in records if r["type"] == "move" and r["applied"] and "Lay" in r["move"]]
     assert laid, "with every card labelled the bot lays sets"
+    # The template's own log, kept with each move: every card it saw was labelled.
+    logs = [r["log"] for r in records if r["type"] == "move" and r.get("log")]
+    assert logs and all(", 0 unknown" in log for log in logs), logs[:3]
 
 
 def test_a_wrong_key_is_refused_and_the_template_plays_blind(referee, monkeypatch, tmp_path) -> None:
