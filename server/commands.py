@@ -6,14 +6,30 @@ import errno
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
+import typer.core
 
 DB_HELP = "SQLite records file (default: the user data dir, rummy-vision/records.sqlite3)."
 
 
+class _ServeCommand(typer.core.TyperCommand):
+    """`serve`, where `--vision` may come without its RECOGNIZER: a bare `--vision` means `--vision oracle`."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        for index, arg in enumerate(given):
+            if arg == "--":
+                break
+            if arg == "--vision" and (index + 1 == len(given) or given[index + 1].startswith("-")):
+                given.insert(index + 1, "oracle")
+                break
+        return super().parse_args(ctx, given)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(serve)
+    app.command(cls=_ServeCommand)(serve)
     bots = typer.Typer(help="Register and manage the bots allowed to play on the local server.", no_args_is_help=True)
     bots.command("add")(bots_add)
     bots.command("set")(bots_set)
@@ -58,9 +74,10 @@ def serve(
     vision: str | None = typer.Option(
         None,
         "--vision",
-        metavar="RECOGNIZER",
+        metavar="[RECOGNIZER]",
         help="Also answer the starter templates' Azure Computer Vision and Custom Vision calls for this referee's"
-        " cards, with the true landmark (`--vision oracle`) or an error model (noisy:0.1, harsh:0.1): the"
+        " cards, with the true landmark (`--vision` alone, or `--vision oracle`) or an error model (noisy:0.1,"
+        " harsh:0.1): the"
         " templates then play with labels offline. It prints the environment to give them.",
     ),
     vision_key: str = typer.Option(

@@ -184,3 +184,18 @@ def test_serve_refuses_a_vision_model_it_cannot_play(tmp_path) -> None:
 
     result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "r.db"), "--vision", "azure"])
     assert result.exit_code == 2 and "not 'azure'" in result.output
+
+
+def test_a_bare_vision_option_means_the_true_landmarks() -> None:
+    import typer
+
+    from bot.cli.main import app
+
+    serve = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    for args, expected in (
+        (["--vision"], "oracle"),
+        (["--vision", "--port", "0"], "oracle"),
+        (["--port", "0", "--vision", "harsh:0.1"], "harsh:0.1"),
+        (["--port", "0"], None),
+    ):
+        assert serve.make_context("serve", list(args)).params["vision"] == expected, args
