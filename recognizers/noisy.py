@@ -39,6 +39,12 @@ HARSH_WRONG_SCORES = (0.50, 0.95)  # almost as sure when wrong: the scores are n
 HARSH_RUNNER_UP = 0.5  # how often a wrong harsh answer still has the truth second
 
 
+def noise_key(url: str) -> str:
+    """What a card's noise is seeded by: its URL, named as cards were when the measured seeds were fixed
+    (`.png`; deals now name them `.jpg`, as the arena does), so every noisy figure measured before stays."""
+    return url[: -len(".jpg")] + ".png" if url.endswith(".jpg") else url
+
+
 class NoisyRecognizer:
     def __init__(
         self,
@@ -143,7 +149,7 @@ class NoisyRecognizer:
         truth = label.landmark
         if truth is None or len(catalog) < 2:
             return label
-        rng = random.Random(f"harsh:{self.seed}:{url}")
+        rng = random.Random(f"harsh:{self.seed}:{noise_key(url)}")
         if rng.random() < self.unknown:
             return CardLabel(None, 0.0, "noisy: no landmark found")
         wrong = rng.random() < self.rate
@@ -166,7 +172,7 @@ class NoisyRecognizer:
     def _corrupt(self, label: CardLabel, url: str, catalog: Sequence[str]) -> CardLabel:
         if label.landmark is None or len(catalog) < 2:
             return label
-        rng = random.Random(f"noisy:{self.seed}:{url}")
+        rng = random.Random(f"noisy:{self.seed}:{noise_key(url)}")
         wrong = rng.random() < self.rate
         others = [name for name in catalog if name != label.landmark]
         other = rng.choice(others)

@@ -35,6 +35,7 @@ class Step:
     labels: Mapping[int, str] = field(default_factory=dict)  # card id -> landmark, when known
     note: str = ""
     drawn: int | None = None  # the id of the card the mover drew after the move, when known
+    log: str = ""  # what the mover's bot printed while choosing the move (a bot file's; refused tries first)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
         seed, rounds, game_id = str(record["Seed"]), int(record["NumberOfRounds"]), int(record["GameId"])
         players = (str(record["Players"][0]), str(record["Players"][1]))
         moves = [move for move in record["Moves"] if move.get("Applied")]
+        logs = _logs_by_applied_move(record["Moves"])
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise ReplayError(f"not a match record: missing or bad field {error}") from None
     match = Match(seed=seed, rounds=rounds)
@@ -81,7 +83,7 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
         raise ReplayError(f"match {game_id}: its seed does not deal the recorded cards")
     steps = [Step(0, 0, None, None, "DEAL", views_of(match, players, game_id), labels_of(match))]
     mismatches: list[str] = []
-    for move in moves:
+    for index, move in enumerate(moves):
         round_index, seat = match.round_index, int(move["Seat"])
         labels_before = labels_of(match)
         outcome = match.apply(seat, parse_move(move["Move"]))
@@ -94,15 +96,33 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
         if move.get("ErrorMessage"):
             note = f"{note} ({move['ErrorMessage']})".strip()
         drawn = None if outcome.drawn is None else outcome.drawn.id
-        steps.append(
-            Step(len(steps), round_index, seat, move["Move"], str(move.get("Result", "")), views, labels, note, drawn)
-        )
+        result = str(move.get("Result", ""))
+        steps.append(Step(len(steps), round_index, seat, move["Move"], result, views, labels, note, drawn, logs[index]))
     statuses = record.get("GameStatus") or [None, None]
     if not match.over and "LOST_BY_TIMEOUT" in statuses:
         match.forfeit(statuses.index("LOST_BY_TIMEOUT"))
         views = views_of(match, players, game_id)
-        steps.append(Step(len(steps), match.round_index, None, None, "TIMEOUT", views, labels_of(match), "timeout"))
+        late = logs[len(moves)] if len(logs) > len(moves) else ""
+        steps.append(
+            Step(len(steps), match.round_index, None, None, "TIMEOUT", views, labels_of(match), "timeout", log=late)
+        )
     return Replay(f"match {game_id}", players, tuple(steps), seed, rounds, tuple(mismatches))
+
+
+def _logs_by_applied_move(moves: list[Mapping[str, Any]]) -> list[str]:
+    """The bot's log for each applied move, the logs of the refused tries before it first; one more entry
+    when refused tries come after the last applied move (a match lost on time)."""
+    logs: list[str] = []
+    pending: list[str] = []
+    for move in moves:
+        if move.get("Log"):
+            pending.append(str(move["Log"]) if move.get("Applied") else f"[{move.get('Result')}] {move['Log']}")
+        if move.get("Applied"):
+            logs.append("\n".join(pending))
+            pending = []
+    if pending:
+        logs.append("\n".join(pending))
+    return logs
 
 
 def rebuild_at(replay: Replay, step_number: int) -> Match:

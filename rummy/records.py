@@ -36,9 +36,11 @@ Schema (readers such as the replay viewer may rely on it):
           applied INTEGER         -- 1 when the move changed the game
           error TEXT              -- the ErrorMessage answered, if any
           gamestate TEXT          -- JSON of the GameState answered (the mover's view after the move)
-          suggestions TEXT)       -- JSON [{"Move", "Label", "Value"}], the mover's best moves as it
+          suggestions TEXT        -- JSON [{"Move", "Label", "Value"}], the mover's best moves as it
                                   -- saw them, best first, with "Exact" (false: an upper bound); only
                                   -- for moves of our strategies played in process
+          log TEXT)               -- what a bot file printed while choosing the move (bounded, the cut
+                                  -- said), as the arena's editor shows it per move; NULL when nothing
 
     held_stakes(player_key TEXT PRIMARY KEY, bot TEXT, amount INTEGER, held_at REAL)
                                   -- the stake of an offer still waiting, already taken from the balance;
@@ -93,7 +95,7 @@ CREATE TABLE IF NOT EXISTS moves (
     move_seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL REFERENCES matches(game_id),
     round_index INTEGER NOT NULL, seat INTEGER NOT NULL, bot TEXT NOT NULL, received_at REAL NOT NULL,
     move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT,
-    suggestions TEXT
+    suggestions TEXT, log TEXT
 );
 CREATE TABLE IF NOT EXISTS held_stakes (
     player_key TEXT PRIMARY KEY, bot TEXT NOT NULL, amount INTEGER NOT NULL, held_at REAL NOT NULL
@@ -134,11 +136,15 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
     if "suggestions" not in columns:
         with connection:
             connection.execute("ALTER TABLE moves ADD COLUMN suggestions TEXT")
+    if "log" not in columns:
+        with connection:
+            connection.execute("ALTER TABLE moves ADD COLUMN log TEXT")
 
 
 def token_of(url: str) -> str:
-    """The opaque token of a card URL (absolute or a path): .../cards/<token>.png."""
-    return url.rsplit("/", 1)[-1].removesuffix(".png")
+    """The opaque token of a card URL (absolute or a path): .../cards/<token>.jpg (.png in older records)."""
+    name = url.rsplit("/", 1)[-1]
+    return name.removesuffix(".jpg") if name.endswith(".jpg") else name.removesuffix(".png")
 
 
 class Records:
@@ -239,13 +245,14 @@ class Records:
         next_round: tuple[int, Round] | None = None,
         suggestions: list[dict[str, Any]] | None = None,
         finished_match: tuple[Match, str] | None = None,
+        log: str | None = None,
     ) -> None:
         """One MakeMove request; a move that ends a round also closes it and opens the next round or
         ends the match (`finished_match`: the match and its end reason), all in one transaction."""
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO moves (game_id, round_index, seat, bot, received_at, move, result, applied, error,"
-                " gamestate, suggestions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " gamestate, suggestions, log) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     round_index,
@@ -258,6 +265,7 @@ class Records:
                     error,
                     json.dumps(gamestate) if gamestate is not None else None,
                     json.dumps(suggestions) if suggestions else None,
+                    log or None,
                 ),
             )
             if finished_round is not None:
@@ -338,6 +346,7 @@ class Records:
                 "ErrorMessage": row["error"],
                 "GameState": _loads(row["gamestate"]) if row["gamestate"] else None,
                 **({"Suggestions": _loads(row["suggestions"])} if row["suggestions"] else {}),
+                **({"Log": row["log"]} if row["log"] else {}),
             }
             for row in self.db.execute("SELECT * FROM moves WHERE game_id=? ORDER BY move_seq", (game_id,))
         ]

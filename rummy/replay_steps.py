@@ -36,8 +36,12 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
     pending_move: Mapping[str, Any] | None = None
     pending_result = ""
     previous: Mapping[str, Any] | None = None
+    logs: list[str] = []  # the bot's prints for our next step (refused tries' first, marked with their result)
     for line in lines:
         if line.get("type") == "move":
+            if line.get("log"):
+                applied = line.get("applied", True)
+                logs.append(str(line["log"]) if applied else f"[{line.get('result', '')}] {line['log']}")
             if line.get("applied", True):
                 pending_move, pending_result = line.get("move"), str(line.get("result", ""))
         elif line.get("type") == "gamestate":
@@ -47,8 +51,9 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
             round_index = _round_of(gamestate if previous is None else previous)
             if pending_move is not None:
                 step = Step(len(steps), round_index, 0, pending_move, pending_result, (gamestate, None), dict(labels))
-                noted = _with_note(step, previous, labels)
-                steps.append(replace(noted, drawn=drawn_card(previous, gamestate, "MyHand")))
+                drawn = drawn_card(previous, gamestate, "MyHand")
+                steps.append(replace(_with_note(step, previous, labels), drawn=drawn, log="\n".join(logs)))
+                logs = []
             elif previous is None:
                 steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), dict(labels)))
             elif _turn_of(gamestate) != _turn_of(previous):
@@ -69,6 +74,8 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
             pending_move, previous = None, gamestate
     if not steps:
         raise ReplayError(f"{name}: the file holds no gamestate")
+    if logs:  # tries that were never played (a match lost on time): shown with the last step
+        steps[-1] = replace(steps[-1], log="\n".join(filter(None, [steps[-1].log, *logs])))
     return Replay(f"{PurePath(name).name} (game {header.get('game_id')})", players, tuple(steps))
 
 

@@ -57,6 +57,7 @@ from server.referee import Referee, Refusal
 from server.replay_file_store import ReplayFileStore
 from server.settings import Settings
 from server.viewer_files import router as files_router
+from server.viewer_positions import router as positions_router
 from server.viewer_review import router as review_router
 from server.viewer_routes import VIEWER_FILES
 from server.viewer_routes import router as viewer_router
@@ -125,6 +126,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.images = images
     app.state.admin_token = admin_token  # never logged, never in the records
     app.state.replay_files = ReplayFileStore(records.db)
+    app.state.vision = None
+    if settings.vision is not None:
+        from server.vision import VisionService
+        from server.vision import router as vision_router
+
+        app.state.vision = VisionService(referee, settings.vision, settings.vision_key, seed=settings.seed or 0)
+        app.include_router(vision_router)
 
     def base_url(request: Request) -> str:
         return settings.public_url or str(request.base_url).rstrip("/")
@@ -184,6 +192,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/play/static", PLAY_FILES, name="play-files")
     app.include_router(viewer_router)
     app.include_router(review_router)
+    app.include_router(positions_router)
     app.include_router(files_router)
     app.include_router(play_router)
 

@@ -6,14 +6,30 @@ import errno
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
+import typer.core
 
 DB_HELP = "SQLite records file (default: the user data dir, rummy-vision/records.sqlite3)."
 
 
+class _ServeCommand(typer.core.TyperCommand):
+    """`serve`, where `--vision` may come without its RECOGNIZER: a bare `--vision` means `--vision oracle`."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        for index, arg in enumerate(given):
+            if arg == "--":
+                break
+            if arg == "--vision" and (index + 1 == len(given) or given[index + 1].startswith("-")):
+                given.insert(index + 1, "oracle")
+                break
+        return super().parse_args(ctx, given)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(serve)
+    app.command(cls=_ServeCommand)(serve)
     bots = typer.Typer(help="Register and manage the bots allowed to play on the local server.", no_args_is_help=True)
     bots.command("add")(bots_add)
     bots.command("set")(bots_set)
@@ -67,6 +83,18 @@ def serve(
         help="Comma-separated addresses (a proxy in front) whose X-Forwarded-For is believed; none by default,"
         " so no caller can claim another address.",
     ),
+    vision: str | None = typer.Option(
+        None,
+        "--vision",
+        metavar="[RECOGNIZER]",
+        help="Also answer the starter templates' Azure Computer Vision and Custom Vision calls for this referee's"
+        " cards, with the true landmark (`--vision` alone, or `--vision oracle`) or an error model (noisy:0.1,"
+        " harsh:0.1): the"
+        " templates then play with labels offline. It prints the environment to give them.",
+    ),
+    vision_key: str = typer.Option(
+        "rummy-vision-local-key", help="The key the --vision service accepts (a wrong one gets Azure's 401)."
+    ),
     admin_remote: bool = typer.Option(
         False,
         "--admin-remote",
@@ -96,6 +124,13 @@ def serve(
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
+    if vision is not None:
+        from server.vision import check_spec
+
+        try:
+            vision = check_spec(vision)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--vision") from None
     if images is not None and not images.is_dir():
         raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
     # Take the port before anything else, so a port in use costs one line and leaves no --db file behind.
@@ -116,6 +151,8 @@ def serve(
         admin_remote=admin_remote,
         host_names=(host, *host_name),
         forwarded_allow_ips=forwarded_allow_ips,
+        vision=vision,
+        vision_key=vision_key,
     )
     try:
         records_lock = RecordsLock(settings.db_path, port)
@@ -137,6 +174,11 @@ def serve(
             f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs",
             soft_wrap=True,
         )
+        if vision is not None:
+            from server.vision import how_to_point_bots
+
+            err.print(f"  vision service ({vision}) for the starter templates: run them with", soft_wrap=True)
+            err.print("    " + " ".join(how_to_point_bots(base, vision_key)), soft_wrap=True)
         serve_app(app, host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log)
 
 

@@ -160,6 +160,8 @@ def _step_json(
         "RemainingMoves": view.get("RemainingMoves"),
         "RemainingRounds": view["RemainingRounds"],
     }
+    if step.log:
+        result["Log"] = step.log  # what the mover's bot printed while choosing (the arena's editor shows it)
     if step.drawn is not None and step.mover is not None:
         result["Drawn"] = cards.card(step.drawn, int(view["RemainingRounds"]))
     return result

@@ -35,6 +35,7 @@ MAX_POINTS = 10_000
 MAX_COUNT = 100_000  # moves or fallbacks of a whole match
 MAX_CARD_ID = 2**53  # ids the browser's numbers hold exactly
 MAX_MOMENT_MS = 2**53
+MAX_LOG = 4200  # a move's log as the bot client keeps it (4096 characters and the line saying what was cut)
 
 HEADER_FIELDS = ("version", "game_id", "bot_id", "opponent_id", "game_style_id", "move_time_ms")
 END_FIELDS = ("game_id", "status", "my_score", "opp_score", "moves", "fallbacks", "duration_s")
@@ -230,6 +231,7 @@ def _move(line: Mapping[str, Any]) -> dict[str, Any]:
         "result": _text(line.get("result"), "result", optional=True),
         "applied": applied,
         "labels": _labels(line.get("labels")),
+        **({"log": line["log"][:MAX_LOG]} if isinstance(line.get("log"), str) and line["log"] else {}),
     }
 
 

@@ -44,3 +44,7 @@ class Settings:
     # comma-separated, as uvicorn's option): none by default, so no caller, loopback included, can claim
     # another address to pass the per-address caps and login throttles.
     forwarded_allow_ips: str = ""
+    # `serve --vision [RECOGNIZER]`: answer the templates' Azure and Custom Vision calls (server/vision.py)
+    # with the truth ("oracle") or an error model; None: no vision routes.
+    vision: str | None = None
+    vision_key: str = "rummy-vision-local-key"

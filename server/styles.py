@@ -40,6 +40,8 @@ STYLES: tuple[GameStyle, ...] = (
     GameStyle(5, rounds=1, move_time_ms=120_000, for_people=True),
     GameStyle(6, rounds=3, move_time_ms=120_000, for_people=True),
     GameStyle(7, rounds=1, move_time_ms=NO_LIMIT_MS, for_people=True),
+    # The arena's example match: seven rounds (its gamestate says RemainingRounds 7 at 0-0).
+    GameStyle(8, rounds=7, move_time_ms=5000),
 )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from rummy.records import token_of
 from server.admin import refusal
 from server.file_steps import PICTURES_NOTE, file_steps
 from server.http_io import BodyTooLarge, RowId, SafeJSONResponse, read_body
@@ -141,7 +142,7 @@ def _steps_answer(images: Any, summary: dict[str, Any], lines: list[dict[str, An
     for step in ([opening] if opening else []) + listed:
         for card in step_cards(step):
             if card["Url"] is not None and card["Url"] not in shown:
-                shown[card["Url"]] = (card["Url"].removeprefix("/cards/").removesuffix(".png"), card["Landmark"])
+                shown[card["Url"]] = (token_of(card["Url"]), card["Landmark"])
     images.prerender(list(shown.values()), first=True)
     if pictures is not None and opening is not None:
         answer["Pictures"] = step_pictures(images, opening)

@@ -392,6 +392,8 @@ def _step_json(
         urls = {card_id: url for card_id, url in views[step.mover]["MyHand"]}
         if drawn in urls:
             result["Drawn"] = {"Id": drawn, "Url": urls[drawn], "Landmark": step.labels.get(drawn)}
+    if step.log:
+        result["Log"] = step.log  # what the mover's bot printed while choosing (the arena's editor shows it)
     suggestions = recorded.get("Suggestions") if recorded is not None else None
     if isinstance(suggestions, list) and suggestions:
         result["Suggestions"] = suggestions

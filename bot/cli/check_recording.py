@@ -24,6 +24,30 @@ def check_recording_command(
         str, typer.Option(help="MyPoints during a round: sets (penalty at the end only) or net (sets minus 3 a card).")
     ] = "sets",
     my_score: Annotated[str, typer.Option(help="What MyScore counts: rounds (won) or points.")] = "rounds",
+    match_decided: Annotated[
+        str, typer.Option(help="Reading: the match is won by most rounds (rounds) or most total points (points).")
+    ] = "rounds",
+    tied_match: Annotated[
+        str, typer.Option(help="Reading: equal rounds won make the match DRAWN (drawn), or total points decide.")
+    ] = "drawn",
+    remaining_rounds: Annotated[
+        str,
+        typer.Option(
+            help="Reading: RemainingRounds counts the current round (with-current: 1 in the last round) or not"
+            " (without-current)."
+        ),
+    ] = "with-current",
+    draw: Annotated[
+        str, typer.Option(help="Reading: the mover draws after its move (after) or as its turn starts (before).")
+    ] = "after",
+    all_readings: Annotated[
+        bool,
+        typer.Option(
+            "--all-readings",
+            help="Try every combination of the switches and readings: name those under which every file fits, or"
+            " give the first divergence under each reading. Exit 0 when one fits.",
+        ),
+    ] = False,
 ) -> None:
     """Check recordings of games played online (or locally) against the local rules; exit 1 on any divergence.
 
@@ -33,7 +57,7 @@ def check_recording_command(
     """
     from rich.console import Console
 
-    from bot.replay.check_recording import check_recording
+    from bot.replay.check_recording import Readings, check_recording
     from bot.replay.recording import ReplayError
     from rummy import RulesConfig
 
@@ -45,12 +69,22 @@ def check_recording_command(
             points_shown=points_shown,
             my_score=my_score,
         )
+        readings = Readings(match_decided, tied_match, remaining_rounds, draw)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
+    if all_readings:
+        from bot.cli.check_readings import report_readings
+
+        try:
+            fits = report_readings(out, files)
+        except (OSError, ReplayError, KeyError, TypeError, ValueError) as error:
+            typer.echo(f"cannot be checked: {error}", err=True)
+            raise typer.Exit(2) from None
+        raise typer.Exit(0 if fits else 1)
     diverged = False
     for path in files:
         try:
-            report = check_recording(path, rules)
+            report = check_recording(path, rules, readings)
         except (OSError, ReplayError, KeyError, TypeError, ValueError) as error:
             typer.echo(f"{path}: cannot be checked: {error}", err=True)
             raise typer.Exit(2) from None
@@ -59,6 +93,8 @@ def check_recording_command(
             notes += f"; points of {report.unchecked_points} Lays not checked (cards without labels)"
         if report.skipped:
             notes += f"; {report.skipped} answers not recorded"
+        if report.unchecked_status:
+            notes += f"; the status not checked: {report.unchecked_status}"
         if not report.divergences:
             out.print(f"{path}: no divergence ({notes})", highlight=False, soft_wrap=True)
             continue

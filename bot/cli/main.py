@@ -20,6 +20,7 @@ from bot.cli import (
     new_bot,
     play,
     play_human,
+    positions,
     recognize,
     replay,
     review,
@@ -93,6 +94,7 @@ REGISTRATIONS: tuple[Callable[[typer.Typer], None], ...] = (
     measure.register,  # measure NAME
     new_bot.register,  # new-bot
     check_recording.register,  # check-recording
+    positions.register,  # positions add
 )
 
 for register in REGISTRATIONS:

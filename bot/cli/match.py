@@ -15,6 +15,17 @@ from recognizers.registry import names_help
 from strategies.registry import SPEC_HELP
 
 VIEWER_URL = "http://127.0.0.1:8080/viewer"
+STRICT_HELP = (
+    "Play faulty moves as the arena does: a malformed or illegal move is answered INVALID_MOVE and the bot asked"
+    " again; with no valid move by the deadline it loses on time. Exits 1 on any fault. Default: a safe move"
+    " replaces a faulty one (the summary says what the arena would have done)."
+)
+
+
+def strict_exit(strict: bool, summaries: Any) -> None:
+    """--strict: exit 1 when any player made a fault (after everything was printed and recorded)."""
+    if strict and any(summary.faults for summary in summaries):
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
@@ -70,6 +81,7 @@ def match(
         " rounds it recorded and removes the accounts made for the run (both through its admin API).",
     ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Play A against B in process and print rounds won, margins and win rates with 95% intervals.
 
@@ -80,7 +92,8 @@ def match(
     """
     from rich.console import Console
 
-    from bot.matches.executors import RoundTask, run_tasks
+    from bot.cli.interrupted import exit_if_interrupted, play_rounds, with_interruption
+    from bot.matches.executors import RoundTask
     from bot.matches.local_match import contender_for, schedule
     from bot.matches.summary import summarize, summary_json
 
@@ -95,7 +108,9 @@ def match(
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
     names = _distinct_names(contenders[0].name, contenders[1].name)
-    admin = None
+    if strict and server is not None:
+        raise typer.BadParameter("--strict plays in process; over --server the bot client plays safe moves")
+    admin, cut_from = None, None  # cut_from: the rounds planned, when Ctrl-C cut the run short
     if server is not None:
         if in_process:
             raise typer.BadParameter("choose --in-process or --server, not both")
@@ -111,11 +126,12 @@ def match(
                 deal,
                 (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
                 move_time_ms=None if nodes is not None else time_ms,
+                strict=strict,
             )
             for deal, seat_of_a in plan
         ]
         with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
-            results = run_tasks(tasks, workers=workers, progress=advance)
+            results, cut_from = play_rounds(tasks, workers=workers, progress=advance)
         played = list(zip(results, [seat for _deal, seat in plan]))
     summaries = summarize(names, played)
     sources = [contender.source() for contender in contenders]
@@ -125,7 +141,9 @@ def match(
             _forget_over_server(console, admin, played)
         if record and played:
             dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
-            title = f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}"
+            title = with_interruption(
+                f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}", len(played), cut_from
+            )
             stored = _store(db, played, names, summaries, title, server=server, admin=admin)
             if server is None:
                 from server.cards.viewer_cards import leave_opening_pictures
@@ -139,6 +157,8 @@ def match(
             admin.close()
     if json_output:
         extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
+        if cut_from is not None:
+            extra["interrupted"] = {"rounds_played": len(played), "rounds_planned": cut_from}
         if stored is not None:
             where = "server" if server is not None else "db"
             extra["records"] = {where: str(stored[0]), "game_ids": stored[1]}
@@ -148,11 +168,13 @@ def match(
         for player, source in zip(answer["players"], sources):
             player["source"] = source
         typer.echo(json.dumps(answer))
+        exit_if_interrupted(console, len(played), cut_from)
+        strict_exit(strict, summaries)
         return
     from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
 
     dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
-    console.print(summary_table(summaries, len(played), dealing))
+    console.print(summary_table(summaries, len(played), with_interruption(dealing, len(played), cut_from)))
     print_sources(console, names, sources)
     print_blindness(console, summaries)
     print_faults(console, summaries)
@@ -178,6 +200,8 @@ def match(
             f" {VIEWER_URL} (this run is one entry there, with its standings and rounds)",
             soft_wrap=True,
         )
+    exit_if_interrupted(console, len(played), cut_from)
+    strict_exit(strict, summaries)
 
 
 def _distinct_names(first: str, second: str) -> tuple[str, str]:

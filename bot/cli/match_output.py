@@ -50,15 +50,30 @@ def print_faults(console: Console, summaries: Sequence[PlayerSummary]) -> None:
             continue
         distinct = len(summary.fault_log)
         console.print(
-            f"[bold red]{escape(summary.name)}: {summary.faults} faults[/] ({distinct} distinct);"
-            " a safe move replaced each",
+            f"[bold red]{escape(summary.name)}: {summary.faults} faults[/] ({distinct} distinct); "
+            + arena_judgement(summary),
             highlight=False,
+            soft_wrap=True,
         )
         for fault, count in summary.fault_log:
             times = "once" if count == 1 else f"{count} times"
             console.print(f"[red]{escape(fault.summary)}[/] ({times})", highlight=False, soft_wrap=True)
             if fault.traceback:
                 console.print(Text(fault.traceback, style="dim"), soft_wrap=True)
+
+
+def arena_judgement(summary: PlayerSummary) -> str:
+    """What became of the faulty moves here, and what the arena would have made of them."""
+    if summary.lost_on_time:
+        return (
+            f"as on the arena (--strict), each was answered INVALID_MOVE or went unsent, and {summary.lost_on_time}"
+            " rounds were lost on time (no valid move by the deadline)"
+        )
+    return (
+        "a safe move replaced each. The arena replaces none: it answers INVALID_MOVE (or gets no move) and the"
+        f" bot loses the match on time unless a valid move follows by the deadline: {summary.rounds_faulted}"
+        " rounds here had such a move (`--strict` plays them as the arena does)"
+    )
 
 
 def print_sources(console: Any, names: Sequence[str], sources: Sequence[dict[str, Any]]) -> None:

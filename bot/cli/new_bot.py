@@ -20,6 +20,13 @@ NEXT_STEPS = {
     "is unknown and the search plays on hand sizes and points alone.",
 }
 
+# The variables `serve --vision` prints that each labelling template reads.
+OFFLINE_VISION = {
+    "vision": "AZURE_VISION_ENDPOINT, AZURE_VISION_KEY",
+    "customvision": "CUSTOM_VISION_PREDICTION_URL, CUSTOM_VISION_PREDICTION_KEY",
+    "strong": "AZURE_VISION_ENDPOINT, AZURE_VISION_KEY",
+}
+
 
 def register(app: typer.Typer) -> None:
     app.command(name="new-bot")(new_bot)
@@ -59,3 +66,9 @@ def new_bot(
     typer.echo(f"Wrote the {template} template to {path}.")
     typer.echo(NEXT_STEPS[template])
     typer.echo(f"Play it locally: {command_name()} play --bot {path} --opponent housebot-practise")
+    if template in OFFLINE_VISION:
+        typer.echo(
+            f"With labels but no key: start the referee with `{command_name()} serve --vision oracle` (or an error"
+            " model: --vision harsh:0.1); it answers this bot's vision calls for its own cards and prints the"
+            f" variables to set (endpoint and key: {OFFLINE_VISION[template]}) before `play --bot {path}`."
+        )

@@ -58,6 +58,15 @@ def play(
     opponent: Annotated[str | None, typer.Option(help="Play this bot, e.g. housebot-practise.")] = None,
     games: Annotated[int, typer.Option(min=1, help="Matches to play.")] = 1,
     forever: Annotated[bool, typer.Option("--forever", help="Keep offering games until Ctrl-C.")] = False,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Send the bot's moves as they are, as the arena does: a malformed or illegal one is answered"
+            " INVALID_MOVE and the bot asked again; with no valid move by the deadline it loses on time. Exits 1"
+            " on any fault. Default: a safe move replaces a faulty one (the summary says how the arena would judge).",
+        ),
+    ] = False,
     record: Annotated[Path | None, typer.Option(help="Replay directory (default: user data dir/replays).")] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="Do not write replay files.")] = False,
     bot_id: Annotated[str | None, typer.Option(help="Bot name (env RUMMY_VISION_BOT_ID, or config file).")] = None,
@@ -127,6 +136,7 @@ def play(
             games=None if forever else games,
             record_dir=None if no_record else (record or default_record_dir()),
             move_time_s=style.move_time_s,
+            strict=strict,
         )
         _play(client, match_bot, options, err, quiet=quiet, json_output=json_output)
 
@@ -139,7 +149,15 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
 
     from bot.cli.match_output import blindness_warning
     from bot.cli.play_interrupt import CtrlC
-    from bot.cli.play_output import JsonLines, LiveStatus, replay_lines, summary_table, tally, unknown_share
+    from bot.cli.play_output import (
+        JsonLines,
+        LiveStatus,
+        arena_judgement,
+        replay_lines,
+        summary_table,
+        tally,
+        unknown_share,
+    )
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError, Runner, SilentObserver
     from rummy.terminal_text import escape
@@ -206,6 +224,11 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
         warning = blindness_warning(match_bot.label, unknown_share(totals), totals["cards_seen"])
         if warning:
             err.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
+    judged = arena_judgement(summaries, strict=options.strict)
+    if judged:
+        err.print(judged, style="yellow", soft_wrap=True, highlight=False, markup=False)
+    if not code and options.strict and any(summary.faults for summary in summaries):
+        code = 1
     if code:
         raise typer.Exit(code)
 

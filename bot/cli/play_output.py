@@ -30,6 +30,7 @@ def tally(summaries: Sequence[MatchSummary]) -> dict[str, int]:
         "drawn": statuses["DRAWN"],
         "aborted": statuses["ABORTED"],
         "fallbacks": sum(summary.fallbacks for summary in summaries),
+        "faults": sum(summary.faults for summary in summaries),
         "cards_seen": sum(summary.cards_seen for summary in summaries),
         "cards_unknown": sum(summary.cards_unknown for summary in summaries),
     }
@@ -119,6 +120,25 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
         f"{totals['fallbacks']} fallback moves{unknown}"
     )
     return table
+
+
+def arena_judgement(summaries: Sequence[MatchSummary], *, strict: bool) -> str | None:
+    """How the arena judges the bot's faulty moves (None when there were none)."""
+    faulted = [summary for summary in summaries if summary.faults]
+    if not faulted:
+        return None
+    faults = sum(summary.faults for summary in faulted)
+    if strict:
+        on_time = sum(1 for summary in faulted if summary.status == "LOST_BY_TIMEOUT")
+        return (
+            f"--strict: {faults} faulty moves, played as the arena plays them (INVALID_MOVE, or nothing sent);"
+            f" {on_time} of {len(summaries)} matches lost on time"
+        )
+    return (
+        f"{faults} faulty moves were replaced by safe ones in {len(faulted)} of {len(summaries)} matches. The arena"
+        " replaces none: it answers INVALID_MOVE (or gets no move), and a bot with no valid move by the deadline"
+        " loses the match on time; online those matches would have been lost (`--strict` plays them so)"
+    )
 
 
 def replay_lines(summaries: Sequence[MatchSummary]) -> list[str]:

@@ -42,6 +42,13 @@ def replay(
     server: str = typer.Option(
         DEFAULT_SERVER, "--server", help="With --viewer: the local server's URL (`rummy-vision serve`)."
     ),
+    position: Path | None = typer.Option(
+        None,
+        "--position",
+        metavar="OUT.json",
+        help="With --turn N: write the position of the player to move after step N as an `analyze` position"
+        " (then `rummy-vision analyze OUT.json`, or `rummy-vision positions add OUT.json --best MOVE --why TEXT`).",
+    ),
 ) -> None:
     """Step through a recorded match: hands with landmarks, each move, points and the deck.
 
@@ -78,6 +85,9 @@ def replay(
     hint = viewer_hint(source, db)
     if hint:
         err.print(hint, soft_wrap=True, highlight=False)
+    if position is not None:
+        _write_position(source, recorded, turn, position, console, err)
+        return
     if turn is not None:
         console.print(render_step(recorded, recorded.steps[turn]))
         return
@@ -183,6 +193,25 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
             raise ReplayError(f"match {source} is still running; replays show finished matches")
         return replay_record(record)
     return replay_file(source)
+
+
+def _write_position(source: str, recorded: Any, turn: int | None, out: Path, console: Any, err: Any) -> None:
+    import json
+
+    from bot.replay.positions import step_position
+    from bot.replay.recording import read_replay
+    from bot.replay.replays import ReplayError
+
+    if turn is None:
+        raise typer.BadParameter("--position needs --turn N (the step whose position to write)")
+    try:
+        lines = None if recorded.seed is not None else read_replay(source)
+        found = step_position(recorded, turn, lines=lines)
+    except (ReplayError, ValueError) as error:
+        err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    out.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+    console.print(f"Wrote {out}: {found['Comment']}. Rank its moves: rummy-vision analyze {out}", soft_wrap=True)
 
 
 KEYS_HELP = "keys: \u2192/n/space next, \u2190/p back, Home/End first/last, digits+Enter jump, q quit"

@@ -73,6 +73,9 @@ def review(
         console.print(f"[red]error:[/red] {escape(error)}", soft_wrap=True)
         raise typer.Exit(2) from None
     data = result.to_json()
+    from bot.replay.step_logs import step_logs
+
+    data["Logs"] = step_logs(source, record)  # each move's bot log, as the arena's editor shows it
     if html is not None:
         from strategies.coaching.review_page import review_html
 
@@ -192,3 +195,10 @@ def print_review(data: dict[str, Any]) -> None:
                 kind(decision),
             )
         console.print(table)
+    if data.get("Logs"):
+        logs = Table(title="The bots' logs, per move (what each printed while choosing)")
+        for column in ("step", "player", "log"):
+            logs.add_column(column)
+        for entry in data["Logs"]:
+            logs.add_row(str(entry["Step"]), entry["Player"], entry["Log"].rstrip("\n"))
+        console.print(logs)

@@ -47,11 +47,13 @@ def tournament(
     from rich.console import Console
     from rich.table import Table
 
+    from bot.cli.ctrl_c import ctrl_c_raises
+    from bot.cli.interrupted import INTERRUPTED_EXIT, exit_if_interrupted, interrupted_text, with_interruption
     from bot.cli.match import _progress
     from bot.matches.head_to_head import HEAD_TO_HEAD_COLUMNS, head_to_head, head_to_head_table, update_ratings
     from bot.matches.local_match import contender_for
     from bot.matches.match_records import default_db_path
-    from bot.matches.tournament import run_tournament
+    from bot.matches.tournament import TournamentInterrupted, run_tournament
     from bot.matches.tournament_records import store_tournament
 
     if len(bots) < 2:
@@ -68,8 +70,9 @@ def tournament(
     console = Console(stderr=json_output)
     pairs = len(bots) * (len(bots) - 1) // 2
     total = pairs * 2 * ((rounds + 1) // 2)
+    cut_from: int | None = None  # the rounds planned, when Ctrl-C cut the tournament short
     try:
-        with _progress(console, total, f"{len(bots)} bots, {pairs} pairs") as advance:
+        with _progress(console, total, f"{len(bots)} bots, {pairs} pairs") as advance, ctrl_c_raises():
             played, table = run_tournament(
                 contenders,
                 rounds_per_pair=rounds,
@@ -79,6 +82,11 @@ def tournament(
                 backend=backend,
                 progress=advance,
             )
+    except TournamentInterrupted as stop:
+        played, table, cut_from = stop.played, stop.table, stop.total
+        if not played:
+            console.print(f"[yellow]{interrupted_text(0, cut_from)} (Ctrl-C): nothing to record[/]")
+            raise typer.Exit(INTERRUPTED_EXIT) from None
     except (ValueError, RuntimeError) as error:
         raise typer.BadParameter(str(error)) from None
     sources = {contender.name: contender.source() for contender in contenders}
@@ -107,11 +115,18 @@ def tournament(
                     "standings": standings,
                     "head_to_head": [pair.to_json() for pair in pairs_played],
                     "ratings": [rating.to_json() for rating in lasting],
+                    **(
+                        {}
+                        if cut_from is None
+                        else {"interrupted": {"rounds_played": len(played), "rounds_planned": cut_from}}
+                    ),
                 }
             )
         )
+        exit_if_interrupted(console, len(played), cut_from)
         return
-    view = Table(title=f"Tournament {tournament_id}: {len(played)} rounds on duplicate deals")
+    title = f"Tournament {tournament_id}: {len(played)} rounds on duplicate deals"
+    view = Table(title=with_interruption(title, len(played), cut_from))
     for column in ("rank", "bot", "rating", "95% CI", "won", "win rate"):
         view.add_column(column, justify="left" if column == "bot" else "right")
     for rank, standing in enumerate(table, start=1):
@@ -136,6 +151,7 @@ def tournament(
 
     print_sources(console, list(sources), list(sources.values()))
     console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
+    exit_if_interrupted(console, len(played), cut_from)
 
 
 def ratings_table(lasting: list[Any]) -> Any:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
-from bot.players.deadline import Budget, hand_ids, move_budget, safe_moves
+from bot.players.deadline import Budget, as_sent, hand_ids, move_budget, safe_moves
 from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder
@@ -27,6 +27,7 @@ from rummy.moves import Move
 log = logging.getLogger("bot.runner")
 
 MAX_SENDS_PER_TURN = 6
+STRICT_ASKS_PER_TURN = 20  # --strict: asks of a bot whose moves keep being refused, within the deadline
 LATE_SEND_WINDOW_S = 1.0  # how long a send may keep retrying once our deadline estimate has passed
 GIVE_UP_PAUSE_S = 0.2  # after a turn where nothing was accepted, before looking at the game again
 FATAL_RESULTS = frozenset(
@@ -48,6 +49,9 @@ class PlayOptions:
     wait_ms: int = MAX_WAIT_MS  # MaximumWaitTime of offers and polls
     dont_play_same_user: bool = False
     dont_play_same_bot: bool = False
+    # A faulty move gets what the arena gives it: sent as it is (INVALID_MOVE), the bot asked again, and no
+    # safe move ever, so a bot with no valid move by the deadline loses on time. Default: safe replacements.
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class MatchSummary:
     cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
     cards_unknown: int = 0  # of those, the ones it left unknown
     opponent_note: str | None = None  # a local house bot could not choose its moves (the referee's records say)
+    faults: int = 0  # the bot's moves the arena would not play (malformed, illegal, raised, late, refused)
 
     @property
     def unknown_share(self) -> float | None:
@@ -122,6 +127,7 @@ class _Sent:
     think_s: float | None
     answer: Answer | None
     error: str | None  # why there is no answer
+    log: str = ""  # what the bot printed while choosing the move (kept with the move in the replay file)
 
 
 @dataclass
@@ -134,6 +140,8 @@ class _Match:
     moves: int = 0
     fallbacks: int = 0
     guard: Mover | None = None  # the match's bot, to record the labels it used
+    faults: int = 0  # see MatchSummary.faults
+    gave_up: tuple[Any, ...] | None = None  # --strict: the turn (fingerprint) we have no valid move for
 
 
 class Runner:
@@ -158,6 +166,7 @@ class Runner:
         self.phase = "idle"
         self.finished: list[MatchSummary] = []  # kept here too, so an interrupted run still has its results
         self.faults = FaultLog()  # the bot's faults over the whole run: each shown in full once, then counted
+        self._last_log = ""  # what the bot printed for the move `_candidates` gave last
 
     def run(self) -> list[MatchSummary]:
         summaries = self.finished
@@ -238,7 +247,13 @@ class Runner:
         error_text: str | None = None
         try:
             while match.state.get("GameStatus") == "RUNNING":
-                if match.state.get("IsMover"):
+                if match.state.get("IsMover") and match.gave_up == turn_fingerprint(match.state):
+                    # --strict, no valid move: wait for the referee to end the match on time, as the arena does
+                    self.stop.wait(GIVE_UP_PAUSE_S)
+                    self._saw(match, self.client.poll(player_key, 0))
+                elif match.state.get("IsMover") and self.options.strict:
+                    self._take_turn_strictly(match, guard)
+                elif match.state.get("IsMover"):
                     self._take_turn(match, guard)
                 else:
                     if guard is not None:  # label the cards in view while the opponent thinks
@@ -283,10 +298,12 @@ class Runner:
         )
         candidates = self._candidates(state, guard, budget)
         move, source, reason, think_s = next(candidates)
+        bot_log = self._last_log  # the bot's prints while it chose: kept with the first send of the turn
         fingerprint = turn_fingerprint(state)
         for _ in range(MAX_SENDS_PER_TURN):
             answer, error = self._send(match.player_key, move, budget)
-            sent = _Sent(move, source, reason, think_s, answer, error)
+            sent = _Sent(move, source, reason, think_s, answer, error, bot_log)
+            bot_log = ""
             if answer is not None and answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
                 self._record_move(match, sent, budget, applied=False, made_on=state)
                 self._saw(match, answer)  # raises PlayError
@@ -318,13 +335,99 @@ class Runner:
         self._note(match, "no move was accepted this turn; waiting for the server to move the game on")
         time.sleep(GIVE_UP_PAUSE_S)
 
+    def _take_turn_strictly(self, match: _Match, guard: Mover | None) -> None:
+        """--strict: the bot's move goes as it is, even malformed; INVALID_MOVE asks the bot again, until the
+        deadline. Never a safe move: with no valid move in time the referee ends the match on time."""
+        state = match.state
+        budget = move_budget(
+            state, received=match.received, round_trips=self.client.round_trips, move_time_s=self.options.move_time_s
+        )
+        fingerprint = turn_fingerprint(state)
+        for _ in range(STRICT_ASKS_PER_TURN):
+            if guard is None or time.monotonic() >= budget.deadline:
+                break
+            outcome = guard.run(copy.deepcopy(state), budget)
+            if outcome.move is None:
+                match.faults += 1
+                self._fault(outcome.fault or fault_from_problem(outcome.problem), strict=True)
+                raw = as_sent(outcome.raw)
+                if raw is None:  # it raised or overran: the arena has nothing to send
+                    self._note(match, f"--strict: no move sent ({outcome.problem})")
+                    break
+                move_json: Any = raw
+            else:
+                move_json = outcome.move.to_json()
+            try:
+                answer = self.client.make_move(match.player_key, move_json, deadline=budget.deadline)
+            except ProtocolError as error:
+                self._record_raw(match, move_json, "NO_ANSWER", str(error), budget, outcome.think_s, log=outcome.log)
+                self._saw(match, self.client.poll(match.player_key, 0))
+                if turn_fingerprint(match.state) != fingerprint:
+                    return
+                continue
+            if answer.result in ("INVALID_PLAYER_KEY", *FATAL_RESULTS):
+                self._saw(match, answer)  # raises PlayError
+            if answer.result in ("SUCCESS", "GAME_HAS_ENDED") and answer.game_state:
+                applied = answer.result == "SUCCESS"
+                if applied:
+                    match.moves += 1
+                self._record_raw(
+                    match, move_json, answer.result, None, budget, outcome.think_s, applied=applied, log=outcome.log
+                )
+                self._saw(match, answer)
+                return
+            why = answer.error_message or answer.result
+            if outcome.move is not None:  # a well-formed move the referee refused all the same
+                match.faults += 1
+                self._fault(fault_from_problem(f"the server answered {answer.result}: {why}"), strict=True)
+            self._record_raw(match, move_json, answer.result, why, budget, outcome.think_s, log=outcome.log)
+            if answer.game_state:
+                self._saw(match, answer)
+            if turn_fingerprint(match.state) != fingerprint:
+                return
+        match.gave_up = fingerprint
+        self._note(match, "--strict: no valid move by the deadline; the referee ends the match on time")
+
+    def _record_raw(
+        self,
+        match: _Match,
+        move: Any,
+        result: str,
+        error: str | None,
+        budget: Budget,
+        think_s: float | None,
+        *,
+        applied: bool = False,
+        log: str = "",
+    ) -> None:
+        if match.recorder:
+            match.recorder.move(
+                move=move,
+                source="bot",
+                reason="" if applied else "--strict: sent as the bot answered it",
+                result=result,
+                applied=applied,
+                error=error,
+                think_ms=None if think_s is None else round(think_s * 1000, 1),
+                rtt_ms=None,
+                budget_ms=round((budget.send_by - budget.received) * 1000, 1),
+                attempts=None,
+                retried_after=[],
+                labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
+                response_deadline=budget.response_deadline,
+                **({"log": log} if log else {}),
+            )
+        self.observer.moved(move if isinstance(move, dict) else {"Raw": move}, "bot", error or "", result)
+
     def _candidates(
         self, state: dict[str, Any], guard: Mover | None, budget: Budget
     ) -> Iterator[tuple[Move, str, str, float | None]]:
         """The bot's move if it gave a usable one in time, then safe moves (each with why it is used)."""
         problem = "the bot could not start this match"
+        self._last_log = ""
         if guard is not None:
             outcome = guard.run(copy.deepcopy(state), budget)
+            self._last_log = outcome.log
             if outcome.move is not None:
                 yield outcome.move, "bot", "", outcome.think_s
                 problem = "the server refused the bot's move"
@@ -369,16 +472,18 @@ class Runner:
                 labels={str(card_id): name for card_id, name in match.guard.labels().items()} if match.guard else {},
                 remaining_rounds=int((made_on or match.state).get("RemainingRounds") or 0),
                 response_deadline=budget.response_deadline,
+                **({"log": sent.log} if sent.log else {}),
             )
         self.observer.moved(sent.move.to_json(), sent.source, sent.reason, result)
 
-    def _fault(self, fault: Fault) -> None:
+    def _fault(self, fault: Fault, *, strict: bool = False) -> None:
         """The first time a fault is seen, show it whole (with the traceback into the bot's file); then count it."""
+        what = "the arena's answer (--strict) to the bot's move" if strict else "a safe move replaced the bot's"
         if self.faults.add(fault):
             details = f"\n{fault.traceback}" if fault.traceback else ""
-            log.warning("a safe move replaced the bot's: %s%s", fault.summary, details)
+            log.warning("%s: %s%s", what, fault.summary, details)
         else:
-            log.info("a safe move replaced the bot's again: %s", fault.summary)
+            log.info("%s again: %s", what, fault.summary)
 
     def _report_repeats(self) -> None:
         for fault, count in self.faults.entries():
@@ -423,6 +528,7 @@ class Runner:
             cards_seen=seen,
             cards_unknown=unknown,
             opponent_note=house_note(self.client.base_url, state.get("GameId"), str(state.get("OpponentId", ""))),
+            faults=match.faults if self.options.strict else match.fallbacks,
         )
         if match.recorder:
             match.recorder.end(

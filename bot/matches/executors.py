@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from bot.matches.local_match import Contender, RoundResult, play_round
@@ -23,9 +24,12 @@ class RoundTask:
     seats: tuple[Contender, Contender]
     rules: RulesConfig = DEFAULT_RULES
     move_time_ms: int | None = None
+    strict: bool = False  # faulty moves get what the arena gives them (play_round)
 
     def run(self) -> RoundResult:
-        return play_round(self.deal_seed, self.seats, rules=self.rules, move_time_ms=self.move_time_ms)
+        return play_round(
+            self.deal_seed, self.seats, rules=self.rules, move_time_ms=self.move_time_ms, strict=self.strict
+        )
 
 
 def _run_task(task: RoundTask) -> RoundResult:
@@ -35,6 +39,16 @@ def _run_task(task: RoundTask) -> RoundResult:
 Progress = Callable[[int], None]
 
 
+class RoundsInterrupted(Exception):
+    """Ctrl-C during `run_tasks`: `results` are the rounds that finished, in the order of the tasks (a prefix
+    of them), out of `total`; the round being played was dropped."""
+
+    def __init__(self, results: list[RoundResult], total: int) -> None:
+        super().__init__(f"interrupted after {len(results)} of {total} rounds")
+        self.results = results
+        self.total = total
+
+
 def run_tasks(
     tasks: Sequence[RoundTask], *, workers: int = 1, backend: str = "local", progress: Progress | None = None
 ) -> list[RoundResult]:
@@ -42,22 +56,30 @@ def run_tasks(
         return _run_on_ray(tasks, progress)
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    results: list[RoundResult] = []
     if workers <= 1:
-        results = []
-        for task in tasks:
-            results.append(task.run())
-            if progress:
-                progress(1)
+        try:
+            for task in tasks:
+                results.append(task.run())
+                if progress:
+                    progress(1)
+        except KeyboardInterrupt:
+            raise RoundsInterrupted(results, len(tasks)) from None
         return results
     # Rounds are short, so sending them one by one would cost more in inter-process traffic than
     # they take to play: each worker gets them in chunks, several chunks each to balance the load.
     chunk = max(1, len(tasks) // (workers * CHUNKS_PER_WORKER))
-    results = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         for result in pool.map(_run_task, tasks, chunksize=chunk):
             results.append(result)
             if progress:
                 progress(1)
+    except (KeyboardInterrupt, BrokenProcessPool):
+        # Ctrl-C reaches the workers too (one process group): the rounds in order so far are kept.
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise RoundsInterrupted(results, len(tasks)) from None
+    pool.shutdown(wait=True)
     return results
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.players.deadline import Budget, check_move, safe_moves
+from bot.players.deadline import Budget, as_sent, check_move, safe_moves
 from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
 from bot.players.user_bot_process import BotProcessError, UserBotProcess
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
@@ -134,6 +134,9 @@ class MoveRecord:
     wasted: bool
     suggestions: tuple[dict[str, Any], ...] = ()  # the bot's best moves with values, when it has them
     fault_detail: Fault | None = None  # the fault with its key and traceback, when `fault` is set
+    # --strict: a move the arena would answer INVALID_MOVE is recorded unplayed (`move` is what the bot sent)
+    result: str = "SUCCESS"
+    log: str = ""  # what a bot file printed while choosing this move (bounded; the arena's editor shows it)
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ class RoundResult:
     started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
     game_id: int | None = None  # the server's GameId, for a round played over a server
     unknown_cards: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))  # (unknown, seen) by seat
+    lost_on_time: int | None = None  # --strict: the seat that sent no valid move by its deadline (it lost)
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""
@@ -161,6 +165,7 @@ class RoundResult:
         return [move.think_ms for move in self.moves if move.seat == seat]
 
     def faults(self, seat: int) -> int:
+        """The seat's moves the arena would not have played: replaced by a safe one, or (--strict) refused."""
         return sum(1 for move in self.moves if move.seat == seat and move.fault)
 
     def fault_details(self, seat: int) -> list[Fault]:
@@ -178,8 +183,11 @@ def play_round(
     rules: RulesConfig = DEFAULT_RULES,
     move_time_ms: int | None = None,
     game_id: int = 0,
+    strict: bool = False,
 ) -> RoundResult:
-    """One round on the deal `deal_seed`, `seats[0]` as player 0; the same seed always deals the same cards."""
+    """One round on the deal `deal_seed`, `seats[0]` as player 0; the same seed always deals the same cards.
+
+    With `strict`, a faulty move gets what the arena gives it instead of a safe replacement (see `_play`)."""
     started_at = time.time()
     match = Match(seed=deal_seed, rules=rules)
     noise_base = random.Random(f"noise:{deal_seed}").getrandbits(32)
@@ -196,7 +204,7 @@ def play_round(
         try:
             for seat, contender in enumerate(seats):
                 bots.append(contender.new_bot(lambda: match.current.landmarks_by_url(), noise_base + seat))
-            return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at, prefixes)
+            return _play(match, deal_seed, seats, bots, move_time_ms, game_id, started_at, prefixes, strict=strict)
         finally:
             for bot in bots:
                 bot.close()
@@ -211,7 +219,13 @@ def _play(
     game_id: int,
     started_at: float,
     url_prefixes: tuple[str, str] = ("", ""),
+    *,
+    strict: bool = False,
 ) -> RoundResult:
+    """Play the round out. A faulty move (raised, malformed, illegal, late) is replaced by a safe one, or with
+    `strict` is what the arena makes of it: a move that was sent is answered INVALID_MOVE (recorded unplayed)
+    and the bot is asked again, until the move time is spent (at most STRICT_TRIES asks); then the mover has
+    missed its deadline and loses the match (LOST_BY_TIMEOUT), as online."""
     fallback_rng = random.Random(f"fallback:{deal_seed}")
     first_mover = match.current.mover
     kinds = match.current.deal.kinds
@@ -228,42 +242,96 @@ def _play(
             url_prefix=url_prefixes[seat],
         )
         started = time.perf_counter()
-        detail: Fault | None = None
-        process, calculate_move = bots[seat].process, bots[seat].calculate_move
-        if process is not None:
-            guarded = process.run(view, _budget(move_time_ms or DEFAULT_MOVE_TIME_MS))
-            if guarded.move is None:
-                detail = guarded.fault or fault_from_problem(guarded.problem)
-                move = safe_moves(view, fallback_rng)[0]
-            else:
-                move = guarded.move
-        else:
-            assert calculate_move is not None
-            try:
-                move = check_move(calculate_move(view), view)
-            except MalformedMove as error:
-                detail, move = fault_from_problem(f"malformed move: {error}"), safe_moves(view, fallback_rng)[0]
-            except Exception as error:  # noqa: BLE001 - a bot may raise anything; the round goes on
-                detail = fault_from_exception(error, user_file=source_file(calculate_move))
-                move = safe_moves(view, fallback_rng)[0]
+        turn_ends = started + (move_time_ms or DEFAULT_MOVE_TIME_MS) / 1000
+        tries = 0
+        while True:
+            tries += 1
+            detail, move, sent, log = _ask(bots[seat], view, move_time_ms, fallback_rng)
+            if not strict or detail is None:
+                break
+            # The arena's answer to a faulty move: INVALID_MOVE for one that was sent, nothing for none.
+            think_ms = (time.perf_counter() - started) * 1000
+            shown = as_sent(sent)
+            refused = shown if isinstance(shown, dict) else {"NoMove": None} if sent is None else {"Raw": shown}
+            why = f"INVALID_MOVE (--strict): {detail.summary}" if sent is not None else f"no move: {detail.summary}"
+            records.append(
+                MoveRecord(
+                    seat, refused, think_ms, why, 0, False, (), detail, "INVALID_MOVE" if sent else "NO_MOVE", log
+                )
+            )
+            if sent is None or tries >= STRICT_TRIES or time.perf_counter() >= turn_ends:
+                match.forfeit(seat)
+                return _result(match, deal_seed, seats, bots, first_mover, kinds, records, started_at, seat)
         think_ms = (time.perf_counter() - started) * 1000
         outcome = match.apply(seat, move)
         fault = detail.summary if detail is not None else ""
         suggestions = () if fault else tuple(bots[seat].last_suggestions)
         records.append(
-            MoveRecord(seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions, detail)
+            MoveRecord(
+                seat, move.to_json(), think_ms, fault, outcome.points, outcome.wasted, suggestions, detail, log=log
+            )
         )
-    finished = match.finished_rounds[-1]
+    return _result(match, deal_seed, seats, bots, first_mover, kinds, records, started_at, None)
+
+
+STRICT_TRIES = 20  # --strict: asks of a bot that keeps answering faulty moves, within its move time
+
+
+def _ask(
+    bot: Agent, view: dict[str, Any], move_time_ms: int | None, fallback_rng: random.Random
+) -> tuple[Fault | None, Any, Any, str]:
+    """(fault or None, the move to play, what the bot sent when faulty: its raw answer, None if it sent none,
+    and what a bot file printed meanwhile)."""
+    process, calculate_move = bot.process, bot.calculate_move
+    if process is not None:
+        guarded = process.run(view, _budget(move_time_ms or DEFAULT_MOVE_TIME_MS))
+        if guarded.move is None:
+            fault = guarded.fault or fault_from_problem(guarded.problem)
+            return fault, safe_moves(view, fallback_rng)[0], guarded.raw, guarded.log
+        return None, guarded.move, None, guarded.log
+    assert calculate_move is not None
+    raw: Any = None
+    try:
+        raw = calculate_move(view)
+        return None, check_move(raw, view), None, ""
+    except MalformedMove as error:
+        return fault_from_problem(f"malformed move: {error}"), safe_moves(view, fallback_rng)[0], raw, ""
+    except Exception as error:  # noqa: BLE001 - a bot may raise anything; the round goes on
+        return (
+            fault_from_exception(error, user_file=source_file(calculate_move)),
+            safe_moves(view, fallback_rng)[0],
+            None,
+            "",
+        )
+
+
+def _result(
+    match: Match,
+    deal_seed: str,
+    seats: tuple[Contender, Contender],
+    bots: list[Agent],
+    first_mover: int,
+    kinds: tuple[str, ...],
+    records: list[MoveRecord],
+    started_at: float,
+    lost_on_time: int | None,
+) -> RoundResult:
+    if lost_on_time is None:
+        finished = match.finished_rounds[-1]
+        points, winner = (finished.points[0], finished.points[1]), finished.winner()
+    else:  # the round stops where the mover missed its deadline; its opponent wins the match
+        points, winner = (match.current.points[0], match.current.points[1]), 1 - lost_on_time
     return RoundResult(
         deal_seed=deal_seed,
         players=(seats[0].name, seats[1].name),
         first_mover=first_mover,
-        points=(finished.points[0], finished.points[1]),
-        winner=finished.winner(),
+        points=points,
+        winner=winner,
         moves=tuple(records),
         kinds=kinds,
         started_at=started_at,
         unknown_cards=(bots[0].cards_unknown(), bots[1].cards_unknown()),
+        lost_on_time=lost_on_time,
     )
 
 

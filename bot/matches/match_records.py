@@ -84,6 +84,21 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
     records.start_round(game_id, 0, match.current, now)
     for move in result.moves:
         now += move.think_ms / 1000
+        if move.result != "SUCCESS":  # --strict: the arena's INVALID_MOVE, or no move at all; nothing changes
+            records.record_move(
+                game_id=game_id,
+                round_index=0,
+                seat=move.seat,
+                bot=seated[move.seat],
+                received_at=now,
+                move=move.move,
+                result=move.result,
+                applied=False,
+                error=move.fault or None,
+                gamestate=None,
+                log=move.log,
+            )
+            continue
         match.apply(move.seat, parse_move(move.move))
         finished = (0, match.finished_rounds[-1]) if match.over else None
         records.record_move(
@@ -100,7 +115,11 @@ def _store_round(records: Records, result: RoundResult, seated: tuple[str, str])
             finished_round=finished,
             suggestions=list(move.suggestions),
             finished_match=(match, "completed") if match.over else None,
+            log=move.log,
         )
-    if not match.over:  # a round cut short still gets its end written
+    if result.lost_on_time is not None:  # --strict: no valid move by the deadline, as the arena ends it
+        match.forfeit(result.lost_on_time)
+        records.finish_match(game_id, match, "timeout", now)
+    elif not match.over:  # a round cut short still gets its end written
         records.finish_match(game_id, match, "completed", now)
     return game_id

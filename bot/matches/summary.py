@@ -24,6 +24,8 @@ class PlayerSummary:
     fault_log: tuple[tuple[Fault, int], ...] = ()  # each distinct fault once, with its count
     cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
     cards_unknown: int = 0  # of those, the ones it left unknown
+    rounds_faulted: int = 0  # rounds with a fault: online each would have had an INVALID_MOVE or a missed move
+    lost_on_time: int = 0  # --strict: rounds lost for no valid move by the deadline
 
     @property
     def unknown_share(self) -> float | None:
@@ -41,6 +43,8 @@ class PlayerSummary:
             "fault_reasons": [{**fault.to_json(), "count": count} for fault, count in self.fault_log],
             "cards_seen": self.cards_seen,
             "unknown_share": None if self.unknown_share is None else round(self.unknown_share, 4),
+            "rounds_faulted": self.rounds_faulted,
+            "lost_on_time": self.lost_on_time,
         }
 
 
@@ -64,6 +68,8 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
                 faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
                 cards_seen=sum(result.unknown_cards[seat][1] for (result, _), seat in zip(results, seats)),
                 cards_unknown=sum(result.unknown_cards[seat][0] for (result, _), seat in zip(results, seats)),
+                rounds_faulted=sum(1 for (result, _), seat in zip(results, seats) if result.faults(seat)),
+                lost_on_time=sum(1 for (result, _), seat in zip(results, seats) if result.lost_on_time == seat),
                 fault_log=tuple(
                     FaultLog(
                         fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)

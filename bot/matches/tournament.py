@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.matches.executors import Progress, RoundTask, run_tasks
+from bot.matches.executors import Progress, RoundsInterrupted, RoundTask, run_tasks
 from bot.matches.local_match import Contender, RoundResult, schedule
 from bot.matches.ratings import Rating, rate
 
@@ -69,9 +69,23 @@ def run_tournament(
     if len(set(names)) != len(names):
         raise ValueError(f"tournament players must have distinct names, got {names}")
     plan = plan_tournament(contenders, rounds_per_pair, seed, move_time_ms)
-    results = run_tasks([task for *_rest, task in plan], workers=workers, backend=backend, progress=progress)
+    try:
+        results = run_tasks([task for *_rest, task in plan], workers=workers, backend=backend, progress=progress)
+    except RoundsInterrupted as stop:
+        played = [PairingRound(a, b, seat, result) for (a, b, seat, _task), result in zip(plan, stop.results)]
+        raise TournamentInterrupted(played, standings(names, played) if played else [], len(plan)) from None
     played = [PairingRound(a, b, seat, result) for (a, b, seat, _task), result in zip(plan, results)]
     return played, standings(names, played)
+
+
+class TournamentInterrupted(Exception):
+    """Ctrl-C during a tournament: the rounds played so far (`played`), their standings, out of `total`."""
+
+    def __init__(self, played: list[PairingRound], table: list[Standing], total: int) -> None:
+        super().__init__(f"interrupted after {len(played)} of {total} rounds")
+        self.played = played
+        self.table = table
+        self.total = total
 
 
 def standings(names: Sequence[str], played: Sequence[PairingRound]) -> list[Standing]:

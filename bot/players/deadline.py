@@ -13,6 +13,7 @@ not called again until it returns, so module globals are never used by two calls
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -113,6 +114,23 @@ def check_move(raw: Any, gamestate: Mapping[str, Any]) -> Move:
     return move
 
 
+def as_sent(raw: Any) -> Any:
+    """A bot's answer as its move would travel (a file bot's answer comes as JSON text): what --strict sends
+    as it is. None for no answer; the answer's text when it has no JSON form."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw
+    try:
+        json.dumps(raw)
+    except (TypeError, ValueError):
+        return repr(raw)[:200]
+    return raw
+
+
 def safe_moves(gamestate: Mapping[str, Any], rng: random.Random | None = None) -> list[Move]:
     """Legal moves that need no labels, best first: Give a card of our own (it sheds a -3), else Take one.
 
@@ -138,6 +156,7 @@ class BotOutcome:
     think_s: float
     raw: Any = None  # what calculate_move returned (None when it raised or overran)
     fault: Fault | None = None  # the problem with a key for counting repeats and, for an exception, its traceback
+    log: str = ""  # what the bot printed while choosing this move (a bot file's; bounded, the cut said)
 
 
 class GuardedBot:

@@ -243,16 +243,19 @@ class UserBotProcess:
             return BotOutcome(None, f"calculate_move overran its budget of {think * 1000:.0f} ms", think)
         text, problem = answer.get("move"), str(answer.get("problem") or "")
         think = float(answer.get("think_s") or think)
+        sent_log = answer.get("log")
+        log = sent_log if isinstance(sent_log, str) else ""
         if text is None:
             sent = answer.get("fault")
             fault = Fault.from_json(sent) if isinstance(sent, dict) else None
-            return BotOutcome(None, problem or "calculate_move gave no move", think, None, fault)
+            return BotOutcome(None, problem or "calculate_move gave no move", think, None, fault, log)
         try:
             raw = bounded_json.loads(text)
             move = check_move(raw, gamestate)
         except (ValueError, RecursionError, MalformedMove) as error:
-            return BotOutcome(None, f"calculate_move returned an unusable move ({error}): {_short(text)}", think, text)
-        return BotOutcome(move, "", think, raw)
+            problem = f"calculate_move returned an unusable move ({error}): {_short(text)}"
+            return BotOutcome(None, problem, think, text, log=log)
+        return BotOutcome(move, "", think, raw, log=log)
 
     def _exit_code(self) -> str:
         try:

@@ -6,8 +6,10 @@ The module is executed once; its globals live for as long as the process: one ma
 
 Messages are JSON over the two pipes. The parent sends {"seq": N, "gamestate": {...}}. The child
 answers {"loaded": true} or {"load_error": "..."} once, then per request
-{"seq": N, "move": <JSON text or null>, "problem": "...", "think_s": T}: the move is the returned value
-as JSON text (through its to_json() if it has one), or null with `problem` saying what was wrong.
+{"seq": N, "move": <JSON text or null>, "problem": "...", "think_s": T, "log": "..."}: the move is the
+returned value as JSON text (through its to_json() if it has one), or null with `problem` saying what was
+wrong; `log` is what the bot printed while choosing it (the arena's editor shows it per move), its first
+MAX_MOVE_LOG characters and a line saying how much was cut. The prints also go on to stderr as they come.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
 MAX_MOVE_CHARS = 4096  # a real move is a few dozen characters
+MAX_MOVE_LOG = 4096  # characters of a bot's prints kept with each move
 MAX_SHOWN = 120
 BOT_NICENESS = 5
 
@@ -70,6 +74,59 @@ def move_text(raw: Any) -> tuple[str | None, str]:
     return text, ""
 
 
+class MoveLog:
+    """What the bot prints during one calculate_move call, at most MAX_MOVE_LOG characters of it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._parts: list[str] | None = None
+        self._size = 0
+        self._cut = 0
+
+    def start(self) -> None:
+        with self._lock:
+            self._parts, self._size, self._cut = [], 0, 0
+
+    def add(self, text: str) -> None:
+        with self._lock:
+            if self._parts is None:
+                return
+            kept = text[: max(0, MAX_MOVE_LOG - self._size)]
+            self._parts.append(kept)
+            self._size += len(kept)
+            self._cut += len(text) - len(kept)
+
+    def take(self) -> str:
+        with self._lock:
+            text = "".join(self._parts or ())
+            if self._cut:
+                text += f"\n[{self._cut} more characters cut: a move keeps the first {MAX_MOVE_LOG} of its log]"
+            self._parts = None
+            return text
+
+
+class Tee:
+    """A text stream that writes on to `live` and adds what is written to the move's log."""
+
+    def __init__(self, live: Any, log: MoveLog) -> None:
+        self._live = live
+        self._log = log
+
+    def write(self, text: Any) -> int:
+        if isinstance(text, str):
+            self._log.add(text)
+        with contextlib.suppress(Exception):  # a closed stderr must not cost the move
+            self._live.write(text)
+        return len(text) if isinstance(text, str) else 0
+
+    def flush(self) -> None:
+        with contextlib.suppress(Exception):
+            self._live.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._live, name)
+
+
 def load(path: str) -> Any:
     spec = importlib.util.spec_from_file_location("rummy_vision_user_bot", path)
     if spec is None or spec.loader is None:
@@ -113,6 +170,8 @@ def main(argv: list[str]) -> int:
     with contextlib.suppress(OSError, AttributeError):  # not everywhere (Windows has no nice)
         os.nice(BOT_NICENESS)
     sys.path.insert(0, os.path.dirname(path))  # as for a script: the bot may import its neighbours
+    move_log = MoveLog()
+    sys.stdout, sys.stderr = Tee(sys.stdout, move_log), Tee(sys.stderr, move_log)
     try:
         calculate_move = load(path)
     except BaseException as error:  # noqa: BLE001
@@ -131,6 +190,7 @@ def main(argv: list[str]) -> int:
         except (EOFError, OSError):
             return 0  # the parent closed the pipe: the match is over
         started = time.perf_counter()
+        move_log.start()
         try:
             raw = calculate_move(request["gamestate"])
         except BaseException as error:  # noqa: BLE001 -- SystemExit and KeyboardInterrupt included
@@ -141,7 +201,10 @@ def main(argv: list[str]) -> int:
             text, problem = move_text(raw)
             fault = None
         think_s = time.perf_counter() - started
+        log = move_log.take()
         answer = {"seq": request["seq"], "move": text, "problem": problem, "think_s": think_s, "fault": fault}
+        if log:
+            answer["log"] = log
         answers.send_bytes(json.dumps(answer).encode())
 
 

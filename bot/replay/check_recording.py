@@ -8,12 +8,18 @@ and at the match's end the final points, MyScore and the status. Points of a Lay
 from the labels recorded with the move (a strategy's recognizer); when a laid card has no label
 the points are not checked and the check says so. The opponent's moves are not checked: the bot
 never sees what they were, only their effect.
+
+Besides the rules' switches (`RulesConfig`), `Readings` covers the open readings that only a recording
+can settle: the match decided by rounds won or by total points, a tied match drawn or decided by points,
+`RemainingRounds` counting the current round or not, and the mover drawing after its move or before it
+(at the start of its turn). `fitting_readings` tries every combination and says which fit.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,35 @@ class Divergence:
         return f"line {self.line}: {self.what}: the local rules expect {self.expected}, the recording has {self.found}"
 
 
+@dataclass(frozen=True)
+class Readings:
+    """The open readings a recording settles (the local referee plays the first of each)."""
+
+    match_decided: str = "rounds"  # the match's winner: most rounds won ("rounds") or most total points ("points")
+    tied_match: str = "drawn"  # equal rounds won: the match is DRAWN ("drawn") or total points decide ("points")
+    remaining_rounds: str = "with-current"  # RemainingRounds counts the current round ("with-current": 1 in the
+    # last round) or only the rounds after it ("without-current": 0 in the last round)
+    draw: str = "after"  # the mover draws after its move ("after") or at the start of its turn ("before")
+
+    CHOICES = {
+        "match_decided": ("rounds", "points"),
+        "tied_match": ("drawn", "points"),
+        "remaining_rounds": ("with-current", "without-current"),
+        "draw": ("after", "before"),
+    }
+
+    def __post_init__(self) -> None:
+        for name, allowed in self.CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} is {getattr(self, name)!r}, must be one of {', '.join(allowed)}")
+
+    def describe(self) -> str:
+        return ", ".join(f"{name}={getattr(self, name)}" for name in self.CHOICES)
+
+
+DEFAULT_READINGS = Readings()
+
+
 @dataclass
 class CheckReport:
     path: Path
@@ -39,6 +74,7 @@ class CheckReport:
     unchecked_points: int = 0  # Lays whose points could not be predicted (a card without a label)
     skipped: int = 0  # moves whose answer could not be compared (no gamestate right after them)
     divergences: list[Divergence] = field(default_factory=list)
+    unchecked_status: str = ""  # why the match's status could not be checked under these readings, if so
 
 
 def _ids(hand: list[Any]) -> list[int]:
@@ -69,8 +105,10 @@ def _malformed(move: Any, before: dict[str, Any], rules: RulesConfig) -> str | N
 
 
 class _Checker:
-    def __init__(self, path: Path, rules: RulesConfig) -> None:
+    def __init__(self, path: Path, rules: RulesConfig, readings: Readings = DEFAULT_READINGS) -> None:
         self.rules = rules
+        self.readings = readings
+        self.round_finals: dict[int, tuple[int, int]] = {}  # RemainingRounds of a round -> its final points
         self.report = CheckReport(path)
         self.labels: dict[str, str] = {}  # picture URL -> landmark, from the moves' labels
         self.seen: set[str] = set()
@@ -79,9 +117,19 @@ class _Checker:
     def diverge(self, line: int, what: str, expected: object, found: object) -> None:
         self.report.divergences.append(Divergence(line, what, str(expected), str(found)))
 
-    def see(self, state: dict[str, Any]) -> None:
+    def see(self, state: dict[str, Any], line: int = 0) -> None:
         for _card_id, url in [*state["MyHand"], *state["OppHand"]]:
             self.seen.add(url)
+        left = state.get("RemainingRounds")
+        if (
+            self.readings.remaining_rounds == "with-current"
+            and state.get("GameStatus") == "RUNNING"
+            and isinstance(left, int)
+            and left < 1
+        ):
+            self.diverge(
+                line, "rounds left", "RemainingRounds >= 1 while a round runs (it counts the current one)", left
+            )
         if state.get("RemainingMoves") == self.rules.max_turns and state.get("GameStatus") == "RUNNING":
             self.i_moved_first = bool(state.get("IsMover"))
 
@@ -139,48 +187,115 @@ class _Checker:
         draws = before["CardsInDeck"] > 0 if rules.draw_after_emptying else bool(mine and theirs)
         turns_left = before["RemainingMoves"] - int(draws)
         round_over = not ((mine or draws) and theirs) or turns_left <= 0
+        if self.readings.draw == "before":
+            # Nobody draws after a move: the next mover draws as its turn starts (so the answer shows it).
+            turns_left = before["RemainingMoves"] - 1
+            round_over = not (mine and theirs) or turns_left <= 0
+            if not round_over and before["CardsInDeck"] > 0:
+                draws = True
+                theirs = [*theirs, -1]  # the opponent's card drawn as its turn starts (its id is not known here)
+            else:
+                draws = False
         same_round = after.get("RemainingRounds") == before.get("RemainingRounds") and after["GameStatus"] == "RUNNING"
         if not round_over:
             if not same_round:
                 self.diverge(line, "end of round", "the round to go on", "the round ended")
                 return
-            self.check_running(line, after, mine, theirs, draws, turns_left, before)
+            if self.readings.draw == "before":
+                self.check_running_drawn_before(line, after, mine, theirs, draws, turns_left, before)
+                theirs = theirs[:-1] if draws else theirs
+            else:
+                self.check_running(line, after, mine, theirs, draws, turns_left, before)
+            mine_drew = draws and self.readings.draw == "after"
             if points is not None:
-                shown = my_sets + points - (rules.hand_penalty * (len(mine) + draws) if net else 0)
+                shown = my_sets + points - (rules.hand_penalty * (len(mine) + mine_drew) if net else 0)
                 if after["MyPoints"] != shown:
                     self.diverge(line, "points", f"MyPoints {shown}", f"MyPoints {after['MyPoints']}")
-            opp_shown = opp_sets - (rules.hand_penalty * len(theirs) if net else 0)
+            opp_drew = draws and self.readings.draw == "before"
+            opp_shown = opp_sets - (rules.hand_penalty * (len(theirs) + opp_drew) if net else 0)
             if after["OppPoints"] != opp_shown:
                 self.diverge(line, "points", f"OppPoints {opp_shown}", f"OppPoints {after['OppPoints']}")
             return
         if same_round:
             self.diverge(line, "end of round", "the round to end", "the round went on")
             return
-        if draws:
+        if draws and self.readings.draw == "after":
             mine = [*mine, -1]  # the drawn card (its id is not known here)
         if points is None:
             return
         finals = (my_sets + points - rules.hand_penalty * len(mine), opp_sets - rules.hand_penalty * len(theirs))
+        self.round_finals[int(before.get("RemainingRounds") or 0)] = finals
         if after["GameStatus"] != "RUNNING" and (after["MyPoints"], after["OppPoints"]) != finals:
             self.diverge(line, "points", f"final points {finals}", f"{(after['MyPoints'], after['OppPoints'])}")
 
-    def check_final(self, line: int, final: dict[str, Any], rounds: int) -> None:
-        """MyScore/OppScore and the status of the match's last gamestate, from its points and the rules."""
+    def check_final(self, line: int, final: dict[str, Any], first_remaining: int, round_keys: list[int]) -> None:
+        """MyScore/OppScore and the status of the match's last gamestate, from its points, the rules and the
+        readings. `first_remaining` is the first gamestate's RemainingRounds; `round_keys` the RemainingRounds
+        of each round the recording saw, in order."""
+        counts_current = self.readings.remaining_rounds == "with-current"
+        rounds = max(1, first_remaining if counts_current else first_remaining + 1)
         mine, theirs = final["MyPoints"], final["OppPoints"]
         score = (final["MyScore"], final["OppScore"])
+        if round_keys:  # the last round's final points are the last gamestate's
+            self.round_finals.setdefault(round_keys[-1], (mine, theirs))
+        totals: tuple[int, int] | None = None
         if self.rules.my_score == "points":
             if rounds == 1 and score != (mine, theirs):
                 self.diverge(line, "score", f"MyScore/OppScore {(mine, theirs)} (the points)", f"{score}")
-            return
-        if sum(score) != rounds:
-            self.diverge(line, "score", f"MyScore + OppScore = {rounds} rounds won", f"{score}")
-        won, lost = score
-        if rounds == 1:  # the last round's points decide it (equal points: the second mover)
-            i_win = mine > theirs if mine != theirs else self.i_moved_first is False
-            won, lost = (1, 0) if i_win else (0, 1)
-        status = "WON" if won > lost else "LOST" if lost > won else "DRAWN"
-        if final["GameStatus"] != status:
-            self.diverge(line, "status", status, final["GameStatus"])
+            totals = score
+            won = lost = None
+        else:
+            if sum(score) != rounds:
+                what = "rounds, RemainingRounds counting the current one" if counts_current else "rounds"
+                self.diverge(line, "score", f"MyScore + OppScore = {rounds} {what}", f"{score}")
+            won, lost = score
+            if rounds == 1:  # the last round's points decide it (equal points: the second mover)
+                i_win = mine > theirs if mine != theirs else self.i_moved_first is False
+                won, lost = (1, 0) if i_win else (0, 1)
+            if all(key in self.round_finals for key in round_keys) and len(round_keys) == rounds:
+                totals = (
+                    sum(self.round_finals[key][0] for key in round_keys),
+                    sum(self.round_finals[key][1] for key in round_keys),
+                )
+        by_points = self.readings.match_decided == "points" or (
+            won is not None and won == lost and self.readings.tied_match == "points"
+        )
+        if won is None and not by_points:
+            return  # MyScore holds points: who won the most rounds is not in the recording
+        if by_points:
+            if totals is None:
+                self.report.unchecked_status = "the match's total points are not all in the recording"
+                return
+            expected = "WON" if totals[0] > totals[1] else "LOST" if totals[1] > totals[0] else "DRAWN"
+        else:
+            assert won is not None and lost is not None
+            expected = "WON" if won > lost else "LOST" if lost > won else "DRAWN"
+        if final["GameStatus"] != expected:
+            why = f" (total points {totals[0]}-{totals[1]})" if by_points and totals else ""
+            self.diverge(line, "status", expected + why, final["GameStatus"])
+
+    def check_running_drawn_before(
+        self,
+        line: int,
+        after: dict[str, Any],
+        mine: list[int],
+        theirs: list[int],
+        drew: bool,
+        turns_left: int,
+        before: dict[str, Any],
+    ) -> None:
+        """After our move, under draw=before: our hand as the move left it; the opponent's with one new card."""
+        after_mine, after_theirs = _ids(after["MyHand"]), _ids(after["OppHand"])
+        known = [card_id for card_id in theirs if card_id != -1]
+        new = [card_id for card_id in after_theirs if card_id not in known]
+        if sorted(after_mine) != sorted(mine) or set(known) - set(after_theirs) or len(new) != int(drew):
+            expected = f"MyHand {sorted(mine)}, OppHand {sorted(known)}{' + 1 drawn' if drew else ''}"
+            self.diverge(line, "hands", expected, f"MyHand {sorted(after_mine)}, OppHand {sorted(after_theirs)}")
+        deck = before["CardsInDeck"] - int(drew)
+        if after["CardsInDeck"] != deck:
+            self.diverge(line, "deck", f"CardsInDeck {deck}", f"CardsInDeck {after['CardsInDeck']}")
+        if after["RemainingMoves"] != turns_left:
+            self.diverge(line, "turns", f"RemainingMoves {turns_left}", f"RemainingMoves {after['RemainingMoves']}")
 
     def check_running(
         self,
@@ -204,16 +319,21 @@ class _Checker:
             self.diverge(line, "turns", f"RemainingMoves {turns_left}", f"RemainingMoves {after['RemainingMoves']}")
 
 
-def check_recording(path: str | Path, rules: RulesConfig = DEFAULT_RULES) -> CheckReport:
-    """Every divergence between the recording at `path` and the local rules `rules`."""
+def check_recording(
+    path: str | Path, rules: RulesConfig = DEFAULT_RULES, readings: Readings = DEFAULT_READINGS
+) -> CheckReport:
+    """Every divergence between the recording at `path` and the local rules `rules` under `readings`."""
     path = Path(path)
-    records = read_replay(path)
-    checker = _Checker(path, rules)
+    return _check(path, read_replay(path), rules, readings)
+
+
+def _check(path: Path, records: list[dict[str, Any]], rules: RulesConfig, readings: Readings) -> CheckReport:
+    checker = _Checker(path, rules, readings)
     before: dict[str, Any] | None = None
     for index, record in enumerate(records):
         if record["type"] == "gamestate":
             before = record["gamestate"]
-            checker.see(before)
+            checker.see(before, index + 1)
         elif record["type"] == "move" and before is not None and before.get("IsMover"):
             after = None
             for later in records[index + 1 :]:
@@ -227,5 +347,46 @@ def check_recording(path: str | Path, rules: RulesConfig = DEFAULT_RULES) -> Che
                 checker.check_move(index + 1, record, before, after)
     states = [(number, r["gamestate"]) for number, r in enumerate(records, start=1) if r["type"] == "gamestate"]
     if states and states[-1][1].get("GameStatus") in ("WON", "LOST", "DRAWN"):
-        checker.check_final(states[-1][0], states[-1][1], int(states[0][1].get("RemainingRounds") or 1))
+        keys: list[int] = []
+        for _number, state in states:
+            if state.get("GameStatus") != "RUNNING":
+                continue  # the match's end: its RemainingRounds is no round's
+            key = int(state.get("RemainingRounds") or 0)
+            if not keys or keys[-1] != key:
+                keys.append(key)
+        checker.check_final(states[-1][0], states[-1][1], int(states[0][1].get("RemainingRounds") or 0), keys)
     return checker.report
+
+
+@dataclass(frozen=True)
+class Fit:
+    rules: RulesConfig
+    readings: Readings
+    report: CheckReport
+
+    def describe(self) -> str:
+        switches = ", ".join(f"{name}={getattr(self.rules, name)}" for name in RULE_CHOICES)
+        return f"{switches}, {self.readings.describe()}"
+
+
+# The rules' open switches (RulesConfig) that check-recording tries, with their values.
+RULE_CHOICES: dict[str, tuple[Any, ...]] = {
+    "malformed_lay": ("refuse", "waste"),
+    "draw_after_emptying": (False, True),
+    "points_shown": ("sets", "net"),
+    "my_score": ("rounds", "points"),
+}
+
+
+def every_reading(paths: list[Path]) -> list[tuple[Fit, ...]]:
+    """For every combination of the rules' switches and the readings, each recording's report."""
+    recordings = [(path, read_replay(path)) for path in paths]
+    found = []
+    names = [*RULE_CHOICES, *Readings.CHOICES]
+    values = [*RULE_CHOICES.values(), *Readings.CHOICES.values()]
+    for combination in itertools.product(*values):
+        chosen = dict(zip(names, combination))
+        rules = replace(DEFAULT_RULES, **{name: chosen[name] for name in RULE_CHOICES})
+        readings = Readings(**{item.name: chosen[item.name] for item in fields(Readings)})
+        found.append(tuple(Fit(rules, readings, _check(path, lines, rules, readings)) for path, lines in recordings))
+    return found

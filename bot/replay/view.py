@@ -72,4 +72,9 @@ def render_step(replay: Replay, step: Step) -> Panel:
         )
     else:
         footer = Text("no gamestate recorded")
-    return Panel(Group(heading, table, footer), title=escape(replay.title), expand=False)
+    parts: list[Any] = [heading, table, footer]
+    if step.log:
+        mover = replay.players[step.mover] if step.mover is not None else "the bot"
+        parts.append(Text(f"{escape(mover)}'s log for this move:", style="bold"))
+        parts.append(Text(step.log.rstrip("\n"), style="dim"))
+    return Panel(Group(*parts), title=escape(replay.title), expand=False)

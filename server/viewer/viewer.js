@@ -581,6 +581,62 @@
     );
 
     renderSuggestions(step, data);
+    renderLog(step);
+    renderAnalysisButton(step);
+  }
+
+  // "Analyse this position": the moves of the player to move after this step, ranked by the server's
+  // expectimax at a node budget (the same ranking as `replay GAME --turn N --position P.json`, then
+  // `analyze P.json --strategy expectimax --nodes 20000`). Matches in the records only.
+  function renderAnalysisButton(step) {
+    const box = $("position-analysis");
+    if (!box) return;
+    box.replaceChildren();
+    const over = step.Seats[0].GameStatus !== "RUNNING";
+    box.hidden = !(game && game.kind === "game") || over;
+    if (box.hidden) return;
+    const base = `/viewer/api/games/${game.id}/steps/${step.Step}`;
+    const button = el("button", "analyse", "analyse this position");
+    const download = el("a", "position-link", "position JSON");
+    download.href = `${base}/position`;
+    download.download = `match-${game.id}-step-${step.Step}.json`;
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      button.textContent = "analysing...";
+      try {
+        const { status, body: answer } = await getJson(`${base}/analysis`);
+        if (status !== 200) throw new Error(answer.ErrorMessage || `the analysis answered HTTP ${status}`);
+        const table = el("table", "suggestion-table");
+        const head = el("tr");
+        for (const title of ["#", "move", "landmarks", answer.objective === "win" ? "P(win)" : "margin"]) head.append(el("th", null, title));
+        table.append(head);
+        answer.moves.forEach((ranked, index) => {
+          const row = el("tr");
+          const value = typeof ranked.value === "number" ? ranked.value.toFixed(3) : "";
+          for (const cell of [index + 1, JSON.stringify(ranked.move), ranked.label, value]) row.append(el("td", null, cell));
+          table.append(row);
+        });
+        const how = `${answer.strategy}, ${answer.nodes} nodes, ${answer.exact ? "exact" : "estimates"}`;
+        box.append(el("h2", null, `The moves of the player to move, best first (${how})`), table);
+        button.remove();
+      } catch (error) {
+        button.disabled = false;
+        button.textContent = "analyse this position";
+        box.append(el("p", "error", String(error.message || error)));
+      }
+    });
+    box.append(button, " ", download);
+  }
+
+  // What the mover's bot printed while choosing this move, as the arena's editor shows it per move.
+  function renderLog(step) {
+    const box = $("bot-log");
+    if (!box) return;
+    box.replaceChildren();
+    box.hidden = !step.Log;
+    if (box.hidden) return;
+    box.append(el("h2", null, `${step.Player || "The bot"}'s log for this move`));
+    box.append(el("pre", "bot-log-text", step.Log));
   }
 
   function renderSuggestions(step, data) {

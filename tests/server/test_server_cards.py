@@ -11,6 +11,7 @@ import numpy as np
 from PIL import Image
 from server_testkit import ArenaBot
 
+from rummy.records import token_of
 from server.cards import CardImages, draw_card, to_png
 from server.cards.caption import CAPTION_HEIGHT
 
@@ -41,7 +42,8 @@ def test_bots_get_no_caption_people_get_one_on_request(start_server, bots) -> No
     card_id, url = state["MyHand"][0]
     assert httpx.get(url + "?caption=1").status_code == 403  # the match is in play: no names for its bots
     labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
-    token = url.rsplit("/", 1)[1].removesuffix(".png")
+    token = token_of(url)
+    url = url.removesuffix(".jpg") + ".png"  # the PNG the picture is drawn as (the .jpg is its JPEG)
     plain = httpx.get(url)
     deadline = time.monotonic() + 60
     while httpx.get(f"{server.base}/games/{game_id}").json()["Status"] == "RUNNING" and time.monotonic() < deadline:
@@ -58,8 +60,9 @@ def test_serve_captions_captions_every_card(start_server, bots) -> None:
     game_id, state = asyncio.run(_start_one(server, bots))
     labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
     card_id, url = state["OppHand"][0]
-    token = url.rsplit("/", 1)[1].removesuffix(".png")
-    assert httpx.get(url).content == to_png(draw_card(labels[str(card_id)], token, caption=True))
+    token = token_of(url)
+    png = url.removesuffix(".jpg") + ".png"
+    assert httpx.get(png).content == to_png(draw_card(labels[str(card_id)], token, caption=True))
 
 
 def test_a_caption_is_a_light_band_with_dark_text_and_the_default_has_none() -> None:

@@ -55,7 +55,7 @@ def test_restart_keeps_finished_records_and_aborts_running_matches(start_server,
     assert len(aborted["Rounds"][0]["Deck"]) == 20
     # Card pictures of recorded matches are still served after the restart.
     url = again.base + after["Rounds"][0]["Deck"][0]["Url"]
-    assert httpx.get(url).headers["content-type"] == "image/png"
+    assert httpx.get(url).headers["content-type"] == "image/jpeg"  # deals' URLs end in .jpg, as the arena's
 
 
 def test_every_applied_move_is_recorded_once_with_its_gamestate(start_server, bots):
@@ -93,15 +93,20 @@ def test_oracle_exists_only_when_asked_for(start_server, bots):
     assert all(landmark in DEFAULT_CATALOG for landmark in labels.values())
 
 
-def test_card_images_are_pngs_that_name_no_landmark(start_server, bots):
+def test_card_images_are_jpegs_and_pngs_that_name_no_landmark(start_server, bots):
     server = start_server(oracle=True)
     game_id, state = asyncio.run(_start_one(server, bots))
     labels = httpx.get(f"{server.base}/oracle/labels/{game_id}").json()
     by_landmark: dict[str, list[bytes]] = {}
     for card_id, url in state["MyHand"] + state["OppHand"]:
-        assert url.startswith(server.base + "/cards/") and url.endswith(".png")
+        assert url.startswith(server.base + "/cards/") and url.endswith(".jpg")  # as the arena's
         assert not any(word in url.lower() for name in DEFAULT_CATALOG for word in name.split() if len(word) > 3)
-        response = httpx.get(url)
+        jpeg = httpx.get(url)
+        assert jpeg.status_code == 200 and jpeg.headers["content-type"] == "image/jpeg"
+        shown = Image.open(io.BytesIO(jpeg.content))
+        assert shown.format == "JPEG" and shown.size == (256, 320) and "exif" not in shown.info
+        assert labels[str(card_id)].encode() not in jpeg.content
+        response = httpx.get(url.removesuffix(".jpg") + ".png")  # the same picture as PNG
         assert response.status_code == 200 and response.headers["content-type"] == "image/png"
         image = Image.open(io.BytesIO(response.content))
         assert image.format == "PNG" and image.size == (256, 320)

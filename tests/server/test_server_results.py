@@ -65,6 +65,7 @@ def test_every_result_code_is_reachable(start_server, bots, tmp_path):
             assert infos[5] == {"Rounds": 1, "MoveTimeMs": 120_000}
             assert infos[6] == {"Rounds": 3, "MoveTimeMs": 120_000}
             assert infos[7] == {"Rounds": 1, "MoveTimeMs": 86_400_000}
+            assert infos[8] == {"Rounds": 7, "MoveTimeMs": 5000}  # the arena's 7-round style
             seen.add(styles["Result"])
 
             wrong = ArenaBot(client, server.prod, "alice", "not-the-password")

@@ -46,8 +46,9 @@ def referee(tmp_path: Path) -> Iterator[Callable[..., Referee]]:
 
     stack = []
 
-    def start(move_time_ms: int = 5000) -> Referee:
-        app = create_app(Settings(db_path=tmp_path / f"records-{len(stack)}.sqlite3", move_time_ms=move_time_ms))
+    def start(move_time_ms: int = 5000, vision: str | None = None) -> Referee:
+        db_path = tmp_path / f"records-{len(stack)}.sqlite3"
+        app = create_app(Settings(db_path=db_path, move_time_ms=move_time_ms, vision=vision))
         password = app.state.accounts.add_bot("tester", iterations=1000)
         context = serve(app)
         root = context.__enter__()

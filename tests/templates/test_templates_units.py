@@ -149,3 +149,19 @@ def test_strong_may_lay_any_three_different_of_four_types_held() -> None:
     state = (((2, 1, 1, 1), (1, 1, 0, 0)), (0, 0), (2, 2, 2, 2), (0, 0), 10, 0, 0)
     lays = {move[1] for move in bot.legal_moves(state) if move[0] == "lay"}
     assert {(1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 1, 1)} <= lays
+
+
+@pytest.mark.parametrize("name", ["vision", "customvision", "strong"])
+def test_a_private_card_goes_as_bytes_to_a_cloud_service_and_as_a_url_to_a_local_one(name, fake_azure) -> None:
+    fake_azure.images["card.png"] = b"\x89PNG picture"
+    bot = load_template(name)
+    card = fake_azure.base_url + "/img/card.png"  # on loopback, as a local referee's cards are
+    cloud = "https://my-resource.cognitiveservices.azure.com"
+    assert bot.is_private_host(card) and not bot.is_private_host(cloud)
+    assert bot.picture_body(card, cloud, "url", 5.0)["data"] == b"\x89PNG picture"
+    assert bot.picture_body(card, fake_azure.base_url, "url", 5.0) == {"json": {"url": card}}
+    public_card = "https://pictures.example/cards/a.jpg"
+    assert bot.picture_body(public_card, cloud, "Url", 5.0) == {"json": {"Url": public_card}}
+    bot.SEND_PICTURE_BYTES = "never"
+    assert bot.picture_body(card, cloud, "url", 5.0) == {"json": {"url": card}}
+    assert fake_azure.image_gets == 1

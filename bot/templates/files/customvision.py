@@ -8,11 +8,13 @@
 # `rummy-vision recognizers train-customvision DIR` or the portal: Classification, Multiclass), publish it, and
 # paste its prediction URL for image URLs (".../classify/iterations/NAME/url") and prediction key
 # below, or set the environment variables locally. Never share a file with your key in it.
+import ipaddress
 import os
 import time
 import unicodedata
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
+from urllib.parse import urlsplit
 
 import requests
 
@@ -108,6 +110,57 @@ def key_is_set():
     return PREDICTION_KEY and not PREDICTION_KEY.startswith("PASTE-") and "YOUR-RESOURCE" not in PREDICTION_URL
 
 
+# ---- begin shared block: picture bytes (the same in every starter template that has it) ----
+# A card on a local referee (127.0.0.1, a LAN address) cannot be fetched by Azure's cloud: its bytes are
+# sent instead. "auto": bytes when the card's host is private and the service's is not (a local referee
+# started with `serve --vision` is asked by URL); "always" or "never" to choose yourself.
+SEND_PICTURE_BYTES = os.environ.get("SEND_PICTURE_BYTES", "auto")
+
+
+def is_private_host(url):
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def picture_bytes(url, service_url, timeout):
+    """The picture's bytes when the service cannot fetch `url` itself, else None (send the URL)."""
+    if SEND_PICTURE_BYTES == "never":
+        return None
+    if SEND_PICTURE_BYTES != "always" and (not is_private_host(url) or is_private_host(service_url)):
+        return None
+    response = requests.get(url, timeout=timeout)
+    response.raise_for_status()
+    return response.content
+
+
+def picture_body(url, service_url, url_field, timeout):
+    """requests.post arguments carrying the picture: its bytes when needed, else {url_field: url}."""
+    data = picture_bytes(url, service_url, timeout)
+    if data is None:
+        return {"json": {url_field: url}}
+    return {"data": data, "headers": {"Content-Type": "application/octet-stream"}}
+
+
+# ---- end shared block: picture bytes ----
+
+
+# ---- begin shared block: label log (the same in every starter template that has it) ----
+def say_labels(cards):
+    """One line in the move's log (the arena's editor shows it): how many cards have a label."""
+    known = sum(1 for _card_id, url in cards if LABELS.get(url))
+    waiting = sum(1 for _card_id, url in cards if url in _pending)
+    print(f"labels: {known} of {len(cards)} cards known, {len(cards) - known} unknown ({waiting} calls waiting)")
+
+
+# ---- end shared block: label log ----
+
+
 # ---- begin shared block: rate limit (the same in every starter template that has it) ----
 def take_call_slot():
     """True if a call may go now under CALLS_PER_PERIOD per PERIOD_SECONDS (no waiting: moves are timed)."""
@@ -123,12 +176,21 @@ def take_call_slot():
 # ---- end shared block: rate limit ----
 
 
+def image_url(prediction_url):
+    """The prediction URL for image bytes beside the one for URLs: `.../url` -> `.../image`."""
+    base, _, query = prediction_url.partition("?")
+    base = base.rstrip("/")
+    base = base[: -len("/url")] + "/image" if base.lower().endswith("/url") else base + "/image"
+    return base + ("?" + query if query else "")
+
+
 def analyze(url, catalog, timeout):
     """Ask the classifier which landmark the picture at `url` shows; store the answer in LABELS."""
     try:
-        response = requests.post(
-            PREDICTION_URL, headers={"Prediction-Key": PREDICTION_KEY}, json={"Url": url}, timeout=timeout
-        )
+        body = picture_body(url, PREDICTION_URL, "Url", timeout)
+        target = PREDICTION_URL if "json" in body else image_url(PREDICTION_URL)
+        headers = {"Prediction-Key": PREDICTION_KEY, **body.pop("headers", {})}
+        response = requests.post(target, headers=headers, timeout=timeout, **body)
         if response.status_code != 200:
             FAILED_AT[url] = time.monotonic()
             return
@@ -202,6 +264,7 @@ def calculate_move(gamestate):
     my_hand = [tuple(card) for card in gamestate["MyHand"]]
     opp_hand = [tuple(card) for card in gamestate["OppHand"]]
     label_cards(my_hand + opp_hand, catalog, stop_time(gamestate))
+    say_labels(my_hand + opp_hand)
 
     mine = {}
     for card_id, url in my_hand:

@@ -9,12 +9,14 @@
 #
 # Settings: paste your endpoint and key below for the arena editor, or set the environment
 # variables locally. Never share a file with your key in it.
+import ipaddress
 import os
 import time
 import unicodedata
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
 from itertools import combinations
+from urllib.parse import urlsplit
 
 import requests
 
@@ -114,6 +116,57 @@ def key_is_set():
 # ---- end shared block: azure key check ----
 
 
+# ---- begin shared block: picture bytes (the same in every starter template that has it) ----
+# A card on a local referee (127.0.0.1, a LAN address) cannot be fetched by Azure's cloud: its bytes are
+# sent instead. "auto": bytes when the card's host is private and the service's is not (a local referee
+# started with `serve --vision` is asked by URL); "always" or "never" to choose yourself.
+SEND_PICTURE_BYTES = os.environ.get("SEND_PICTURE_BYTES", "auto")
+
+
+def is_private_host(url):
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def picture_bytes(url, service_url, timeout):
+    """The picture's bytes when the service cannot fetch `url` itself, else None (send the URL)."""
+    if SEND_PICTURE_BYTES == "never":
+        return None
+    if SEND_PICTURE_BYTES != "always" and (not is_private_host(url) or is_private_host(service_url)):
+        return None
+    response = requests.get(url, timeout=timeout)
+    response.raise_for_status()
+    return response.content
+
+
+def picture_body(url, service_url, url_field, timeout):
+    """requests.post arguments carrying the picture: its bytes when needed, else {url_field: url}."""
+    data = picture_bytes(url, service_url, timeout)
+    if data is None:
+        return {"json": {url_field: url}}
+    return {"data": data, "headers": {"Content-Type": "application/octet-stream"}}
+
+
+# ---- end shared block: picture bytes ----
+
+
+# ---- begin shared block: label log (the same in every starter template that has it) ----
+def say_labels(cards):
+    """One line in the move's log (the arena's editor shows it): how many cards have a label."""
+    known = sum(1 for _card_id, url in cards if LABELS.get(url))
+    waiting = sum(1 for _card_id, url in cards if url in _pending)
+    print(f"labels: {known} of {len(cards)} cards known, {len(cards) - known} unknown ({waiting} calls waiting)")
+
+
+# ---- end shared block: label log ----
+
+
 # ---- begin shared block: rate limit (the same in every starter template that has it) ----
 def take_call_slot():
     """True if a call may go now under CALLS_PER_PERIOD per PERIOD_SECONDS (no waiting: moves are timed)."""
@@ -133,12 +186,14 @@ def take_call_slot():
 def analyze(url, catalog, timeout):
     """Ask Azure which landmark the picture at `url` shows; store the answer in LABELS."""
     try:
+        body = picture_body(url, AZURE_ENDPOINT, "url", timeout)
+        headers = {"Ocp-Apim-Subscription-Key": AZURE_KEY, **body.pop("headers", {})}
         response = requests.post(
             AZURE_ENDPOINT.rstrip("/") + "/vision/v3.2/analyze",
             params={"details": "Landmarks"},
-            headers={"Ocp-Apim-Subscription-Key": AZURE_KEY},
-            json={"url": url},
+            headers=headers,
             timeout=timeout,
+            **body,
         )
         if response.status_code != 200:
             FAILED_AT[url] = time.monotonic()
@@ -474,4 +529,5 @@ def calculate_move(gamestate):
     search_seconds = min(SEARCH_SECONDS, max(0.05, stop_at - time.monotonic()) / 2)
     cards = [tuple(card) for card in gamestate["MyHand"] + gamestate["OppHand"]]
     label_cards(cards, catalog, stop_at - search_seconds)
+    say_labels(cards)
     return decide(gamestate, time.monotonic() + search_seconds)
