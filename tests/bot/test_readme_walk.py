@@ -160,6 +160,10 @@ WALK: dict[str, Step] = {
     "rummy-vision check-recording game.jsonl --points-shown net": Step(
         ("game.jsonl:", "divergences", "the recording has"), exit_code=1, prepare=_first_recording
     ),
+    # Every reading tried at once: the local referee's own recording fits its rules (points shown as sets).
+    "rummy-vision check-recording game.jsonl --all-readings": Step(
+        ("readings fit every file", "points_shown: sets"), prepare=_first_recording
+    ),
     "rummy-vision review latest --html review.html": Step(("Review of match", "review.html", "estimate")),
     "rummy-vision ratings": Step(("Ratings over every tournament", "expectimax")),
     "rummy-vision review latest": Step(("Review of match", "rummy-vision solve")),
