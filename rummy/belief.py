@@ -76,9 +76,6 @@ class ErrorModel:
     calibrated: bool = False
     runner_up: float = 0.5
     source: str = "assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
-    # Where the confidence is a raw score whose link to being right is known (a recognizer measured on
-    # labelled pictures, a simulated one): P(top name right | score). Takes precedence over error_rate.
-    calibration: Callable[[float], float] | None = field(default=None, compare=False)
     # Where the recognizer knows its own answers' likelihoods exactly (a simulated one): P(this label | the
     # truth is names[t]) for each t, or None for no evidence. Takes precedence over everything above.
     likelihood: Callable[[CardLabel, Sequence[str]], tuple[float, ...] | None] | None = field(
@@ -103,12 +100,9 @@ class ErrorModel:
             return self.likelihood(label, names)
         n = len(names)
         top = label.landmark
-        ranked = _ranked(label)
+        ranked = ranked_candidates(label)
         second = next((name for name, _score in ranked[1:] if name != top), None)
-        if self.calibration is not None:
-            right = min(1.0, max(0.0, self.calibration(label.confidence)))
-            second_share = (1.0 - right) * self.runner_up if second is not None else 0.0
-        elif self.calibrated:
+        if self.calibrated:
             right = min(1.0, max(0.0, label.confidence))
             second_share = dict(ranked).get(second, 0.0) if second is not None else 0.0
             second_share = min(second_share, 1.0 - right)
@@ -132,7 +126,8 @@ class ErrorModel:
         return tuple(weights)
 
 
-def _ranked(label: CardLabel) -> tuple[tuple[str, float], ...]:
+def ranked_candidates(label: CardLabel) -> tuple[tuple[str, float], ...]:
+    """Every (name, score) a label offers, best first: its runners-up too when the recognizer gives them."""
     # A recognizer's RankedLabel (recognizers.observation) carries its runners-up as `candidates`.
     candidates = getattr(label, "candidates", ())
     if candidates:

@@ -18,7 +18,7 @@ what strategies decide on (strategies.belief_play).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from rummy.belief import (
     ErrorModel,
     SetKind,
     infer,
+    ranked_candidates,
     set_kind,
 )
 from rummy.config import DEFAULT_RULES, RulesConfig
@@ -158,18 +159,15 @@ class Tracker:
         opp_gain = self._set_points(after, "OppPoints", "OppHand") - self._set_points(before, "OppPoints", "OppHand")
         if mine is not None and set(mine) <= ids_before:
             if my_gain > 0 and set(mine) <= gone:
-                self._add_set(mine, my_gain, True)
+                self.sets.append(LaidSet(mine, my_gain, True))
                 gone -= set(mine)
             elif my_gain == 0:
                 self.sets.append(LaidSet(mine, 0, True))
         elif my_gain > 0 and opp_gain == 0:
-            self._add_set(tuple(sorted(gone)), my_gain, True)
+            self.sets.append(LaidSet(tuple(sorted(gone)), my_gain, True))
             gone = set()
         if gone and opp_gain > 0:
-            self._add_set(tuple(sorted(gone)), opp_gain, False)
-
-    def _add_set(self, cards: tuple[int, ...], points: int, mine: bool) -> None:
-        self.sets.append(LaidSet(cards, points, mine))
+            self.sets.append(LaidSet(tuple(sorted(gone)), opp_gain, False))
 
     def _unseen_set(self, count: int, points: int | None) -> None:
         first = -(self.unseen_laid + 1)
@@ -202,7 +200,8 @@ class Tracker:
         for label in self.card_labels.values():
             if label.landmark is None:
                 continue
-            names = [label.landmark] + [name for name in _runners_up(label) if name != label.landmark][:1]
+            runners_up = [name for name, _score in ranked_candidates(label) if name != label.landmark]
+            names = [label.landmark, *runners_up[:1]]
             shares = model.evidence(label, names) or ()
             total = sum(shares) or 1.0
             for name, share in zip(names, shares):
@@ -241,14 +240,20 @@ class Tracker:
         """The last gamestate at count level in the most likely assignment, me as player 0."""
         return self._state_of(self.belief().most_likely)
 
+    def hand_ids(self) -> tuple[list[int], list[int]]:
+        """The card ids of my hand and the opponent's in the last gamestate."""
+        if self._last is None:
+            raise RuntimeError("observe a gamestate first")
+        return [card[0] for card in self._last["MyHand"]], [card[0] for card in self._last["OppHand"]]
+
     def belief_states(self) -> list[BeliefState]:
         """Every assignment of the belief as a count-level state, most likely first; weights sum to 1.
 
         Assignments that differ only in cards outside both hands and the deck's make-up (laid cards of
         the same counts) are merged.
         """
-        assert self._last is not None, "observe a gamestate first"
-        in_hands = [card[0] for card in self._last["MyHand"]] + [card[0] for card in self._last["OppHand"]]
+        mine, theirs = self.hand_ids()
+        in_hands = mine + theirs
         merged: dict[tuple[Any, ...], list[Any]] = {}
         for assignment in self.belief().assignments:
             key = (tuple(assignment.types[card] for card in in_hands), assignment.deck)
@@ -301,8 +306,3 @@ class Tracker:
         my_cards = [(card[0], types[card[0]]) for card in self._last["MyHand"]]
         opp_cards = [(card[0], types[card[0]]) for card in self._last["OppHand"]]
         return card_move(count_rules(self.rules), move_id, my_cards, opp_cards, trust)
-
-
-def _runners_up(label: CardLabel) -> Sequence[str]:
-    candidates = getattr(label, "candidates", ())
-    return [str(name) for name, _score in candidates]

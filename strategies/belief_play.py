@@ -66,9 +66,7 @@ def decide(strategy: Strategy, tracker: Tracker, deadline: float | None = None) 
     belief = tracker.belief()
     rules = states[0].state.rules
     refused = set(tracker.refused())
-    assert tracker._last is not None  # noqa: SLF001 - the tracker's last gamestate is the decision's
-    my_ids = [card[0] for card in tracker._last["MyHand"]]  # noqa: SLF001
-    opp_ids = [card[0] for card in tracker._last["OppHand"]]  # noqa: SLF001
+    my_ids, opp_ids = tracker.hand_ids()
     # A character's noise is part of its play: it votes, so that the belief does not make it stronger.
     if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
         return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
@@ -199,6 +197,7 @@ def _vote(
     began: float,
 ) -> BeliefDecision:
     votes: dict[Move, float] = {}
+    mine = set(my_ids)
     for item in states:
         move_id = strategy.choose(item.state.copy(), deadline)
         count_move = rules.moves[move_id]
@@ -209,7 +208,7 @@ def _vote(
                 continue
         else:
             my_cards = [(card, item.types[card]) for card in my_ids]
-            opp_cards = [(card, t) for card, t in item.types.items() if card not in set(my_ids)]
+            opp_cards = [(card, t) for card, t in item.types.items() if card not in mine]
             trust = {card: belief.probability(card, t) for card, t in item.types.items()}
             move = card_move(rules, move_id, my_cards, opp_cards, trust)
             if isinstance(move, Lay) and frozenset(move.ids) in refused:
