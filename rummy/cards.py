@@ -34,6 +34,12 @@ def card_url(token: str) -> str:
     return f"/cards/{token}{CARD_SUFFIX}"
 
 
+def token_of(url: str) -> str:
+    """The opaque token of a card URL (absolute or a path): .../cards/<token>.jpg (.png in older records)."""
+    name = url.rsplit("/", 1)[-1]
+    return name.removesuffix(".jpg") if name.endswith(".jpg") else name.removesuffix(".png")
+
+
 def deal_round(seed: int | str, rules: RulesConfig = DEFAULT_RULES) -> Deal:
     """Same seed, same landmarks, ids, URLs, hands, deck order and first mover."""
     rng = random.Random(f"rummy-vision-deal:{seed}")

@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy import Match, Round
+from rummy.cards import token_of
 from rummy.private_files import ensure_private
 
 SCHEMA = """
@@ -139,12 +140,6 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
     if "log" not in columns:
         with connection:
             connection.execute("ALTER TABLE moves ADD COLUMN log TEXT")
-
-
-def token_of(url: str) -> str:
-    """The opaque token of a card URL (absolute or a path): .../cards/<token>.jpg (.png in older records)."""
-    name = url.rsplit("/", 1)[-1]
-    return name.removesuffix(".jpg") if name.endswith(".jpg") else name.removesuffix(".png")
 
 
 class Records:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rummy import MalformedMove, Match, Round, parse_move, render_gamestate
-from rummy.records import Records, token_of
+from rummy.cards import token_of
+from rummy.records import Records
 from server.house_agents import is_house_bot
 from server.protocol import MAX_MESSAGE_CHARS, Result, answer, clip, excerpt
 from server.seats import LiveMatch, Refusal, Seat

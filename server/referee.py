@@ -14,7 +14,8 @@ import logging
 import secrets
 from typing import Any
 
-from rummy.records import Records, token_of
+from rummy.cards import token_of
+from rummy.records import Records
 from server.accounts import Accounts, Bot, BotStatus, status_result
 from server.house_agents import HOUSE_USER, is_house_bot
 from server.house_seats import HousePlayers

@@ -25,7 +25,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from rummy.records import token_of
+from rummy.cards import token_of
 from server.admin import refusal
 from server.file_steps import PICTURES_NOTE, file_steps
 from server.http_io import BodyTooLarge, RowId, SafeJSONResponse, read_body

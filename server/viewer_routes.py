@@ -229,7 +229,7 @@ def step_cards(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
     """The small pictures of a step's cards (both hands, the move's cards, the drawn card) that are drawn
     already (in memory or on disk: nothing is drawn here), as data URLs keyed by the URL the page asks for."""
-    from rummy.records import token_of
+    from rummy.cards import token_of
 
     found: dict[str, str] = {}
     for card in step_cards(step):

@@ -14,8 +14,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from rummy.cards import Card
-from rummy.records import token_of
+from rummy.cards import Card, token_of
 
 START_TIMEOUT_S = 10.0
 

@@ -21,8 +21,7 @@ from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from rummy.cards import CARD_SUFFIXES
-from rummy.records import token_of
+from rummy.cards import CARD_SUFFIXES, token_of
 from server.cards.serving import CardImages
 from server.file_steps import file_card_landmark
 from server.play.routes import PLAY_COOKIE

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rummy.records import Records, token_of
+from rummy.cards import token_of
+from rummy.records import Records
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.serving import CardImages
 

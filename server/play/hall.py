@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummy import DEFAULT_RULES
-from rummy.records import Records, token_of
+from rummy.cards import token_of
+from rummy.records import Records
 from server.accounts import Accounts
 from server.house_agents import HOUSE_BOTS
 from server.logins import network_of

@@ -11,7 +11,7 @@ import numpy as np
 from PIL import Image
 from server_testkit import ArenaBot
 
-from rummy.records import token_of
+from rummy.cards import token_of
 from server.cards import CardImages, draw_card, to_png
 from server.cards.caption import CAPTION_HEIGHT
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from viewer_testkit import HttpMatch
 
+from rummy.cards import token_of
 from rummy.rebuild import replay_record
-from rummy.records import Records, token_of
+from rummy.records import Records
 from server.cards.viewer_cards import opening_cards
 
 pytestmark = pytest.mark.browser

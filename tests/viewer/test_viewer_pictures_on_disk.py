@@ -9,7 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bot.cli import app
-from rummy.records import Records, token_of
+from rummy.cards import token_of
+from rummy.records import Records
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.viewer_cards import ROUNDS_DRAWN, opening_cards
 
