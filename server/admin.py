@@ -31,10 +31,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rummy.private_files import create_private
-from rummy.runs import store_run
 from rummy.standings import Standings
 from server.accounts import DEFAULT_ITERATIONS, AccountError, Accounts
 from server.http_io import BodyTooLarge, SafeJSONResponse, read_body
+from server.storage.runs import store_run
 
 TOKEN_SUFFIX = ".admin-token"
 MIN_ITERATIONS = 1_000  # throwaway accounts of a local match may hash cheaply, never trivially

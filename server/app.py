@@ -22,7 +22,6 @@ from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect
 
-from rummy.records import Records
 from server.accounts import Accounts
 from server.admin import create_token, remove_token
 from server.admin import router as admin_router
@@ -56,6 +55,7 @@ from server.protocol import (
 from server.referee import Referee, Refusal
 from server.replay_file_store import ReplayFileStore
 from server.settings import Settings
+from server.storage.records import Records
 from server.viewer_files import router as files_router
 from server.viewer_positions import router as positions_router
 from server.viewer_review import router as review_router

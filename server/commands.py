@@ -216,9 +216,9 @@ def bots_add(
     """Register a bot and print its password (only once: the server keeps a salted hash)."""
     from rich.console import Console
 
-    from rummy.records import connect
     from rummy.terminal_text import escape
     from server.accounts import AccountError, Accounts
+    from server.storage.records import connect
 
     connection = connect(_db(db))
     try:
@@ -241,8 +241,8 @@ def bots_set(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Change a bot's status (suspended/inactive bots cannot offer games) or balance."""
-    from rummy.records import connect
     from server.accounts import AccountError, Accounts, BotStatus
+    from server.storage.records import connect
 
     chosen = None
     if status is not None:
@@ -265,9 +265,9 @@ def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rummy.records import connect
     from rummy.terminal_text import escape
     from server.accounts import Accounts
+    from server.storage.records import connect
 
     connection = connect(_db(db))
     try:
@@ -285,8 +285,8 @@ def bots_password(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Give a bot a new password and print it (only once); the old one stops working."""
-    from rummy.records import connect
     from server.accounts import AccountError, Accounts
+    from server.storage.records import connect
 
     connection = connect(_db(db))
     try:
@@ -304,8 +304,8 @@ def bots_remove(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Remove a bot: it can no longer log in. Its recorded matches stay in the records file."""
-    from rummy.records import connect
     from server.accounts import AccountError, Accounts
+    from server.storage.records import connect
 
     connection = connect(_db(db))
     try:

@@ -14,11 +14,11 @@ from typing import Any
 
 from rummy import MalformedMove, Match, Round, parse_move, render_gamestate
 from rummy.cards import token_of
-from rummy.records import Records
 from server.house_agents import is_house_bot
 from server.protocol import MAX_MESSAGE_CHARS, Result, answer, clip, excerpt
 from server.seats import LiveMatch, Refusal, Seat
 from server.settings import Settings
+from server.storage.records import Records
 
 log = logging.getLogger(__name__)
 # Refused moves of one turn that are stored; later ones are answered but not recorded.

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from rummy.records import Records
 from server.lobby import Lobby, OfferTerms
 from server.seats import Seat
 from server.settings import Settings
+from server.storage.records import Records
 
 log = logging.getLogger(__name__)
 

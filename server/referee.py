@@ -15,7 +15,6 @@ import secrets
 from typing import Any
 
 from rummy.cards import token_of
-from rummy.records import Records
 from server.accounts import Accounts, Bot, BotStatus, status_result
 from server.house_agents import HOUSE_USER, is_house_bot
 from server.house_seats import HousePlayers
@@ -35,6 +34,7 @@ from server.protocol import (
 )
 from server.seats import BusySeat, LiveMatch, Refusal, Seat, wait_for_news
 from server.settings import Settings
+from server.storage.records import Records
 from server.styles import GameStyle, styles_with_move_time
 
 __all__ = ["Referee", "Refusal"]

@@ -1,6 +1,6 @@
 """The browser viewer at /viewer: its static page and the JSON it reads.
 
-The list is `GET /viewer/api/entries`: each `match` run and tournament once (see rummy/runs.py), with
+The list is `GET /viewer/api/entries`: each `match` run and tournament once (see server/storage/runs.py), with
 its standings, and every match outside them, newest first; `GET /viewer/api/runs/{id}` gives a run's
 standings and its rounds in the order played, each with its start time.
 
@@ -90,7 +90,7 @@ async def viewer_page_slash() -> Response:
 async def entries_view(request: Request) -> JSONResponse:
     """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each,
     and each replay file sent to the viewer."""
-    from rummy.runs import grouped_game_ids, list_runs
+    from server.storage.runs import grouped_game_ids, list_runs
 
     request.app.state.images.watch()  # a person's page: deals are drawn as they are made from now on
     records = request.app.state.records
@@ -117,7 +117,7 @@ async def entries_view(request: Request) -> JSONResponse:
 @router.get("/viewer/api/runs/{run_id}")
 async def run_view(run_id: RowId, request: Request) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
-    from rummy.runs import run_detail
+    from server.storage.runs import run_detail
 
     records = request.app.state.records
     run = run_detail(records.db, run_id)
@@ -170,7 +170,7 @@ async def live_view(game_id: RowId, request: Request) -> JSONResponse:
 async def steps_view(game_id: RowId, request: Request, pictures: int | None = None) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
     pictures drawn already, inline."""
-    from rummy.runs import run_of_game
+    from server.storage.runs import run_of_game
 
     records = request.app.state.records
     summary = finished_match_summary(

@@ -177,7 +177,7 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
 
     if source.isdigit() and not Path(source).exists():
         from bot.matches.match_records import default_db_path
-        from rummy.records import Records
+        from server.storage.records import Records
 
         path = Path(db) if db is not None else default_db_path()
         if not path.exists():

@@ -91,7 +91,7 @@ def load_record(source: str, db: Path | None) -> dict[str, Any] | None:
     """The match record of a GameId, `latest`, or the game of a replay file, from the records; None for a
     replay file whose match is not in them (it is then reviewed from the file alone)."""
     from bot.matches.match_records import default_db_path
-    from rummy.records import Records
+    from server.storage.records import Records
     from strategies.coaching.game_review import ReviewError
 
     path = Path(db) if db is not None else default_db_path()

@@ -13,8 +13,8 @@ from pathlib import Path
 from bot.matches.local_match import RoundResult
 from bot.matches.run_spec import RunSpec, round_labels
 from rummy import Match, parse_move, render_gamestate
-from rummy.records import Records
-from rummy.runs import store_run
+from server.storage.records import Records
+from server.storage.runs import store_run
 
 IN_PROCESS_STYLE = 0
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import httpx
 
-from rummy.records import Records, connect
 from server.accounts import Accounts
+from server.storage.records import Records, connect
 
 VICTIM = "victim"
 OPPONENT = "housebot-practise"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.matches.local_match import Contender, play_round, schedule
 from bot.matches.match_records import store_rounds
-from rummy.records import Records
+from server.storage.records import Records
 from strategies.coaching.game_review import EPSILON, review_record
 from strategies.coaching.grading import default_grader
 

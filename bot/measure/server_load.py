@@ -28,8 +28,8 @@ from typing import Any
 import httpx
 
 from rummy import Give, Lay, Match, Take, render_gamestate
-from rummy.records import connect
 from server.accounts import Accounts
+from server.storage.records import connect
 
 
 def free_port() -> int:

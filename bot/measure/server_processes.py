@@ -27,8 +27,8 @@ from typing import Any
 import httpx
 
 from bot.measure.server_load import Tally, _play, server_process
-from rummy.records import connect
 from server.accounts import Accounts
+from server.storage.records import connect
 
 
 def play_bots(prod: str, bots: list[tuple[str, str]], seed: int) -> tuple[list[float], int]:

@@ -46,12 +46,12 @@ import httpx
 
 from bot.measure.browser import debian_chromium
 from bot.measure.server_load import Tally, _play
-from rummy.records import connect
 from server.accounts import Accounts
 from server.cards.picture_folder import folder_beside
 from server.cards.viewer_cards import ROUNDS_DRAWN
 from server.embedded import EmbeddedServer
 from server.settings import Settings
+from server.storage.records import connect
 
 CARDS = 20  # both hands of a step before anything is laid
 # Rounds of the `match` run: one more than `match` draws the pictures of, so one round is drawn by nobody.

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from rummy.cards import token_of
-from rummy.records import Records
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.serving import CardImages
+from server.storage.records import Records
 
 # Measured on this 2-core machine: a 20-round greedy-vs-random `match` takes 0.5 s of CPU; the pictures the
 # viewer shows of its first 3 rounds (83 cards) take 3 s (36 ms a card). So `match` draws the opening step

@@ -21,13 +21,13 @@ from typing import Any
 
 from rummy import DEFAULT_RULES
 from rummy.cards import token_of
-from rummy.records import Records
 from server.accounts import Accounts
 from server.house_agents import HOUSE_BOTS
 from server.logins import network_of
 from server.play.ledger import Ledger, PlayedMove
 from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Result
 from server.referee import Referee, Refusal
+from server.storage.records import Records
 from server.styles import NO_LIMIT_MS, GameStyle
 from server.worker_pools import BUSY_TIME_MS, coach_busy, in_coach_pool
 from strategies.coaching.coach import Advice, CoachConfig, advise

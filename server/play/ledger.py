@@ -13,7 +13,7 @@ from typing import Any
 
 from rummy import DEFAULT_RULES, RulesConfig
 from rummy.moves import named_card_ids
-from rummy.records import Records
+from server.storage.records import Records
 
 
 @dataclass(frozen=True)

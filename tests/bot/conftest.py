@@ -90,7 +90,7 @@ def record_match(
     from test_bot_server_integration import play
 
     from bot.players.match_bots import strategy_bot
-    from rummy.records import Records
+    from server.storage.records import Records
 
     base, passwords = real_server(move_time_ms=60_000, seed=seed)
     bot = strategy_bot("greedy", "oracle", base_url=base)

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 from bot.cli import app
 from bot.players.user_bot_worker import MAX_MOVE_LOG
 from bot.replay.recording import read_replay
-from rummy.records import Records
 from server.embedded import EmbeddedServer
 from server.settings import Settings
+from server.storage.records import Records
 
 PRINTER = """
 N = 0

@@ -13,7 +13,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bot.cli import app
-from rummy.records import Records
+from server.storage.records import Records
 
 ILLEGAL = 'def calculate_move(gamestate):\n    return {"Take": 12345}\n'
 LEGAL = "def calculate_move(gamestate):\n    return {'Give': gamestate['MyHand'][0][0]}\n"

@@ -1,6 +1,7 @@
 """The import graph, read from the source with ast (every import, including those inside functions):
 
-- the top-level packages depend one way: rummy <- recognizers, strategies <- server <- bot;
+- the top-level packages depend one way: rummy <- recognizers, strategies <- server <- bot, and rummy/
+  keeps no storage (no sqlite3: the records file is server/storage/);
 - inside strategies/, no arrow runs back up the layers kernel -> search/table -> strategies ->
   registry -> what looks strategies up by name (analyze, coaching, training);
 - no cycle between modules, nor between packages (a subpackage is one node; a package's own
@@ -187,7 +188,7 @@ def test_the_checks_see_an_upward_arrow_and_a_package_cycle() -> None:
 
 
 # Modules that open or write a referee's records file (its SQLite), or are the referee itself.
-SERVER_STORAGE = ("sqlite3", "rummy.records", "rummy.runs", "server.accounts", "server.admin", "server.app")
+SERVER_STORAGE = ("sqlite3", "server.storage", "server.accounts", "server.admin", "server.app")
 # What `match --server` runs to reach a referee: it may do so over HTTP only.
 OVER_THE_SERVER = ("bot.matches.server_match", "bot.matches.server_admin", "bot.matches.run_spec")
 
@@ -202,3 +203,15 @@ def test_match_over_a_server_reaches_it_only_over_its_api() -> None:
     )
     assert "bot.matches.server_match" in FOUND
     assert touched == []
+
+
+def test_the_core_keeps_no_storage() -> None:
+    # The records file (its SQLite, schema and migrations) is the referee's: server/storage/.
+    stored = sorted(
+        (module, target)
+        for module, path in FOUND.items()
+        if module.split(".")[0] == "rummy"
+        for target in imports_of(path)
+        if target == "sqlite3" or target.startswith("sqlite3.")
+    )
+    assert stored == []

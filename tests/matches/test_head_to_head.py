@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from bot.matches.run_spec import round_labels
-from rummy.runs import list_runs, run_detail
 from rummy.stats import wilson_interval
+from server.storage.runs import list_runs, run_detail
 
 
 def _tournament(db: Path, *bots: str, rounds: int = 4, seed: str = "1") -> dict[str, Any]:

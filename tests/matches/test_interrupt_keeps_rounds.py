@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from bot.matches import executors
-from rummy.records import Records
-from rummy.runs import list_runs
+from server.storage.records import Records
+from server.storage.runs import list_runs
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ from bot.replay.recording import MatchRecorder
 from bot.replay.replays import continue_with, replay_file
 from rummy import Match, parse_move, render_gamestate
 from rummy.rebuild import ReplayError, comparable, replay_record
-from rummy.records import Records
+from server.storage.records import Records
 
 runner = CliRunner()
 

@@ -16,11 +16,11 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from bot.matches.server_match import match_record
-from rummy.records import Records, connect
-from rummy.runs import list_runs
 from server.accounts import Accounts
 from server.embedded import EmbeddedServer
 from server.settings import Settings
+from server.storage.records import Records, connect
+from server.storage.runs import list_runs
 
 # One round, 5 s per move: the players answer in milliseconds, so this costs no time, while 500 ms
 # moves let a loaded machine (label look-ups over HTTP, a busy CPU) turn into a fallback now and then.
@@ -58,7 +58,7 @@ def test_match_over_the_protocol_matches_the_server_records(tmp_path):
         assert player["wins"] == wins.get(player["name"], 0)
         assert player["faults"] == 0 and player["ms_per_move"] > 0
     # The viewer groups the three server matches under one match run, each with its own start time.
-    from rummy.runs import run_detail
+    from server.storage.runs import run_detail
 
     connection = connect(db)
     try:

@@ -16,7 +16,7 @@ from play_helpers import ApiSeat, no_set, own_review, valid_set
 from typer.testing import CliRunner
 
 from bot.cli import app
-from rummy.records import Records
+from server.storage.records import Records
 
 PERSON = "Ada Lovelace"  # a name with a space, as a person may give it
 

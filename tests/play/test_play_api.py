@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from rummy.rebuild import replay_record
-from rummy.records import Records
+from server.storage.records import Records
 from strategies.coaching.selection import HandCard, check_selection
 
 

@@ -210,7 +210,7 @@ def test_closing_the_tab_loses_on_time_and_keeps_the_record_whole(start_play_ser
     import time
 
     from rummy.rebuild import replay_record
-    from rummy.records import Records
+    from server.storage.records import Records
 
     # A short move time stands in for the style's two minutes.
     server = start_play_server(move_time_ms=1500, seed=9)

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from bot.client.play_human import InputError, PlayApi, TerminalGame, parse_command
-from rummy.records import Records
+from server.storage.records import Records
 
 STATE = {
     "MyHand": [{"Id": 11, "Landmark": "big ben"}, {"Id": 12, "Landmark": "big ben"}, {"Id": 13, "Landmark": "giralda"}],

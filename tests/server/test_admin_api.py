@@ -7,12 +7,12 @@ import stat
 import httpx
 from fastapi.testclient import TestClient
 
-from rummy.records import Records, connect
-from rummy.runs import list_runs
 from server.accounts import Accounts
 from server.app import create_app
 from server.embedded import EmbeddedServer
 from server.settings import Settings
+from server.storage.records import Records, connect
+from server.storage.runs import list_runs
 
 RUN = {
     "Kind": "match",

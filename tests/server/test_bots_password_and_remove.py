@@ -5,8 +5,8 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from bot.cli import app
-from rummy.records import connect
 from server.accounts import Accounts
+from server.storage.records import connect
 
 runner = CliRunner()
 

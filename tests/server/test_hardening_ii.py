@@ -23,11 +23,11 @@ from cachetools import TTLCache
 from server_testkit import FAST_HASH
 
 import server.accounts as accounts_module
-from rummy.records import Records
 from server.accounts import Accounts
 from server.http_io import CLIENT_ADDRESS
 from server.logins import PER_BOT, FailureThrottle, Logins
 from server.seats import Refusal
+from server.storage.records import Records
 from strategies.coaching.coach import Advice, CoachConfig, advise
 from strategies.position import Position, parse_position
 

@@ -69,9 +69,9 @@ def test_a_page_of_another_site_rebound_to_loopback_is_refused(start_server):
 
 
 def test_records_and_their_sidecar_files_are_private_in_a_private_folder(tmp_path):
-    from rummy.records import Records
     from server.admin import create_token
     from server.records_lock import RecordsLock
+    from server.storage.records import Records
 
     old_umask = os.umask(0o022)  # the usual one: files 0644, folders 0755
     try:
@@ -91,7 +91,7 @@ def test_records_and_their_sidecar_files_are_private_in_a_private_folder(tmp_pat
 
 
 def test_an_older_records_file_readable_by_others_is_made_private(tmp_path):
-    from rummy.records import Records
+    from server.storage.records import Records
 
     db = tmp_path / "records.sqlite3"
     Records(db).close()

@@ -18,9 +18,9 @@ import httpx
 import pytest
 from server_testkit import FAST_HASH, ArenaBot
 
-from rummy.records import Records
 from server.accounts import Accounts
 from server.logins import PER_ADDRESS, PER_BOT, FailureThrottle
+from server.storage.records import Records
 
 STAKED = 4  # style 4: stake 10, prize 19
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from PIL import Image
 from server_testkit import ArenaBot
 
 from rummy import DEFAULT_CATALOG, Give, Match, parse_move, render_gamestate
-from rummy.records import Records
+from server.storage.records import Records
 
 
 async def _play_one(server, bots) -> int:

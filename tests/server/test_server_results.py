@@ -11,10 +11,10 @@ import httpx
 from server_testkit import ArenaBot
 
 from rummy import CountState
-from rummy.records import connect
 from server import house_seats
 from server.accounts import Accounts, BotStatus
 from server.house_agents import HOUSE_BOTS
+from server.storage.records import connect
 
 
 def _set_bot(db_path, name: str, **changes: Any) -> None:

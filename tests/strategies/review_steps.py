@@ -11,7 +11,7 @@ from bot.matches.local_match import Contender, play_round
 from bot.matches.match_records import store_rounds
 from rummy import DEFAULT_RULES
 from rummy.rebuild import replay_record
-from rummy.records import Records
+from server.storage.records import Records
 
 
 def recorded_round(db: Path, seed: str, players: tuple[str, str] = ("greedy", "random")) -> dict[str, Any]:

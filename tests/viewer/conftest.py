@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from viewer_testkit import FAST_HASH, ViewerServer, debian_chromium, servers_on  # noqa: E402
 
-from rummy.records import connect  # noqa: E402
 from server.accounts import Accounts  # noqa: E402
+from server.storage.records import connect  # noqa: E402
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from viewer_testkit import HttpMatch
 
 from rummy.cards import token_of
 from rummy.rebuild import replay_record
-from rummy.records import Records
 from server.cards.viewer_cards import opening_cards
+from server.storage.records import Records
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from viewer_testkit import HttpMatch
 
 from rummy import DEFAULT_RULES
 from rummy.rebuild import replay_record
-from rummy.records import Records
+from server.storage.records import Records
 from server.viewer_routes import STATIC_FILES, _step_json
 
 

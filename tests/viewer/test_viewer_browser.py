@@ -10,7 +10,7 @@ import pytest
 from viewer_testkit import HttpMatch
 
 from rummy import DEFAULT_RULES
-from rummy.records import Records
+from server.storage.records import Records
 
 pytestmark = pytest.mark.browser
 
@@ -180,7 +180,7 @@ def test_the_list_and_the_live_view_fit_a_phone(start_viewer_server, arena_bots,
 
 
 def test_recorded_suggestions_say_exact_or_estimate(start_viewer_server, finished_game, db_path, page) -> None:
-    from rummy.records import connect
+    from server.storage.records import connect
 
     suggestions = [
         {"Move": {"Take": 1}, "Value": 12.5, "Label": "take", "Exact": True},

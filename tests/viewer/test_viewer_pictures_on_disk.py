@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from rummy.cards import token_of
-from rummy.records import Records
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.viewer_cards import ROUNDS_DRAWN, opening_cards
+from server.storage.records import Records
 
 
 def _drawn_by_a_first_server(start_viewer_server, game_id: int) -> tuple[list[dict], dict[int, bytes]]:
