@@ -7,6 +7,7 @@
                  rounds_won0 INTEGER, rounds_won1 INTEGER, started_at REAL, uploaded_at REAL,
                  lines TEXT)          -- JSON list of the kept lines (server/replay_upload.py says which)
 
+The table is made by server/storage/schema.py with the rest of the records file.
 Only what `server.replay_upload.cleaned_lines` kept is stored: never a password, a key or a free-text note.
 """
 
@@ -23,14 +24,6 @@ from cachetools import LRUCache
 MAX_FILES = 1000  # kept at once; some must be removed before more are taken
 MAX_STORED_BYTES = 512 * 1024 * 1024  # of kept lines in all (a file's are at most server.replay_upload's limit)
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS replay_files (
-    file_id INTEGER PRIMARY KEY AUTOINCREMENT, digest TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
-    game_id INTEGER, player0 TEXT NOT NULL, player1 TEXT NOT NULL, status TEXT NOT NULL,
-    rounds_won0 INTEGER NOT NULL, rounds_won1 INTEGER NOT NULL, started_at REAL, uploaded_at REAL NOT NULL,
-    lines TEXT NOT NULL
-);
-"""
 SUMMARY_COLUMNS = "file_id, name, game_id, player0, player1, status, rounds_won0, rounds_won1, started_at, uploaded_at"
 
 
@@ -40,9 +33,8 @@ class StoreFull(Exception):
 
 class ReplayFileStore:
     def __init__(self, db: sqlite3.Connection) -> None:
+        """`db`: the records file, from server.storage.records.connect (which made the table)."""
         self.db = db
-        with db:
-            db.executescript(SCHEMA)
         self._lines: LRUCache[int, list[dict[str, Any]]] = LRUCache(maxsize=16)
         self._lock = threading.Lock()
 

@@ -7,10 +7,13 @@ order `--help` shows them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
 from bot.cli import (
     analyze,
@@ -29,8 +32,22 @@ from bot.cli import (
     train,
 )
 from server import commands as server_commands
+from server.storage.schema import RecordsTooNew
+
+
+class Commands(TyperGroup):
+    """Every command: a records file that a newer rummy-vision wrote is refused in one line, not a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:  # typer's own (vendored) click.Context
+        try:
+            return super().invoke(ctx)
+        except RecordsTooNew as error:
+            Console(stderr=True, highlight=False).print(f"[red]{escape(str(error))}[/]", soft_wrap=True)
+            raise typer.Exit(1) from None
+
 
 app = typer.Typer(
+    cls=Commands,
     name="rummy-vision",
     help="Referee, bot client, recognizers and strategies for Rummy Vision.",
     no_args_is_help=True,

@@ -16,7 +16,6 @@ the same name, so compare budgets under distinct names (presets or bot files) wh
 from __future__ import annotations
 
 import math
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,13 +26,8 @@ from bot.matches.ratings import rate
 from bot.matches.tournament import PairingRound
 from rummy.standings import Standings
 from rummy.stats import Z95, wilson_interval
+from server.storage.records import connect
 
-RATINGS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS ratings (
-    name TEXT PRIMARY KEY, rating REAL NOT NULL, low REAL NOT NULL, high REAL NOT NULL,
-    rounds INTEGER NOT NULL, wins INTEGER NOT NULL, tournaments INTEGER NOT NULL, updated_at REAL NOT NULL
-);
-"""
 HEAD_TO_HEAD_COLUMNS = ("pair", "rounds", "won", "lost", "win rate (95% CI)", "mean margin (95% CI)")
 
 
@@ -136,9 +130,8 @@ class LastingRating:
 
 def update_ratings(path: Path, *, now: float | None = None) -> list[LastingRating]:
     """Refit the rating list on every tournament round in the records and store it; best first."""
-    db = sqlite3.connect(path)
+    db = connect(path)
     try:
-        db.executescript(RATINGS_SCHEMA)
         rows = db.execute("SELECT tournament_id, a, b, winner FROM tournament_rounds").fetchall()
         games = [(str(winner), str(b if winner == a else a)) for _tid, a, b, winner in rows]
         names = sorted({name for _tid, a, b, _w in rows for name in (a, b)})
@@ -164,9 +157,8 @@ def update_ratings(path: Path, *, now: float | None = None) -> list[LastingRatin
 
 def load_ratings(path: Path) -> list[LastingRating]:
     """The stored rating list, best first; empty when no tournament was stored."""
-    db = sqlite3.connect(path)
+    db = connect(path)
     try:
-        db.executescript(RATINGS_SCHEMA)
         rows = db.execute(
             "SELECT name, rating, low, high, rounds, wins, tournaments FROM ratings ORDER BY rating DESC"
         ).fetchall()

@@ -1,4 +1,5 @@
-"""Tournament results in the SQLite records file, next to the referee's tables.
+"""Tournament results in the SQLite records file, next to the referee's tables (server/storage/schema.py
+makes them all):
 
 tournaments(tournament_id INTEGER PRIMARY KEY, created_at REAL, seed TEXT, rounds_per_pair INTEGER,
             players TEXT)  -- JSON list of names
@@ -11,28 +12,12 @@ tournament_standings(tournament_id, rank INTEGER, name TEXT, rating REAL, low RE
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.matches.tournament import PairingRound, Standing
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournaments (
-    tournament_id INTEGER PRIMARY KEY AUTOINCREMENT, created_at REAL NOT NULL, seed TEXT NOT NULL,
-    rounds_per_pair INTEGER NOT NULL, players TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tournament_rounds (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(tournament_id), a TEXT NOT NULL, b TEXT NOT NULL,
-    deal_seed TEXT NOT NULL, seat_of_a INTEGER NOT NULL, winner TEXT NOT NULL, margin_of_a INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tournament_standings (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(tournament_id), rank INTEGER NOT NULL,
-    name TEXT NOT NULL, rating REAL NOT NULL, low REAL NOT NULL, high REAL NOT NULL,
-    wins INTEGER NOT NULL, rounds INTEGER NOT NULL
-);
-"""
+from server.storage.records import connect
 
 
 def store_tournament(
@@ -40,9 +25,8 @@ def store_tournament(
 ) -> int:
     """All of a tournament in one transaction: a crash stores all of it or none."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path)
+    db = connect(path)
     try:
-        db.executescript(SCHEMA)
         with db:
             cursor = db.execute(
                 "INSERT INTO tournaments (created_at, seed, rounds_per_pair, players) VALUES (?, ?, ?, ?)",
@@ -77,7 +61,7 @@ def store_tournament(
 
 
 def load_standings(path: Path, tournament_id: int) -> list[tuple[str, float, int, int]]:
-    db = sqlite3.connect(path)
+    db = connect(path)
     try:
         rows = db.execute(
             "SELECT name, rating, wins, rounds FROM tournament_standings WHERE tournament_id=? ORDER BY rank",

@@ -3,7 +3,7 @@
 One database file (WAL mode) holds everything; each write below is one transaction, so a crash leaves
 either the whole move (or round, or match end) recorded or none of it.
 
-Schema (readers such as the replay viewer may rely on it):
+Schema (readers such as the replay viewer may rely on it; server/storage/schema.py creates and upgrades it):
 
     bots(name TEXT PRIMARY KEY, user TEXT, salt BLOB, password_hash BLOB, iterations INTEGER,
          status TEXT  -- ACTIVE | SUSPENDED | INACTIVE
@@ -64,53 +64,14 @@ from typing import Any
 from rummy import Match, Round
 from rummy.cards import token_of
 from rummy.private_files import ensure_private
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS bots (
-    name TEXT PRIMARY KEY, user TEXT NOT NULL, salt BLOB NOT NULL, password_hash BLOB NOT NULL,
-    iterations INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'ACTIVE', balance INTEGER NOT NULL DEFAULT 0,
-    created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS matches (
-    game_id INTEGER PRIMARY KEY AUTOINCREMENT, style_id INTEGER NOT NULL, rounds INTEGER NOT NULL,
-    move_time_ms INTEGER NOT NULL, seed TEXT NOT NULL, player0 TEXT NOT NULL, player1 TEXT NOT NULL,
-    stake INTEGER NOT NULL DEFAULT 0, prize INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL, end_reason TEXT, status0 TEXT, status1 TEXT,
-    rounds_won0 INTEGER NOT NULL DEFAULT 0, rounds_won1 INTEGER NOT NULL DEFAULT 0,
-    started_at REAL NOT NULL, ended_at REAL
-);
-CREATE TABLE IF NOT EXISTS rounds (
-    game_id INTEGER NOT NULL REFERENCES matches(game_id), round_index INTEGER NOT NULL,
-    kinds TEXT NOT NULL, first_mover INTEGER NOT NULL, points0 INTEGER, points1 INTEGER, winner INTEGER,
-    started_at REAL NOT NULL, ended_at REAL,
-    PRIMARY KEY (game_id, round_index)
-);
-CREATE TABLE IF NOT EXISTS deal_cards (
-    game_id INTEGER NOT NULL, round_index INTEGER NOT NULL, card_id INTEGER NOT NULL,
-    url TEXT NOT NULL, token TEXT NOT NULL, landmark TEXT NOT NULL,
-    dealt_to TEXT NOT NULL, position INTEGER NOT NULL,
-    PRIMARY KEY (game_id, round_index, card_id),
-    FOREIGN KEY (game_id, round_index) REFERENCES rounds(game_id, round_index)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    move_seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL REFERENCES matches(game_id),
-    round_index INTEGER NOT NULL, seat INTEGER NOT NULL, bot TEXT NOT NULL, received_at REAL NOT NULL,
-    move TEXT NOT NULL, result TEXT NOT NULL, applied INTEGER NOT NULL, error TEXT, gamestate TEXT,
-    suggestions TEXT, log TEXT
-);
-CREATE TABLE IF NOT EXISTS held_stakes (
-    player_key TEXT PRIMARY KEY, bot TEXT NOT NULL, amount INTEGER NOT NULL, held_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS moves_by_game ON moves(game_id, move_seq);
-CREATE INDEX IF NOT EXISTS deal_cards_by_token ON deal_cards(token);
-"""
-
+from server.storage.schema import migrate
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest INTEGER
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
-    """Open (and create) the database with the settings every user of it shares.
+    """Open (and create) the database with the settings every user of it shares, its schema brought to the
+    latest version (server/storage/schema.py; RecordsTooNew for a file of a newer rummy-vision).
 
     The file holds password hashes and the decks of running games: it is made 0600 (in a 0700 folder when
     the folder is new), and an older one of ours loses group and other access, its journal files too."""
@@ -126,20 +87,12 @@ def connect(path: Path | str) -> sqlite3.Connection:
     # NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
     connection.execute("PRAGMA synchronous=NORMAL")
     connection.execute("PRAGMA foreign_keys=ON")
-    connection.executescript(SCHEMA)
-    _add_missing_columns(connection)
+    try:
+        migrate(connection, str(path))
+    except BaseException:
+        connection.close()
+        raise
     return connection
-
-
-def _add_missing_columns(connection: sqlite3.Connection) -> None:
-    """Records files made before a column existed get it (NULL in old rows)."""
-    columns = {row["name"] for row in connection.execute("PRAGMA table_info(moves)")}
-    if "suggestions" not in columns:
-        with connection:
-            connection.execute("ALTER TABLE moves ADD COLUMN suggestions TEXT")
-    if "log" not in columns:
-        with connection:
-            connection.execute("ALTER TABLE moves ADD COLUMN log TEXT")
 
 
 class Records:

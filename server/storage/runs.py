@@ -12,7 +12,7 @@ file as the referee's tables:
     run_games(run_id, game_id, position INTEGER, label TEXT)  -- the run's rounds in the order played
 
 A run is written in one transaction together with the links to its rounds, so the viewer sees all
-of it or none.
+of it or none. Each function takes a connection from server.storage.records.connect (which made the tables).
 """
 
 from __future__ import annotations
@@ -23,26 +23,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummy.standings import Standings
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    run_id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, title TEXT NOT NULL, created_at REAL NOT NULL,
-    players TEXT NOT NULL, standings TEXT NOT NULL, tournament_id INTEGER
-);
-CREATE TABLE IF NOT EXISTS run_games (
-    run_id INTEGER NOT NULL REFERENCES runs(run_id), game_id INTEGER NOT NULL, position INTEGER NOT NULL,
-    label TEXT NOT NULL, PRIMARY KEY (run_id, position)
-);
-CREATE INDEX IF NOT EXISTS run_games_by_game ON run_games(game_id);
-"""
-
-
-def ensure_schema(db: sqlite3.Connection) -> None:
-    db.executescript(SCHEMA)
-    columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
-    if "head_to_head" not in columns:  # a records file written before head-to-head tables
-        with db:
-            db.execute("ALTER TABLE runs ADD COLUMN head_to_head TEXT")
 
 
 def store_run(
@@ -58,7 +38,6 @@ def store_run(
     head_to_head: Standings | None = None,
 ) -> int:
     """Store a run and its (game_id, label) rounds in one transaction; return its run_id."""
-    ensure_schema(db)
     with db:
         cursor = db.execute(
             "INSERT INTO runs (kind, title, created_at, players, standings, tournament_id, head_to_head)"
@@ -83,7 +62,6 @@ def store_run(
 
 def list_runs(db: sqlite3.Connection) -> list[dict[str, Any]]:
     """Every run, newest first, with its round count and the time its first round started."""
-    ensure_schema(db)
     rows = db.execute(
         "SELECT r.run_id, r.kind, r.title, r.created_at, r.players, r.tournament_id, r.standings, r.head_to_head,"
         " COUNT(g.game_id) AS games, MIN(m.started_at) AS started_at, MAX(m.ended_at) AS ended_at"
@@ -95,7 +73,6 @@ def list_runs(db: sqlite3.Connection) -> list[dict[str, Any]]:
 
 def run_detail(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
     """One run with its rounds in the order played: each with its label, players, result and start time."""
-    ensure_schema(db)
     runs = [run for run in list_runs(db) if run["RunId"] == run_id]
     if not runs:
         return None
@@ -122,13 +99,11 @@ def run_detail(db: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
 
 
 def run_of_game(db: sqlite3.Connection, game_id: int) -> int | None:
-    ensure_schema(db)
     row = db.execute("SELECT run_id FROM run_games WHERE game_id = ? LIMIT 1", (game_id,)).fetchone()
     return None if row is None else int(row[0])
 
 
 def grouped_game_ids(db: sqlite3.Connection) -> set[int]:
-    ensure_schema(db)
     return {int(row[0]) for row in db.execute("SELECT game_id FROM run_games")}
 
 
