@@ -177,16 +177,13 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
 
     if source.isdigit() and not Path(source).exists():
         from bot.matches.match_records import default_db_path
-        from server.storage.records import Records
+        from server.storage.recorded_games import recorded_games
 
         path = Path(db) if db is not None else default_db_path()
         if not path.exists():
             raise ReplayError(f"no records file at {path}")
-        records = Records(path)
-        try:
-            record = records.match_record(int(source))
-        finally:
-            records.close()
+        with recorded_games(path) as games:
+            record = games.match_record(int(source))
         if record is None:
             raise ReplayError(f"no match {source} in {path}")
         if record.get("Status") == "RUNNING":

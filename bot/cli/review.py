@@ -91,7 +91,7 @@ def load_record(source: str, db: Path | None) -> dict[str, Any] | None:
     """The match record of a GameId, `latest`, or the game of a replay file, from the records; None for a
     replay file whose match is not in them (it is then reviewed from the file alone)."""
     from bot.matches.match_records import default_db_path
-    from server.storage.records import Records
+    from server.storage.recorded_games import recorded_games
     from strategies.coaching.game_review import ReviewError
 
     path = Path(db) if db is not None else default_db_path()
@@ -107,16 +107,13 @@ def load_record(source: str, db: Path | None) -> dict[str, Any] | None:
         if players is not None:
             return None
         raise ReviewError(f"no records file at {path} (give --db, or play a match first)")
-    records = Records(path)
-    try:
+    with recorded_games(path) as games:
         if game_id is None:
-            finished = [game for game in records.list_matches() if game["Status"] != "RUNNING"]
+            finished = [game for game in games.list_matches() if game["Status"] != "RUNNING"]
             if not finished:
                 raise ReviewError(f"no finished match in {path}")
             game_id = int(finished[0]["GameId"])
-        record = records.match_record(game_id)
-    finally:
-        records.close()
+        record = games.match_record(game_id)
     if players is not None and (record is None or set(players) != set(record["Players"])):
         return None  # not this file's match (another server's game of the same number, or none)
     if record is None:

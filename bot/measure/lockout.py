@@ -26,7 +26,8 @@ from typing import Any
 import httpx
 
 from server.accounts import Accounts
-from server.storage.records import Records, connect
+from server.storage.recorded_games import recorded_games
+from server.storage.records import connect
 
 VICTIM = "victim"
 OPPONENT = "housebot-practise"
@@ -79,11 +80,8 @@ def _attack(prod: str, duration_s: float, rate: float) -> Counter[str]:
 
 
 def _victim_matches(db_path: Path) -> dict[str, Any]:
-    records = Records(db_path)
-    try:
-        games = [game for game in records.list_matches(limit=100_000) if VICTIM in game["Players"]]
-    finally:
-        records.close()
+    with recorded_games(db_path) as recorded:
+        games = [game for game in recorded.list_matches(limit=100_000) if VICTIM in game["Players"]]
     outcomes: Counter[str] = Counter()
     lost_on_time = 0
     for game in games:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.matches.local_match import Contender, play_round, schedule
 from bot.matches.match_records import store_rounds
-from server.storage.records import Records
+from server.storage.recorded_games import recorded_games
 from strategies.coaching.game_review import EPSILON, review_record
 from strategies.coaching.grading import default_grader
 
@@ -44,11 +44,10 @@ def review_loss(
         played.append((play_round(deal, seats), seat_of_a))
     with tempfile.TemporaryDirectory() as folder:
         path, game_ids = store_rounds(db or Path(folder) / "records.sqlite3", played, names)
-        records = Records(path)
-        try:
+        with recorded_games(path) as games:
             losses = {name: PlayerLoss(name) for name in names}
             for game_id in game_ids:
-                record = records.match_record(game_id)
+                record = games.match_record(game_id)
                 assert record is not None
                 review = review_record(record, grader)
                 for decision in review.decisions:
@@ -63,6 +62,4 @@ def review_loss(
                     loss.worst_round_loss = max(loss.worst_round_loss, totals.total_loss)
                     if totals.total_loss > EPSILON:
                         loss.rounds_with_loss.append(game_id)
-        finally:
-            records.close()
     return list(losses.values()), grader.describe()
