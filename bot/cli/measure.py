@@ -1,4 +1,4 @@
-"""`rummy-vision measure NAME`: the measurements behind the README's figures (bot.measure).
+"""`rummy-vision measure NAME`: the measurements behind the figures of docs/ (bot.measure).
 
 Every subcommand prints its figures and writes them, with the command line, commit, seeds, machine
 and load, to `measurements/NAME.json` (`--name` to name the run, `--out` for another folder,
@@ -18,7 +18,7 @@ from bot.measure.record import DEFAULT_FOLDER, REPOSITORY, start_run, write_resu
 
 measure_app = typer.Typer(
     name="measure",
-    help="Measurements behind the README's figures; each writes its result to measurements/NAME.json.",
+    help="Measurements behind the docs' figures (docs/); each writes its result to measurements/NAME.json.",
     no_args_is_help=True,
     rich_markup_mode="markdown",
 )

@@ -14,7 +14,7 @@ from the oracle. Then:
 3. Time per picture: features and search (the download is not included).
 
 Tuning used drawn cards with tokens "tune-*" (features) and referee seed 777 (`--sweep`, the margin
-threshold). The README reports the default seed, 20261124; seed 20261123 is not reported because it
+threshold). docs/recognizers.md reports the default seed, 20261124; seed 20261123 is not reported because it
 was measured at a 0.15 margin, whose low coverage is what the sweep then corrected.
 """
 

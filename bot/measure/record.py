@@ -1,6 +1,6 @@
 """Where a measurement's figures are kept: one JSON file per run name in `measurements/`.
 
-A figure in the README is only as good as what stands behind it, so each file holds, beside the
+A figure in the docs (docs/) is only as good as what stands behind it, so each file holds, beside the
 figures, what is needed to judge and repeat them: the command line, the commit (and whether the
 tree had uncommitted changes), the seeds, the machine, the load before and after, the start time,
 and the wall and CPU seconds spent (CPU includes finished worker processes).

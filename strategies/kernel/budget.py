@@ -2,7 +2,7 @@
 node budget (so that, like the search, it never depends on the clock).
 
 Figures by turns enumerated (turns left, less those a table's lower layers answer), measured with
-`rummy-vision measure table-solve` (20 positions a row, seeds 900 + turns; see the README).
+`rummy-vision measure table-solve` (20 positions a row, seeds 900 + turns; see docs/perfect-play.md).
 Under a time budget a solve is tried when its p95 is at most half the time left, and it gives up when
 that half is spent (the search then has the other half). Under a node budget it is tried when the p95 of
 its states is within the cap, and gives up at the cap.
@@ -33,7 +33,7 @@ SOLVE_P95_STATES: dict[str, dict[int, int]] = {
     },
     "win": {1: 20, 2: 391, 3: 7_950, 4: 36_360, 5: 609_728, 6: 1_851_628, 7: 4_679_171, 8: 12_990_494},
 }
-# A state of the compiled solve costs about a quarter of a node of the Python search (README).
+# A state of the compiled solve costs about a quarter of a node of the Python search (docs/perfect-play.md).
 STATES_PER_NODE = 4
 
 

@@ -1,7 +1,7 @@
 """`learned`: one turn of lookahead over the value model trained by `rummy-vision train`.
 
 Without options it plays from the shipped weights (`weights/default.npz`, produced by the command
-stated in the README). Under the margin objective it maximises the expected final point difference.
+stated in docs/learning.md). Under the margin objective it maximises the expected final point difference.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the win table's module loads the compiled kernel, which `im
     from strategies.table.win_format import WinTable
 
 # Turns an on-demand win solve may enumerate (above the win table, or to the end of the round without
-# one): about a second at p95 on a 2-core machine (see the README). Beyond, values are estimates.
+# one): about a second at p95 on a 2-core machine (see docs/perfect-play.md). Beyond, values are estimates.
 WIN_EXACT_TURNS = 5
 # The most states such a solve may enumerate: a cap, not the clock, so the same position gets the same
 # answer on any machine (a deadline, when the caller gives one, can still cut it short).
@@ -40,7 +40,7 @@ SOLVE_HINT = (
     "which makes every value exact"
 )
 # The node budget of the searcher that answers above a partial margin table: what `expectimax` searches in
-# its 1000 ms on a quiet 2-core machine (see the README), a budget so the same position gets the same move.
+# its 1000 ms on a quiet 2-core machine (see docs/perfect-play.md), a budget so the same position gets the same move.
 FALLBACK_NODES = 459_000
 MARGIN_HINT = "`rummy-vision solve --margin-only` builds the whole margin table (1.1 GB, a few CPU minutes)"
 

@@ -1,33 +1,25 @@
-"""Every `rummy-vision ...` line of the README's shell blocks names a real command with options it accepts, and
-the --recognizer help of every command lists every recognizer form."""
+"""Every `rummy-vision ...` line of the shell blocks of the README and the docs/ pages names a real command with
+options it accepts, and the --recognizer help of every command lists every recognizer form."""
 
 from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 import typer
+from doc_pages import REPO, bash_blocks, commands
 from typer.testing import CliRunner
 
 from bot.cli import app
 from recognizers.registry import NAMES
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-MEASUREMENTS_INDEX = README.parent / "measurements" / "README.md"
+MEASUREMENTS_INDEX = REPO / "measurements" / "README.md"
 
 
 def _readme_commands() -> list[str]:
-    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    lines = [line.strip() for block in blocks for line in block.splitlines()]
-    commands = []
-    for line in lines:
-        line = re.sub(r"\s+#.*$", "", line).rstrip(" &")  # drop comments and a trailing "&"
-        for part in re.split(r"\s*&&\s*", line):
-            if part.startswith(("rummy-vision ", ".venv/bin/rummy-vision ")):
-                commands.append(part)
-    return commands
+    """The commands of the README's and the docs pages' shell blocks, in reading order, each once."""
+    return commands()
 
 
 def _parse(args: list[str]) -> str:
@@ -65,14 +57,13 @@ def test_recognizer_help_lists_every_form(command: str) -> None:
 
 
 def test_every_python_module_and_test_file_the_docs_run_exists() -> None:
-    """The README's shell blocks and the measurements' index name modules and benchmark files that exist."""
+    """The pages' shell blocks and the measurements' index name modules and benchmark files that exist."""
     import importlib.util
 
-    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    text = "\n".join(blocks) + MEASUREMENTS_INDEX.read_text(encoding="utf-8")
+    text = "\n".join(bash_blocks()) + MEASUREMENTS_INDEX.read_text(encoding="utf-8")
     modules = {name for name in re.findall(r"python -m ([\w.]+)", text)}
     files = set(re.findall(r"\b(tests/[\w/]+\.py)\b", text))
     assert modules and files, "expected the benchmarks' pytest lines"
     missing = sorted(name for name in modules if importlib.util.find_spec(name) is None)
-    missing += sorted(name for name in files if not (README.parent / name).is_file())
+    missing += sorted(name for name in files if not (REPO / name).is_file())
     assert not missing, f"the docs run modules or files that do not exist: {missing}"

@@ -1,11 +1,15 @@
-"""Walk the README as a newcomer: its commands, in order, in a fresh home, each checked on what it prints.
+"""Walk the README and the docs/ pages as a newcomer: their commands, in order, in a fresh home, each checked on
+what it prints.
 
-Every `rummy-vision` command of the README's shell blocks needs an entry in WALK, so a README edit
-that adds a command fails here until the walk says what the command prints. The walk runs each one
-as written, as a person would:
-- `serve --oracle &` for real, on the README's port 8080, kept running for the commands after it
+The order is the README's, then the pages' in mkdocs.yml's nav (tests/doc_pages.py); a command shown on two
+pages (the README's short path repeats `serve`, `bots add`, `new-bot` and others) runs once, where it first
+appears. Every `rummy-vision` command of their shell blocks needs an entry in WALK, so an edit that adds a
+command fails here until the walk says what the command prints. The walk runs each one as written, as a
+person would:
+- `serve --oracle --vision &` for real, on the README's port 8080, kept running for the commands after it
   (the suite runs alone in CI; a taken port fails the walk in one line, it never skips);
-- `bots add` prints the password the walk then exports, as the README's `export` line says;
+- `bots add` prints the password the walk then exports, as the README's `export` line says; an `export`
+  line whose values are written out (the vision service's endpoint and key) sets them as the shell would;
 - a command that plays until stopped gets a Ctrl-C once its first match is over;
 - `play-human` reads what a person would type from its standard input;
 - a glob is expanded as the shell would.
@@ -13,14 +17,15 @@ Every command runs, the perfect-play tables' build among them: the margin table'
 all 20 (1.1 GB, a few CPU minutes); `solve` goes on to the win table, about 22 CPU minutes, more than CI
 can spend, so the walk stops it (Ctrl-C) once win layers 1..2 are on disk, runs it again to check that it
 resumes at layer 3, and stops it again. The commands after it meet that partial win table, not a whole one.
-The measurements behind the README's figures
-are listed in measurements/README.md, not in the README's shell blocks; test_readme_commands.py
+The measurements behind the figures of the pages
+are listed in measurements/README.md, not in the pages' shell blocks; test_readme_commands.py
 checks that each of those commands parses.
 """
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shlex
 import shutil
@@ -34,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from doc_pages import shell_lines
 from test_readme_commands import _readme_commands
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,14 +54,19 @@ def _a_position(work: Path, home: Path) -> None:
 
 
 def _first_recording(work: Path, home: Path) -> None:
-    """`game.jsonl`: a recording of an online game, here the first one `play` wrote."""
-    replays = sorted((home / ".local" / "share" / "rummy-vision" / "replays").glob("*.jsonl"))
-    assert replays, "no recording of `play` to check"
+    """`game.jsonl`: a recording of an online game, here the first one `play --strategy` wrote (its labels let
+    the check predict each Lay's points; a bot file records none)."""
+    replays = [
+        path
+        for path in sorted((home / ".local" / "share" / "rummy-vision" / "replays").glob("*.jsonl"))
+        if json.loads(path.read_text().splitlines()[0]).get("bot", "").startswith("strategy:")
+    ]
+    assert replays, "no recording of `play --strategy` to check"
     shutil.copy(replays[0], work / "game.jsonl")
 
 
 def _recording_as_file(work: Path, home: Path) -> None:
-    """`FILE.jsonl`: a recording `play` wrote, under the README's placeholder name."""
+    """`FILE.jsonl`: a recording `play` wrote, under the placeholder name of the docs."""
     _first_recording(work, home)
     shutil.copy(work / "game.jsonl", work / "FILE.jsonl")
 
@@ -82,10 +93,28 @@ WALK: dict[str, Step] = {
     "rummy-vision match expectimax greedy --duplicate": Step(
         ("expectimax", "greedy", "20 rounds, duplicate deals", "no perfect-play table", "Recorded 20 rounds")
     ),
-    "rummy-vision serve --oracle": Step(
-        ("/viewer", "/play", "/docs"), awaits=("http://127.0.0.1:8080/viewer",), background=True
+    # The README's `export` lines for the vision service are what it prints.
+    "rummy-vision serve --oracle --vision": Step(
+        (
+            "/viewer",
+            "/play",
+            "/docs",
+            "vision service (oracle)",
+            "AZURE_VISION_ENDPOINT=http://127.0.0.1:8080 AZURE_VISION_KEY=rummy-vision-local-key",
+            "AZURE_CALLS_PER_PERIOD=1000 AZURE_PERIOD_SECONDS=1",
+        ),
+        awaits=("http://127.0.0.1:8080/viewer", "CUSTOM_VISION_PERIOD_SECONDS"),
+        background=True,
     ),
     "rummy-vision bots add mybot": Step(("Registered bot mybot", "shown only now")),
+    # The strong template with no vision key: every card unknown, it still plays.
+    "rummy-vision play --bot mybot.py --opponent housebot-practise": Step(
+        ("Matches played", "housebot-practise", "labels: 0 of")
+    ),
+    # The same file once the README's `export` lines point it at `serve --vision`: every card labelled.
+    "rummy-vision play --bot mybot.py --opponent housebot-greedy": Step(
+        ("Matches played", "housebot-greedy", "cards known, 0 unknown")
+    ),
     "rummy-vision play --strategy expectimax --recognizer oracle --opponent housebot-greedy --games 5": Step(
         ("Matches played", "housebot-greedy", "replay of #5", "recognizer left 0.0% of")
     ),
@@ -109,7 +138,7 @@ WALK: dict[str, Step] = {
     ),
     # The whole win table is about 22 CPU minutes, more than CI can spend: the walk stops `solve` once the
     # margin table and win layers 1..2 are on disk, runs it again to see it resume at win layer 3, and stops
-    # it again. The commands after it meet that partial win table (the README says what it gives).
+    # it again. The commands after it meet that partial win table (docs/perfect-play.md says what it gives).
     ".venv/bin/rummy-vision solve": Step(
         ("layers 1..20", "7 layer(s) already built", "holds layers 1..20", "win layer 2/20 done", "Interrupted"),
         awaits=("win layer 2/20 done",),
@@ -139,7 +168,7 @@ WALK: dict[str, Step] = {
     "rummy-vision replay 12 --turn 2": Step(("step 2",)),
     "rummy-vision replay 12 --turn 2 --continue-with expectimax": Step(("expectimax",)),
     "rummy-vision replay ~/.local/share/rummy-vision/replays/FILE.jsonl": Step(("FILE.jsonl",), exit_code=2),
-    # The README's `serve --oracle` still runs: the file (a recording `play` wrote above) goes to its viewer.
+    # The README's `serve --oracle --vision` still runs: the file (a recording `play` wrote above) goes to its viewer.
     "rummy-vision replay FILE.jsonl --viewer": Step(
         ("is in the viewer", "http://127.0.0.1:8080/viewer#file/", "/viewer/review/file/", "not the arena's photos"),
         prepare=_recording_as_file,
@@ -152,7 +181,6 @@ WALK: dict[str, Step] = {
         ("Game", "easy", "your move", "You left the match"), stdin=PERSON_PLAYS
     ),
     "rummy-vision new-bot mybot.py --template strong": Step(("Wrote the strong template to mybot.py", "play --bot")),
-    "rummy-vision play --bot mybot.py --opponent housebot-practise": Step(("Matches played", "housebot-practise")),
     "rummy-vision check-recording ~/.local/share/rummy-vision/replays/*.jsonl": Step(
         ("-mybot-vs-housebot-greedy.jsonl: no divergence",)
     ),
@@ -175,9 +203,9 @@ WALK: dict[str, Step] = {
 
 def test_every_readme_command_has_a_step() -> None:
     missing = [command for command in _readme_commands() if command not in WALK]
-    assert not missing, f"README commands with no entry in WALK: {missing}"
+    assert not missing, f"commands of the README or docs/ with no entry in WALK: {missing}"
     stale = [command for command in WALK if command not in _readme_commands()]
-    assert not stale, f"WALK entries no longer in the README: {stale}"
+    assert not stale, f"WALK entries no longer in the README or docs/: {stale}"
 
 
 # 29 commands, the margin table and win layers 1..2 among them (15+ minutes under load), then the review check
@@ -290,6 +318,14 @@ class Walker:
         code = process.wait(timeout=300)
         return out.read_text(), code
 
+    def export(self, line: str) -> None:
+        """An `export` line, as the shell runs it; a value the reader fills in (`...`) is left to the step that
+        prints it (`bots add`)."""
+        for assignment in shlex.split(line)[1:]:
+            name, _, value = assignment.partition("=")
+            if value != "...":
+                self.env[name] = value
+
     def stop_servers(self) -> None:
         for _command, process in self.servers:
             process.send_signal(signal.SIGINT)
@@ -317,7 +353,10 @@ def walk(tmp_path: Path) -> None:
     walker = Walker(tmp_path)
     ran = []
     try:
-        for command in _readme_commands():
+        for command in shell_lines():
+            if command.startswith("export "):
+                walker.export(command)
+                continue
             step = WALK[command]
             began = time.monotonic()
             walker.run(command, step)

@@ -196,8 +196,9 @@ def file_figures(path: Path) -> list[float]:
     return stored_numbers([data["figures"], data.get("wall_seconds"), data.get("cpu_seconds"), data.get("load")])
 
 
-def problems(markdown: str, root: Path) -> Iterator[str]:
-    """One line per figure that cites no file, cites a missing file, or is not in the file it cites."""
+def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
+    """One line per figure that cites no file, cites a missing file, or is not in the file it cites; `name` names
+    the page in each line."""
     cache: dict[str, list[float]] = {}
     intro: list[str] = []  # the citations of the paragraph a table follows
     previous: Unit | None = None
@@ -213,7 +214,7 @@ def problems(markdown: str, root: Path) -> Iterator[str]:
             continue
         if not cites:
             shown = ", ".join(figure.text for figure in found[:4])
-            yield f"README line {unit.line}: {shown} cites no measurements/*.json file"
+            yield f"{name} line {unit.line}: {shown} cites no measurements/*.json file"
             continue
         stored: list[float] = []
         for cite in cites:
@@ -221,10 +222,10 @@ def problems(markdown: str, root: Path) -> Iterator[str]:
                 path = root / cite
                 cache[cite] = file_figures(path) if path.is_file() else []
                 if not path.is_file():
-                    yield f"README line {unit.line}: cites {cite}, which does not exist"
+                    yield f"{name} line {unit.line}: cites {cite}, which does not exist"
             stored += cache[cite]
         for figure in found:
             for printed, decimals in figure.numbers:
                 if not any(shown_as(printed, decimals, value, figure.scales) for value in stored):
-                    yield f"README line {figure.line}: {figure.text!r} is not in {', '.join(cites)}"
+                    yield f"{name} line {figure.line}: {figure.text!r} is not in {', '.join(cites)}"
                     break

@@ -1,18 +1,23 @@
-"""Every figure the README quotes stands on the measurements/*.json file it cites beside it."""
+"""Every figure the README and the docs/ pages quote stands on the measurements/*.json file it cites beside it."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from doc_pages import pages
 from readme_figures import RULES, figures, problems, units
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_readme_figure_is_in_the_measurement_file_it_cites() -> None:
-    found = list(problems((ROOT / "README.md").read_text(encoding="utf-8"), ROOT))
-    assert not found, "README figures without stored evidence:\n" + "\n".join(found)
+    found = [
+        line
+        for page in pages()
+        for line in problems(page.read_text(encoding="utf-8"), ROOT, str(page.relative_to(ROOT)))
+    ]
+    assert not found, "figures of the README or docs/ without stored evidence:\n" + "\n".join(found)
 
 
 def _stored(tmp_path: Path, name: str, values: object) -> None:

@@ -1,10 +1,12 @@
 """`heuristic` against the 40-line "lay any set, else give the rarest card" bot: the stored result is
-reproduced, and the README says what it shows."""
+reproduced, and the docs say what it shows."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from doc_pages import page_text
 
 from bot.measure.baseline_bot import FIXTURE, baseline_duel
 
@@ -25,6 +27,6 @@ def test_the_stored_result_replays_and_the_readme_quotes_it() -> None:
         stored["rounds"],
         round(stored["mean_margin"], 3),
     )
-    readme = " ".join((REPO / "README.md").read_text().split())
+    readme = " ".join(page_text().split())
     quoted = f"wins {stored['won']} of {stored['rounds']} rounds ({stored['win_rate']:.1%},"
     assert quoted in readme and "measurements/baseline-bot.json" in readme

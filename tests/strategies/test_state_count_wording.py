@@ -1,14 +1,14 @@
-"""`solve` and the README give the same state counts and say which layers each counts."""
+"""`solve` and the docs (docs/perfect-play.md) give the same state counts and say which layers each counts."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from doc_pages import page_text
+
 from bot.cli.solve import plan_line
 from rummy import DEFAULT_RULES
 from strategies.table.build import planned_sizes, table_bytes
-
-README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_solve_and_the_readme_agree_on_the_state_counts() -> None:
@@ -18,7 +18,7 @@ def test_solve_and_the_readme_agree_on_the_state_counts() -> None:
     stored, everything = f"{sum(sizes[1:]):,}", f"{sum(sizes):,}"
     assert f"layers 1..{top}, {stored} states stored" in line
     assert f"layer 0's {sizes[0]:,} end-of-round states are scored, not stored" in line
-    readme = " ".join(README.read_text().split())
+    readme = " ".join(page_text().split())
     assert f"There are {everything} such states" in readme
     holds = f"so the table holds {stored}, the count `solve` prints for layers 1..{top} ({everything} with layer 0)"
     assert holds in readme
