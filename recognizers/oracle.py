@@ -2,9 +2,12 @@
 
 The local server (started with `--oracle`) answers `GET {base}/oracle/labels/{GameId}` with
 `{card id: landmark}` for the cards in view in the match's current round (both hands and the laid
-cards; nothing about the deck), in id order. A mapping in process is `{card url: landmark}`; gamestate
-URLs are absolute (the server's base + "/cards/<token>.png") and the mapping may use either form, so
-cards are matched on their id, on the full URL and on its path.
+cards; nothing about the deck), in id order, and with `?by=url` keyed by the cards' URL paths. This
+recognizer asks by URL: card ids repeat from round to round (the arena's 0..39 in every round), so an
+answer kept by id would name a later round's card 7 by an earlier round's; a URL names one card of the
+match. A mapping in process is `{card url: landmark}`; gamestate URLs are absolute (the server's base +
+"/cards/<token>.jpg") and the answer may use either form, so cards are matched on the full URL, on its
+path and on its "/cards/..." part (a public URL with a path of its own).
 
 The oracle exists for tests and for measuring strategies without recognition errors; the arena
 has no such endpoint.
@@ -33,6 +36,11 @@ def url_keys(url: str) -> tuple[str, ...]:
     return (url, path) if path and path != url else (url,)
 
 
+def card_path(url: str) -> tuple[str, ...]:
+    """The "/cards/..." part of a card URL, if it has one: the server's own path, whatever base it is served under."""
+    return ("/cards/" + url.rsplit("/cards/", 1)[-1],) if "/cards/" in url else ()
+
+
 def index_by_url(mapping: Mapping[str, Any]) -> dict[str, Any]:
     """`mapping` keyed by full URL and by path too, so either form of a card URL finds its entry."""
     indexed: dict[str, Any] = {}
@@ -54,7 +62,6 @@ class OracleRecognizer:
         source: LabelSource | None = None,
         client: httpx.Client | None = None,
         timeout: float = 5.0,
-        by_url: bool = False,
     ) -> None:
         if source is None and not base_url:
             raise ValueError("oracle needs a server base URL (and a GameId) or a {url: landmark} source")
@@ -63,8 +70,6 @@ class OracleRecognizer:
         self._source = source
         self._http = client
         self._timeout = timeout
-        # Ask for labels keyed by URL path: for a caller with pictures but not the gamestate's card ids.
-        self._by_url = by_url
         self._known: dict[str, str] = {}
         self._logged: set[str] = set()
 
@@ -78,7 +83,7 @@ class OracleRecognizer:
         return f"OracleRecognizer({where})"
 
     def recognize(self, cards: Sequence[tuple[int, str]], catalog: Sequence[str]) -> dict[int, CardLabel]:
-        if any(self._landmark(card_id, url) is None for card_id, url in cards):
+        if any(self._landmark(url) is None for _card_id, url in cards):
             try:
                 self._known = index_by_url(self._fetch())
             except (httpx.HTTPError, ValueError) as error:
@@ -90,7 +95,7 @@ class OracleRecognizer:
         in_catalog = set(catalog)
         labels: dict[int, CardLabel] = {}
         for card_id, url in cards:
-            landmark = self._landmark(card_id, url)
+            landmark = self._landmark(url)
             if landmark is None:
                 labels[card_id] = CardLabel(None, 0.0, f"oracle has no label for {url}")
             elif landmark not in in_catalog:
@@ -99,8 +104,8 @@ class OracleRecognizer:
                 labels[card_id] = CardLabel(landmark, 1.0)
         return labels
 
-    def _landmark(self, card_id: int, url: str) -> str | None:
-        keys = (str(card_id), *url_keys(url))
+    def _landmark(self, url: str) -> str | None:
+        keys = (*url_keys(url), *card_path(url))
         return next((self._known[key] for key in keys if key in self._known), None)
 
     def _fetch(self) -> Mapping[str, str]:
@@ -112,7 +117,7 @@ class OracleRecognizer:
         try:
             url = f"{self.base_url}/oracle/labels/{self.game_id}"
             try:
-                response = client.get(url, params={"by": "url"} if self._by_url else None)
+                response = client.get(url, params={"by": "url"})
             except httpx.ConnectError:
                 raise ValueError(f"connection refused at {self.base_url}: is the server running?") from None
             if response.status_code != 200:
@@ -122,7 +127,7 @@ class OracleRecognizer:
             if self._http is None:
                 client.close()
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            raise ValueError("oracle answer is not a {card id: landmark} object")
+            raise ValueError("oracle answer is not a {card URL: landmark} object")
         return data
 
 

@@ -17,8 +17,7 @@ serve any name:
 - azure: `endpoint`, `key`, `mode` ("analyze" or "domain")
 - customvision: `prediction_url`, `key`, `threshold`
 - stub: `labels_files`, `labels` (a {url: landmark} mapping)
-- oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one),
-  `oracle_by_url` (ask the server for labels by URL path, for callers without the card ids)
+- oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one)
 - local: `gallery` (SQLite path, or a Gallery; default beside the label cache), `local_threshold`
 - noisy: `noise_seed`, `noise_model` ("ranked", "flat" or "harsh"), `runner_up`, `in_round`, `unknown`
   (`harsh:RATE[:INNER]` is `noisy` with the harsh model)
@@ -103,9 +102,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
 
         if options.get("source") is not None:
             return OracleRecognizer.from_mapping(options["source"])
-        return OracleRecognizer(
-            options.get("base_url"), options.get("game_id"), by_url=bool(options.get("oracle_by_url", False))
-        )
+        return OracleRecognizer(options.get("base_url"), options.get("game_id"))
     if name == "stub":
         from recognizers.stub import StubRecognizer
 

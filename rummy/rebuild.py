@@ -9,7 +9,7 @@ the rebuilt one. Replay viewers in the terminal and the browser both read these 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rummy.engine import Match
@@ -32,10 +32,19 @@ class Step:
     move: Mapping[str, Any] | None
     result: str
     views: tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]  # each seat's gamestate after the step
-    labels: Mapping[int, str] = field(default_factory=dict)  # card id -> landmark, when known
+    labels: Mapping[int, str] = field(default_factory=dict)  # card id -> landmark in the views' round, when known
     note: str = ""
     drawn: int | None = None  # the id of the card the mover drew after the move, when known
     log: str = ""  # what the mover's bot printed while choosing the move (a bot file's; refused tries first)
+    # Card id -> landmark in the round the move (and the card drawn after it) was played in, when that is not the
+    # views' round: a round's last move, whose views show the next deal. Ids are a round's own (the arena deals
+    # 0..39 in every round), so the two rounds' labels cannot share one map.
+    move_labels: Mapping[int, str] | None = None
+
+    @property
+    def labels_of_move(self) -> Mapping[int, str]:
+        """Card id -> landmark for the move's cards and the card drawn after it."""
+        return self.labels if self.move_labels is None else self.move_labels
 
 
 @dataclass(frozen=True)
@@ -84,10 +93,11 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
     steps = [Step(0, 0, None, None, "DEAL", views_of(match, players, game_id), labels_of(match))]
     mismatches: list[str] = []
     for index, move in enumerate(moves):
-        round_index, seat = match.round_index, int(move["Seat"])
+        round_index, seat, played = match.round_index, int(move["Seat"]), match.current
         labels_before = labels_of(match)
         outcome = match.apply(seat, parse_move(move["Move"]))
-        labels = {**labels_before, **labels_of(match)}
+        labels = labels_of(match)
+        move_labels = None if match.current is played else labels_before  # the move dealt the next round
         views = views_of(match, players, game_id)
         served = move.get("GameState")
         if served is not None and comparable(served) != comparable(views[seat]):
@@ -97,7 +107,8 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
             note = f"{note} ({move['ErrorMessage']})".strip()
         drawn = None if outcome.drawn is None else outcome.drawn.id
         result = str(move.get("Result", ""))
-        steps.append(Step(len(steps), round_index, seat, move["Move"], result, views, labels, note, drawn, logs[index]))
+        step = Step(len(steps), round_index, seat, move["Move"], result, views, labels, note, drawn, logs[index])
+        steps.append(replace(step, move_labels=move_labels))
     statuses = record.get("GameStatus") or [None, None]
     if not match.over and "LOST_BY_TIMEOUT" in statuses:
         match.forfeit(statuses.index("LOST_BY_TIMEOUT"))

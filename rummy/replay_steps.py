@@ -14,6 +14,7 @@ from pathlib import PurePath
 from typing import Any
 
 from rummy.rebuild import Replay, ReplayError, Step
+from rummy.replay_lines import labels_by_round
 
 
 def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
@@ -26,16 +27,11 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
     me = str(header.get("bot_id") or "me")
     players = (me, str(header.get("opponent_id") or "opponent"))
     steps: list[Step] = []
-    # The recognizer's labels of every card the file saw, so that even the deal shows landmarks.
-    labels: dict[int, str] = {
-        int(card_id): str(name)
-        for line in lines
-        if line.get("type") in ("move", "labels")
-        for card_id, name in (line.get("labels") or {}).items()
-    }
+    labels = _FileLabels(lines)
     pending_move: Mapping[str, Any] | None = None
     pending_result = ""
     previous: Mapping[str, Any] | None = None
+    previous_key: int | None = None  # the round (RemainingRounds) of the previous gamestate's cards
     logs: list[str] = []  # the bot's prints for our next step (refused tries' first, marked with their result)
     for line in lines:
         if line.get("type") == "move":
@@ -49,13 +45,18 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
             # A move belongs to the round it was made in (as in the records), not to the one its answer shows:
             # the answer to a round's last move is the next round's deal, or the match's end.
             round_index = _round_of(gamestate if previous is None else previous)
+            key = _round_key(previous, previous_key, gamestate)
+            shown = dict(labels.of(key))
+            # The labels of the round the move was made in, when the answer shows another round's cards.
+            before = None if previous_key is None or labels.same(previous_key, key) else dict(labels.of(previous_key))
             if pending_move is not None:
-                step = Step(len(steps), round_index, 0, pending_move, pending_result, (gamestate, None), dict(labels))
+                step = Step(len(steps), round_index, 0, pending_move, pending_result, (gamestate, None), shown)
                 drawn = drawn_card(previous, gamestate, "MyHand")
-                steps.append(replace(_with_note(step, previous, labels), drawn=drawn, log="\n".join(logs)))
+                step = replace(step, move_labels=before, drawn=drawn, log="\n".join(logs))
+                steps.append(_with_note(step, previous))
                 logs = []
             elif previous is None:
-                steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), dict(labels)))
+                steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), shown))
             elif _turn_of(gamestate) != _turn_of(previous):
                 move, note = opponent_move(previous, gamestate)
                 steps.append(
@@ -66,12 +67,13 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
                         move,
                         "SUCCESS" if move or note else "NEW ROUND",
                         (gamestate, None),
-                        dict(labels),
+                        shown,
                         note,
                         drawn_card(previous, gamestate, "OppHand"),
+                        move_labels=before,
                     )
                 )
-            pending_move, previous = None, gamestate
+            pending_move, previous, previous_key = None, gamestate, key
     if not steps:
         raise ReplayError(f"{name}: the file holds no gamestate")
     if logs:  # tries that were never played (a match lost on time): shown with the last step
@@ -98,31 +100,90 @@ def _turn_of(gamestate: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _same_deal(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
-    # Every round deals fresh card ids, so shared ids mean the two gamestates show the same round.
+    """Whether `after` (received after `before`) shows the same round's cards. Shared ids alone said so while
+    ids were unique across a match; the arena deals 0..39 in every round, so the round must agree too."""
     cards = set(_ids(before, "MyHand")) | set(_ids(before, "OppHand"))
-    return bool(cards & (set(_ids(after, "MyHand")) | set(_ids(after, "OppHand"))))
+    shared = bool(cards & (set(_ids(after, "MyHand")) | set(_ids(after, "OppHand"))))
+    return shared and _same_round(before, after)
+
+
+def _same_round(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    if after.get("GameStatus", "RUNNING") == "RUNNING":
+        return before.get("RemainingRounds") == after.get("RemainingRounds")
+    # The match's end (RemainingRounds 0) shows the round it ended in: `before`'s, unless a new deal came in
+    # between (a forfeit on the next round's first move), whose turns and deck start again.
+    return int(after.get("RemainingMoves", 0)) <= int(before.get("RemainingMoves", 0)) and int(
+        after.get("CardsInDeck", 0)
+    ) <= int(before.get("CardsInDeck", 0))
+
+
+def _round_key(before: Mapping[str, Any] | None, before_key: int | None, gamestate: Mapping[str, Any]) -> int:
+    """The round (RemainingRounds) whose cards `gamestate` shows: its own, but the match's end shows the round it
+    ended in (the gamestate before it's, when the same deal)."""
+    over = gamestate.get("GameStatus", "RUNNING") != "RUNNING"
+    if over and before is not None and before_key is not None and _same_deal(before, gamestate):
+        return before_key
+    return int(gamestate.get("RemainingRounds") or 0)
+
+
+class _FileLabels:
+    """The labels a file's recognizer gave, for the cards of one round (its RemainingRounds): each round has its
+    own card ids (the arena deals 0..39 in every round). A file whose ids never repeat across rounds (recorded
+    before the referee dealt 0..39) names each card by id alone, as its replays always did: a label counts
+    whichever round it was filed under (moves whose answer was lost once filed theirs under the next round)."""
+
+    def __init__(self, lines: list[dict[str, Any]]) -> None:
+        self.by_round = labels_by_round(lines)
+        self.by_id_alone = _ids_unique_across_rounds(lines)
+        self.every: dict[int, str] = {
+            int(card_id): str(name)
+            for line in lines
+            if line.get("type") in ("move", "labels")
+            for card_id, name in (line.get("labels") or {}).items()
+        }
+
+    def of(self, round_key: int) -> Mapping[int, str]:
+        return self.every if self.by_id_alone else self.by_round.get(round_key, {})
+
+    def same(self, round_key: int, other: int) -> bool:
+        return self.by_id_alone or round_key == other
+
+
+def _ids_unique_across_rounds(lines: list[dict[str, Any]]) -> bool:
+    round_of: dict[int, int] = {}
+    for line in lines:
+        if line.get("type") != "gamestate" or line["gamestate"].get("GameStatus", "RUNNING") != "RUNNING":
+            continue
+        gamestate = line["gamestate"]
+        key = int(gamestate.get("RemainingRounds") or 0)
+        for card_id in [*_ids(gamestate, "MyHand"), *_ids(gamestate, "OppHand")]:
+            if round_of.setdefault(card_id, key) != key:
+                return False
+    return True
 
 
 def _ids(gamestate: Mapping[str, Any], key: str) -> list[int]:
     return [int(card[0]) for card in gamestate.get(key) or []]
 
 
-def _with_note(step: Step, before: Mapping[str, Any] | None, labels: Mapping[int, str] | None = None) -> Step:
+def _with_note(step: Step, before: Mapping[str, Any] | None) -> Step:
     """Our own move, with its points or "wasted turn" worked out from the gamestates around it: within a
     round from the points it gained; for a round's last move (whose answer has the hand penalty taken off,
-    or shows the next deal) from the rules' points for the laid cards' labels, as the records score it."""
+    or shows the next deal) from the rules' points for the laid cards' labels (in the move's round), as the
+    records score it."""
     after = step.views[0]
     if before is None or after is None or step.move is None or "Lay" not in step.move:
         return step
     laid = [int(card_id) for card_id in step.move["Lay"]]
+    labels = step.labels_of_move
     if _same_deal(before, after) and not _round_over(after):
         gained = int(after.get("MyPoints", 0)) - int(before.get("MyPoints", 0))
         wasted = set(laid) <= set(_ids(after, "MyHand"))
     else:
-        gained = _set_points(laid, labels or {})
-        wasted = gained == 0 and laid != [] and all(card_id in (labels or {}) for card_id in laid)
+        gained = _set_points(laid, labels)
+        wasted = gained == 0 and laid != [] and all(card_id in labels for card_id in laid)
     note = f"+{gained}" if gained > 0 else ("wasted turn" if wasted else "")
-    return Step(step.number, step.round_index, step.mover, step.move, step.result, step.views, step.labels, note)
+    return replace(step, note=note)
 
 
 def _round_over(gamestate: Mapping[str, Any]) -> bool:

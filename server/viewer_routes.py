@@ -388,7 +388,8 @@ def _step_json(
         "RemainingRounds": views[0]["RemainingRounds"],
     }
     drawn = step.drawn
-    if drawn is not None and step.mover is not None:
+    # A card drawn on a round's last turn is not in the next deal's hands (an id there is another round's card).
+    if drawn is not None and step.mover is not None and step.move_labels is None:
         urls = {card_id: url for card_id, url in views[step.mover]["MyHand"]}
         if drawn in urls:
             result["Drawn"] = {"Id": drawn, "Url": urls[drawn], "Landmark": step.labels.get(drawn)}

@@ -48,8 +48,8 @@ def recognize(
     from rummy.catalog import DEFAULT_CATALOG
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    # The numbers given to the cards below are not the gamestate's card ids: the oracle must match by URL.
-    options: dict[str, object] = {"base_url": base_url, "game_id": game_id, "oracle_by_url": True}
+    # The numbers given to the cards below are not the gamestate's card ids: the oracle matches by URL.
+    options: dict[str, object] = {"base_url": base_url, "game_id": game_id}
     if cache is not None:
         options["cache"] = str(cache)
     if config is not None:

@@ -8,6 +8,7 @@ received, and the moves it sent; it knows no landmarks, so a what-if needs the m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rummy import parse_move, render_gamestate
@@ -68,14 +69,17 @@ def continue_with(
     players = (names[0], names[1])
     steps: list[Step] = [replay.steps[step_number]]
     while not match.over:
-        seat, round_index, labels = match.current.mover, match.round_index, labels_of(match)
+        seat, round_index, played = match.current.mover, match.round_index, match.current
+        labels_before = labels_of(match)
         view = render_gamestate(match, seat, opponent_id=players[1 - seat])
         move = agents[seat].calculate_move(view)
         outcome = match.apply(seat, parse_move(move))
         note = f"+{outcome.points}" if outcome.points else ("wasted turn" if outcome.wasted else "")
         drawn = None if outcome.drawn is None else outcome.drawn.id
         views = views_of(match, players, 0)
-        steps.append(Step(len(steps) + step_number, round_index, seat, move, "SUCCESS", views, labels, note, drawn))
+        step = Step(len(steps) + step_number, round_index, seat, move, "SUCCESS", views, labels_of(match), note, drawn)
+        # A move that dealt the next round: its cards are named by its own round's labels.
+        steps.append(step if match.current is played else replace(step, move_labels=labels_before))
     title = f"{replay.title}, from step {step_number}: seat {what_if} plays {strategy}, seat {1 - what_if} {opponent}"
     return Replay(title, players, tuple(steps), replay.seed, replay.rounds), tuple(match.rounds_won)
 

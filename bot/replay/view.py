@@ -44,11 +44,12 @@ def render_step(replay: Replay, step: Step) -> Panel:
     if step.mover is None:
         heading.append(printable(step.result.lower() if step.result else ""))
     else:
-        heading.append(printable(f"{replay.players[step.mover]} played {describe_move(step.move, step.labels)}"))
+        played = describe_move(step.move, step.labels_of_move)
+        heading.append(printable(f"{replay.players[step.mover]} played {played}"))
         if step.note:
             heading.append(printable(f"  [{step.note}]"), style="green" if step.note.startswith("+") else "yellow")
         if step.drawn is not None:
-            heading.append(printable(f"  drew {step.labels.get(step.drawn, f'#{step.drawn}')}"), style="cyan")
+            heading.append(printable(f"  drew {step.labels_of_move.get(step.drawn, f'#{step.drawn}')}"), style="cyan")
         if step.result and step.result != "SUCCESS":
             heading.append(printable(f"  {step.result}"), style="red")
     table = Table(show_header=True, box=None, pad_edge=False)

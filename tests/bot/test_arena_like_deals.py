@@ -1,9 +1,7 @@
-"""Arena-like deals: a round's pictures' URLs end in .jpg (a JPEG), as in the arena's example gamestate, and
-the arena's 7-round style is hosted. A seed keeps its landmarks, ids, tokens, hands and deck order. A bot that
-checks every gamestate as the arena would serve it plays without a fault.
-
-The arena's card ids 0..39 in every round are not dealt yet: replay files and the viewer's file pages key a
-match's cards by id alone, which needs ids unique across rounds."""
+"""Arena-like deals: a round's card ids are a shuffled 0..39 and its pictures' URLs end in .jpg (a JPEG), as in
+the arena's example gamestate, and the arena's 7-round style is hosted. A seed keeps its landmarks, tokens,
+hands and deck order: only the ids changed. A bot that checks every gamestate as the arena would serve it
+plays without a fault."""
 
 from __future__ import annotations
 
@@ -29,14 +27,19 @@ def old_deal(seed: int | str):  # the deal before ids 0-39: its landmarks, ids, 
     return kinds, cards, rng.randrange(2)
 
 
-def test_urls_end_in_jpg_and_a_seed_keeps_its_landmarks_ids_and_order() -> None:
+def test_ids_are_a_shuffled_0_to_39_and_a_seed_keeps_its_landmarks_and_order() -> None:
     for seed in (1, "7:3", 12345):
         deal = deal_round(seed)
         cards = [*deal.hands[0], *deal.hands[1], *deal.deck]
+        assert sorted(card.id for card in cards) == list(range(40))
+        assert [card.id for card in cards] != list(range(40)), "shuffled"
         assert all(card.url.startswith("/cards/") and card.url.endswith(".jpg") for card in cards)
         kinds, old, first = old_deal(seed)
         assert deal.kinds == kinds and deal.first_mover == first
-        assert [(card.id, card.url[len("/cards/") : -len(".jpg")], card.kind) for card in cards] == old
+        assert [(card.url[len("/cards/") : -len(".jpg")], card.kind) for card in cards] == [(t, k) for _i, t, k in old]
+        # The ids keep the old ids' order, so whatever sorts cards by id plays as it did: seeded figures stay.
+        old_order = sorted(range(40), key=lambda index: old[index][0])
+        assert sorted(range(40), key=lambda index: cards[index].id) == old_order
 
 
 CHECKER = """
@@ -45,14 +48,16 @@ import json, os, urllib.request
 def calculate_move(gamestate):
     hands = gamestate["MyHand"] + gamestate["OppHand"]
     for card_id, url in hands:
-        if not isinstance(card_id, int) or isinstance(card_id, bool) or card_id < 0:
-            raise ValueError(f"card id {card_id!r} is not a whole number")
+        if not isinstance(card_id, int) or isinstance(card_id, bool) or not 0 <= card_id <= 39:
+            raise ValueError(f"card id {card_id!r} is not an integer 0-39")
         if not url.endswith(".jpg"):
             raise ValueError(f"card URL {url} does not end in .jpg")
     if gamestate["RemainingMoves"] == 20:
         with urllib.request.urlopen(hands[0][1], timeout=10) as answer:
             if answer.headers.get("Content-Type") != "image/jpeg" or answer.read(2) != b"\\xff\\xd8":
                 raise ValueError("the picture is not a JPEG")
+    if any(card_id == 0 for card_id, _url in hands):
+        print("saw card 0")
     return {"Give": gamestate["MyHand"][0][0]}
 """
 
@@ -74,6 +79,7 @@ def test_a_bot_checking_every_gamestate_plays_seven_rounds_without_a_fault(real_
     lines = read_replay(match["record_path"])
     first = next(line["gamestate"] for line in lines if line["type"] == "gamestate")
     assert first["RemainingRounds"] == 7 and first["MyScore"] == first["OppScore"] == 0
+    assert any("saw card 0" in line.get("log", "") for line in lines if line["type"] == "move")
 
 
 def test_a_card_is_served_as_jpeg_and_as_png(real_server) -> None:

@@ -17,6 +17,21 @@ def _our_moves(steps, mover) -> list[tuple[int, str, str]]:
     return [(step.round_index, repr(step.move), step.note) for step in steps if step.mover == mover]
 
 
+def _shown_labels(steps, seat: int) -> dict[tuple[int, int], str]:
+    """{(RemainingRounds, card id): landmark} of the cards in each step's view of `seat` (card ids are a round's
+    own: the referee deals 0..39 in every round)."""
+    found: dict[tuple[int, int], str] = {}
+    for step in steps:
+        view = step.views[seat]
+        if view is None:
+            continue
+        for hand in ("MyHand", "OppHand"):
+            for card_id, _url in view[hand]:
+                if card_id in step.labels:
+                    found[(int(view["RemainingRounds"]), card_id)] = step.labels[card_id]
+    return found
+
+
 def test_a_file_replay_shows_the_records_rounds_points_and_labels(match_recorder) -> None:
     path, record = match_recorder(seed=3, opponent="housebot-greedy", style=2)  # several rounds
     from_file = replay_file(path)
@@ -26,10 +41,17 @@ def test_a_file_replay_shows_the_records_rounds_points_and_labels(match_recorder
     assert _our_moves(from_file.steps, 0) == _our_moves(from_records.steps, seat)
     # Every step's round is one the match had (the last step is not called a round after the last).
     assert max(step.round_index for step in from_file.steps) == max(step.round_index for step in from_records.steps)
-    # Every label the file gives is the card's true landmark.
-    truth = {int(card_id): name for step in from_records.steps for card_id, name in step.labels.items()}
-    labels = {card_id: name for step in from_file.steps for card_id, name in step.labels.items()}
-    assert labels and all(truth[card_id] == name for card_id, name in labels.items())
+    # Every label the file gives a card in view is the card's true landmark in that round.
+    truth = _shown_labels(from_records.steps, seat)
+    labels = _shown_labels(from_file.steps, 0)
+    assert labels and all(truth[key] == name for key, name in labels.items())
+    # So are the labels its moves are described with (a round's last move shows the next deal).
+    ours = [step for step in from_records.steps if step.mover == seat]
+    for file_step, record_step in zip([step for step in from_file.steps if step.mover == 0], ours, strict=True):
+        named = [card_id for card_id in (file_step.move or {}).get("Lay", []) if card_id in file_step.labels_of_move]
+        assert [file_step.labels_of_move[card_id] for card_id in named] == [
+            record_step.labels_of_move[card_id] for card_id in named
+        ]
     shown = runner.invoke(app, ["replay", str(path)], terminal_width=200)
     assert shown.exit_code == 0, shown.output
     rounds = int(record["NumberOfRounds"])
@@ -38,26 +60,28 @@ def test_a_file_replay_shows_the_records_rounds_points_and_labels(match_recorder
 
 @pytest.mark.parametrize(("style", "opponent"), [(2, "housebot-greedy"), (1, "housebot-practise")])
 def test_the_viewers_file_page_names_every_card_the_file_labels(match_recorder, style: int, opponent: str) -> None:
-    from bot.replay.recording import read_replay
+    from bot.replay.recording import labels_by_round, read_replay
     from server.file_steps import file_steps
 
     path, record = match_recorder(seed=3, opponent=opponent, style=style)
     lines = read_replay(path)
+    # {(RemainingRounds, card id): landmark}: card ids are a round's own (0..39 in every round).
     labelled = {
-        int(card_id): name
-        for line in lines
-        if line.get("type") in ("move", "labels")
-        for card_id, name in (line.get("labels") or {}).items()
+        (key, card_id): name for key, names in labels_by_round(lines).items() for card_id, name in names.items()
     }
     answer = file_steps(1, lines, path.name)
-    shown: dict[int, str | None] = {}
+    rounds = answer["NumberOfRounds"]
+    shown: dict[tuple[int, int], str | None] = {}
     for step in answer["Steps"]:
+        key = int(step["RemainingRounds"])
         for seat in step["Seats"]:
             for card in seat["Hand"]:
-                shown[card["Id"]] = shown.get(card["Id"]) or card["Landmark"]
-        for card in [*step["MoveCards"], *([step["Drawn"]] if "Drawn" in step else [])]:
-            assert card["Landmark"] == labelled.get(card["Id"]), card
-    unnamed = sorted(card_id for card_id, name in shown.items() if name is None and card_id in labelled)
+                shown[(key, card["Id"])] = shown.get((key, card["Id"])) or card["Landmark"]
+        for card in step["MoveCards"]:  # named in the round the move was made in
+            assert card["Landmark"] == labelled.get((rounds - step["Round"], card["Id"])), card
+        if "Drawn" in step:
+            assert step["Drawn"]["Landmark"] == labelled.get((key, step["Drawn"]["Id"])), step["Drawn"]
+    unnamed = sorted(card for card, name in shown.items() if name is None and card in labelled)
     assert not unnamed, unnamed
     assert [entry["RoundIndex"] for entry in answer["Rounds"]] == list(range(int(record["NumberOfRounds"])))
 

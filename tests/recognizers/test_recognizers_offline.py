@@ -32,6 +32,31 @@ def test_oracle_over_http_matches_full_url_and_path(fake_oracle: FakeOracle) -> 
     assert fake_oracle.calls == 1  # all cards known: no second request
 
 
+def test_the_oracle_names_each_rounds_cards_though_their_ids_repeat() -> None:
+    """Each round deals ids 0..39 again, so a card id of round 2 is another card than round 1's: an oracle that
+    kept the referee's answers by id named it by round 1's landmark. It asks by URL (one card of the match)."""
+    import httpx
+
+    first, second = deal_round(1), deal_round(2)
+    kinds = {card.id: card.kind for card in [*first.hands[0], *first.hands[1], *first.deck]}
+    assert any(kinds[card.id] != card.kind for card in second.hands[0])
+    shown = {"deal": first}
+
+    def referee(request: httpx.Request) -> httpx.Response:  # as the local referee answers, by id or ?by=url
+        deal, by_url = shown["deal"], request.url.params.get("by") == "url"
+        cards = [*deal.hands[0], *deal.hands[1], *deal.deck]  # late in a round every card was in view
+        return httpx.Response(200, json={card.url if by_url else str(card.id): card.kind for card in cards})
+
+    oracle = OracleRecognizer("http://referee", 7, client=httpx.Client(transport=httpx.MockTransport(referee)))
+    for deal in (first, second):
+        shown["deal"] = deal
+        hand = [(card.id, "http://referee" + card.url) for card in deal.hands[0]]
+        labels = oracle.recognize(hand, DEFAULT_CATALOG)
+        assert {card_id: label.landmark for card_id, label in labels.items()} == {
+            card.id: card.kind for card in deal.hands[0]
+        }
+
+
 def test_oracle_unknown_game_is_unknown_not_an_exception(fake_oracle: FakeOracle) -> None:
     oracle = OracleRecognizer(fake_oracle.base_url, 999)
     labels = oracle.recognize([(1, "/cards/x.png")], DEFAULT_CATALOG)
