@@ -42,8 +42,9 @@ class ArenaAgent:
         self.last_suggestions: list[dict[str, Any]] = []
         self.last_decision: BeliefDecision | None = None  # the last move decided on an uncertain belief
         self.belief_decisions = 0  # moves decided on an uncertain belief this match
-        # Every card seen, by id: whether its last label named a landmark (a blind run shows here).
-        self.labelled: dict[int, bool] = {}
+        # Every card seen, by URL (ids are 0..39 again in each round; a URL names one card of the match):
+        # whether its last label named a landmark (a blind run shows here).
+        self.labelled: dict[str, bool] = {}
 
     def observe(self, gamestate: dict[str, Any]) -> None:
         """Label the cards and feed the tracker (also useful for gamestates where we do not move).
@@ -58,7 +59,7 @@ class ArenaAgent:
             card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
         }
         self.tracker.observe(gamestate, self.last_labels, self.error_model)
-        self.labelled.update((card_id, label.landmark is not None) for card_id, label in self.last_labels.items())
+        self.labelled.update((url, self.last_labels[card_id].landmark is not None) for card_id, url in cards)
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards whose last label named no landmark, cards seen) this match."""

@@ -35,3 +35,11 @@ def test_play_table_shows_the_share_and_warns_when_cards_went_unknown(real_serve
     assert "unknown" in clear and "recognizer left 0.0% of" in clear and "without knowing the cards" not in clear
     noisy = " ".join(_play(base, passwords["tester"], tmp_path, "random", "stub").output.split())
     assert "strategy:random: its recognizer left 100.0%" in noisy and "without knowing the cards" in noisy
+
+
+def test_cards_seen_count_every_round_although_ids_repeat(real_server, tmp_path):
+    # Every round deals ids 0..39 afresh: counted by id, a 5-round match would stop at 40 cards seen.
+    base, passwords = real_server(move_time_ms=60_000)
+    result = _play(base, passwords["tester"], tmp_path, "greedy", "oracle", "--json", "--game-style", "2")
+    match = json.loads(result.stdout.splitlines()[0])
+    assert match["cards_seen"] > 40 and match["cards_unknown"] == 0
