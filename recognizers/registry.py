@@ -2,6 +2,8 @@
 
 `noisy:RATE[:INNER]` wraps INNER (default `oracle`) and corrupts a seeded fraction RATE of its
 labels; `corrected:INNER` makes INNER's labels consistent with the round's deck (4 types, 10 each);
+`FIRST+SECOND` labels every card with FIRST and asks SECOND about single cards where the player's
+decision hangs on them (recognizers/second_opinion.py; option `asks_per_round`);
 `PATH.py[:INNER]` is the user's own recognizer file, and an installed package can add names through the
 entry-point group `rummy_vision.recognizers` (recognizers/user_file.py).
 Options are keyword arguments; those a backend does not take are ignored, so one options dict can
@@ -46,6 +48,7 @@ NAMES = (
     "harsh:RATE[:INNER]",
     "corrected:INNER",
     "PATH.py[:INNER]",
+    "FIRST+SECOND",
 )
 
 
@@ -58,6 +61,19 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
     """The recognizer `spec` names, configured from options, the environment and the config file."""
     from recognizers.user_file import entry_point_factory, load_recognizer_file, split_file_spec
 
+    first_spec, plus, second_spec = spec.partition("+")
+    if plus:
+        from recognizers.second_opinion import ASKS_PER_ROUND, SecondOpinion
+
+        if not first_spec.strip() or not second_spec.strip():
+            raise ValueError(f"FIRST+SECOND needs a recognizer on both sides of '+' (got {spec!r})")
+        # The second service errs independently of the first: simulated noise gets a seed of its own.
+        second_options = {**options, "noise_seed": f"second:{options.get('noise_seed', 0)}"}
+        return SecondOpinion(
+            get_recognizer(first_spec, **options),
+            get_recognizer(second_spec, **second_options),
+            asks_per_round=options.get("asks_per_round", ASKS_PER_ROUND),
+        )
     path, inner_spec = split_file_spec(spec)
     if path is not None:
         return load_recognizer_file(path, get_recognizer(inner_spec or "oracle", **options), options)

@@ -18,7 +18,7 @@ what strategies decide on (strategies.belief_play).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,9 @@ class Tracker:
         self._last: dict[str, Any] | None = None
         self._pending: tuple[int, ...] | None = None  # our last Lay, to read its outcome
         self._belief: Belief | None = None
+        # Second opinions on single cards (another recognizer asked where it pays), each read by its own
+        # recognizer's error model: independent evidence, multiplied into the card's labels' evidence.
+        self.opinions: dict[int, list[tuple[CardLabel, ErrorModel]]] = {}
 
     # --- feeding ------------------------------------------------------------------------------
 
@@ -126,6 +129,22 @@ class Tracker:
         self._last = dict(gamestate)
         self._pending = None
         self._belief = None
+
+    def add_opinion(self, card_id: int, label: CardLabel, error_model: ErrorModel) -> None:
+        """Another recognizer's answer about one card of this round (see strategies.agent: asking again)."""
+        if card_id not in self.labels:
+            raise ValueError(f"card {card_id} is not in view this round")
+        self.opinions.setdefault(card_id, []).append((label, error_model))
+        self._belief = None
+
+    def _evidence(self, card: int, names: Sequence[str]) -> tuple[float, ...] | None:
+        combined = self.error_model.evidence(self.card_labels.get(card), names)
+        for label, model in self.opinions.get(card, ()):
+            more = model.evidence(label, names)
+            if more is None:
+                continue
+            combined = more if combined is None else tuple(a * b for a, b in zip(combined, more))
+        return combined
 
     def played(self, move: Move | Mapping[str, Any]) -> None:
         """The move we send for the last gamestate observed: its outcome shows in the next one."""
@@ -219,7 +238,7 @@ class Tracker:
             names = self.types_in_use()
             virtual = [card for laid in self.sets for card in laid.cards if card < 0]
             cards = [*self.labels, *virtual]
-            evidence = {card: self.error_model.evidence(self.card_labels.get(card), names) for card in self.labels}
+            evidence = {card: self._evidence(card, names) for card in self.labels}
             # Seeded by what is in view, so the same gamestate gets the same samples in any process.
             seed = zlib.crc32(repr((sorted(self.labels), self._remaining_moves)).encode())
             self._belief = infer(

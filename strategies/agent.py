@@ -20,6 +20,8 @@ from strategies.belief_play import BeliefDecision, decide
 
 # Part of the time to the deadline a strategy may think; the rest covers labelling and the network.
 THINKING_SHARE = 0.6
+# Second opinions a move at the most (FIRST+SECOND recognizers): each asks about the card worth most to know.
+ASKS_PER_MOVE = 2
 # Part of the time to the deadline labelling may take (a recognizer that waits on a rate limit or a
 # 429 stops there, leaving the card unknown for this move); thinking then shares what is left.
 LABELLING_SHARE = 0.5
@@ -45,6 +47,7 @@ class ArenaAgent:
         # Every card seen, by URL (ids are 0..39 again in each round; a URL names one card of the match):
         # whether its last label named a landmark (a blind run shows here).
         self.labelled: dict[str, bool] = {}
+        self.asked = 0  # second opinions asked this match (FIRST+SECOND recognizers)
 
     def observe(self, gamestate: dict[str, Any]) -> None:
         """Label the cards and feed the tracker (also useful for gamestates where we do not move).
@@ -78,12 +81,49 @@ class ArenaAgent:
             move = self.tracker.card_move(move_id, confidence)
         else:
             decision = decide(self.strategy, self.tracker, deadline)
+            asked = 0
+            while asked < ASKS_PER_MOVE and self._ask_again(decision, gamestate, deadline):
+                asked += 1
+                decision = decide(self.strategy, self.tracker, deadline)
+                if self.tracker.belief().certain:
+                    break
+            self.asked += asked
             self.last_decision = decision
             self.belief_decisions += 1
             self.last_suggestions = self._belief_suggestions(decision)
+            if asked and self.last_suggestions:
+                self.last_suggestions[0]["Asked"] = asked  # second opinions this move (API calls)
             move = decision.move
         self.tracker.played(move)
         return move.to_json()
+
+    def _ask_again(self, decision: BeliefDecision, gamestate: dict[str, Any], deadline: float | None) -> bool:
+        """Ask the second recognizer about the card whose landmark the decision hangs on most; True when
+        its answer reached the tracker."""
+        # A recognizer that can be asked again (recognizers.second_opinion) offers these three.
+        ask = getattr(self.recognizer, "ask", None)
+        can_ask = getattr(self.recognizer, "can_ask", None)
+        model = getattr(self.recognizer, "second_error_model", None)
+        if not callable(ask) or not callable(can_ask) or model is None or not decision.worth_asking:
+            return False
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
+        names = self.tracker.types_in_use()
+        if any(name not in gamestate["AllCardTypes"] for name in names):
+            names = tuple(gamestate["AllCardTypes"])  # the round's landmarks are not all named yet: no hint
+        urls = {card[0]: card[1] for card in gamestate["MyHand"] + gamestate["OppHand"]}
+        round_key = self.tracker.rounds_seen
+        for card_id, _gain in decision.worth_asking:
+            if card_id not in urls:
+                continue
+            budget = None if deadline is None else max(0.0, LABELLING_SHARE * (deadline - time.monotonic()))
+            label = ask((card_id, urls[card_id]), names, round_key, budget_s=budget)
+            if label is not None:
+                self.tracker.add_opinion(card_id, label, model)
+                return True
+            if not can_ask(round_key):
+                return False
+        return False
 
     @property
     def belief(self) -> Belief:

@@ -57,6 +57,9 @@ class BeliefDecision:
     states: int  # assignments valued or voting
     exact: bool  # every value exact and the whole (exact) belief valued
     seconds: float
+    # Cards in view whose landmark, if known, would raise the decision's expected value most: (card, gain),
+    # largest first, gain > 0 only (see _worth_asking). Empty for voting strategies.
+    worth_asking: tuple[tuple[int, float], ...] = ()
 
 
 def decide(strategy: Strategy, tracker: Tracker, deadline: float | None = None) -> BeliefDecision:
@@ -77,18 +80,51 @@ def decide(strategy: Strategy, tracker: Tracker, deadline: float | None = None) 
     # A count move a state did not value (none should be missing) counts as that state's worst.
     floors = [min(values.values()) for _index, values, _exact in valued]
     ranked = []
+    table: list[list[float]] = []  # each candidate's value in each valued state
     for move in candidates:
-        value, sure = 0.0, 0.0
+        row, sure = [], 0.0
         for (index, values, _exact), floor in zip(valued, floors):
             item = states[index]
             move_id = _count_move(move, item.types, rules, lay_ids)
-            value += item.weight * values.get(move_id, floor)
+            row.append(values.get(move_id, floor))
             if move_id != rules.waste_id or not isinstance(move, Lay):
                 sure += item.weight
+        table.append(row)
+        value = sum(states[index].weight * v for (index, _values, _exact), v in zip(valued, row))
         ranked.append(RankedCardMove(move, value / total, sure / total))
-    ranked.sort(key=lambda item: (-item.value, -item.sure, repr(item.move)))
+    weights = [states[index].weight for index, _values, _exact in valued]
+    asking = _worth_asking(table, weights, [states[index].types for index, _v, _e in valued])
+    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].value, -ranked[i].sure, repr(ranked[i].move)))
+    ranked = [ranked[i] for i in order]
     exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)
-    return BeliefDecision(ranked[0].move, tuple(ranked), total, len(valued), exact, time.monotonic() - began)
+    return BeliefDecision(
+        ranked[0].move, tuple(ranked), total, len(valued), exact, time.monotonic() - began, worth_asking=asking
+    )
+
+
+def _worth_asking(
+    table: Sequence[Sequence[float]], weights: Sequence[float], types: Sequence[Mapping[int, int]]
+) -> tuple[tuple[int, float], ...]:
+    """For each card whose type differs between the valued assignments, what knowing it would gain:
+    sum over its types t of max over moves of sum_(assignments with t) weight x value, minus the best
+    expected value now (the expected value of perfect information about that one card, on the valued
+    assignments). A second recognizer's answer is worth at most this; the card with the most is asked."""
+    total = sum(weights)
+    if total <= 0 or not table:
+        return ()
+    now = max(sum(w * v for w, v in zip(weights, row)) for row in table) / total
+    gains = []
+    for card in types[0]:
+        by_type: dict[int, list[int]] = {}
+        for state, assignment in enumerate(types):
+            by_type.setdefault(assignment[card], []).append(state)
+        if len(by_type) < 2:
+            continue
+        known = sum(max(sum(weights[s] * row[s] for s in members) for row in table) for members in by_type.values())
+        gain = known / total - now
+        if gain > 1e-9:
+            gains.append((card, gain))
+    return tuple(sorted(gains, key=lambda item: (-item[1], item[0])))
 
 
 def _value_states(

@@ -262,7 +262,7 @@ def noise_cost(
                         f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
                         f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes), "
                         f"{row.mean_move_ms:.0f} ms a move "
-                        f"(p95 {row.p95_move_ms:.0f})"
+                        f"(p95 {row.p95_move_ms:.0f})" + (f", {row.asks} second opinions asked" if row.asks else "")
                     )
         return {"rows": rows}
 

@@ -5,7 +5,7 @@ true labels, on duplicate deals (each deal twice, seats swapped), through the sa
 `match`: gamestate -> recognizer labels -> belief -> count-level states -> strategy -> move. A row per
 (player, recognizer, opponent): rounds won with a Wilson 95% interval, the mean margin, how many of the
 player's Lays the referee refused (and how many of those it expected to be no set: passes), and the
-player's mean and 95th-percentile time per move.
+player's mean and 95th-percentile time per move, and (FIRST+SECOND recognizers) the second opinions asked.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class NoiseCost:
     passes: int  # ... of which the player expected no set (a deliberate wasted turn, or a Lay it judged < 50% sure)
     mean_move_ms: float
     p95_move_ms: float
+    asks: int = 0  # second opinions asked (API calls to the second recognizer of a FIRST+SECOND)
 
 
 def noise_cost(
@@ -64,13 +65,14 @@ def summarise(
 ) -> NoiseCost:
     wins = sum(1 for result, seat in zip(results, seats) if result.winner == seat)
     margins = [result.margin(seat) for result, seat in zip(results, seats)]
-    lays = refused = passes = 0
+    lays = refused = passes = asks = 0
     times: list[float] = []
     for result, seat in zip(results, seats):
         for move in result.moves:
             if move.seat != seat:
                 continue
             times.append(move.think_ms)
+            asks += move.suggestions[0].get("Asked", 0) if move.suggestions else 0
             if "Lay" in move.move:
                 lays += 1
                 refused += move.wasted
@@ -94,4 +96,5 @@ def summarise(
         passes,
         statistics.fmean(times) if times else 0.0,
         times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0,
+        asks,
     )

@@ -1,0 +1,34 @@
+"""`measure noise-cost` summarises rounds: wins by seat, refused Lays, passes and second opinions asked."""
+
+from __future__ import annotations
+
+from bot.matches.local_match import MoveRecord, RoundResult
+from bot.measure.noise_cost import summarise
+
+
+def _move(seat: int, move: dict, *, wasted: bool = False, chance: float = 1.0, asked: int = 0) -> MoveRecord:
+    suggestion = {"SetChance": chance} | ({"Asked": asked} if asked else {})
+    return MoveRecord(seat, move, 10.0 * (seat + 1), "", 0, wasted, (suggestion,))
+
+
+def test_the_summary_counts_the_measured_seat_only():
+    first = RoundResult(
+        "d:0",
+        ("p@harsh", "p"),
+        0,
+        (50, 20),
+        0,
+        (
+            _move(0, {"Lay": [1, 2, 3]}, wasted=True, chance=0.3, asked=2),  # a pass: it expected no set
+            _move(1, {"Lay": [4, 5, 6]}, wasted=True, chance=0.1),
+            _move(0, {"Lay": [1, 2, 7]}, wasted=True, chance=0.8, asked=1),
+            _move(0, {"Take": 9}),
+        ),
+        ("a", "b", "c", "d"),
+    )
+    second = RoundResult("d:0", ("p", "p@harsh"), 0, (40, 10), 0, (_move(1, {"Give": 3}),), ("a", "b", "c", "d"))
+    row = summarise("p", "harsh", "same", [first, second], [0, 1])
+    assert (row.rounds, row.wins, row.rate) == (2, 1, 0.5)
+    assert row.mean_margin == (30 - 30) / 2
+    assert (row.lays, row.refused, row.passes, row.asks) == (2, 2, 1, 3)
+    assert row.mean_move_ms == 10.0 * 3 / 4 + 20.0 / 4
