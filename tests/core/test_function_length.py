@@ -19,6 +19,11 @@ REASON = "# Long:"
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
+# Over the limit, left for now with the reason why; each entry must still be over it (else remove it).
+PENDING = {
+    ("rummy/belief.py", "_sampled"): "belief.py is being changed in another branch: split it there",
+}
+
 
 def functions(tree: ast.AST) -> Iterator[Function]:
     for node in ast.walk(tree):
@@ -61,7 +66,10 @@ def offenders() -> list[str]:
         for path in sorted((ROOT / package).rglob("*.py")):
             source = path.read_text(encoding="utf-8")
             lines = source.splitlines()
+            name = path.relative_to(ROOT).as_posix()
             for node in functions(ast.parse(source)):
+                if (name, node.name) in PENDING:
+                    continue
                 if length(node) > LIMIT and not has_reason(node, lines):
                     where = f"{path.relative_to(ROOT)}:{node.lineno}"
                     found.append(f"{where} {node.name} is {length(node)} lines")
@@ -74,6 +82,16 @@ def test_no_product_function_over_60_lines_without_a_reason() -> None:
         f"{len(found)} product functions are over {LIMIT} lines with no `{REASON} ...` comment saying why "
         "(split them, or give the reason above the def or as the body's first comment):\n" + "\n".join(found)
     )
+
+
+def test_the_pending_ones_are_still_over_the_limit() -> None:
+    for (name, function), why in PENDING.items():
+        lengths = [
+            length(node)
+            for node in functions(ast.parse((ROOT / name).read_text(encoding="utf-8")))
+            if node.name == function
+        ]
+        assert lengths and max(lengths) > LIMIT, f"{name} {function} is no longer over {LIMIT} lines: drop it ({why})"
 
 
 def test_the_measure_counts_the_docstring_and_not_the_decorators() -> None:
