@@ -89,6 +89,20 @@ class CustomVisionTrainer:
     def __repr__(self) -> str:
         return f"CustomVisionTrainer(endpoint={self.endpoint!r}, training_key={MASK!r})"
 
+    def _trained(self, client: Any, project_id: Any, iteration: Any, progress: Callable[[str], None]) -> Any:
+        """The iteration once its training completed, asked every poll_s seconds up to timeout_s."""
+        waited = 0.0
+        while iteration.status != "Completed":
+            if iteration.status == "Failed":
+                raise TrainingError(f"training failed: {iteration.training_error_details or 'no details'}")
+            if waited > self.timeout_s:
+                raise TrainingError(f"training still {iteration.status} after {self.timeout_s:g} s")
+            progress(f"training: {iteration.status}")
+            self._sleep(self.poll_s)
+            waited += self.poll_s
+            iteration = client.get_iteration(project_id, iteration.id)
+        return iteration
+
     def train_and_publish(
         self,
         pictures: Mapping[str, list[Path]],
@@ -132,17 +146,8 @@ class CustomVisionTrainer:
                 progress(step)
             step = "starting training"
             iteration = client.train_project(project.id)
-            waited = 0.0
-            while iteration.status != "Completed":
-                if iteration.status == "Failed":
-                    raise TrainingError(f"training failed: {iteration.training_error_details or 'no details'}")
-                if waited > self.timeout_s:
-                    raise TrainingError(f"training still {iteration.status} after {self.timeout_s:g} s")
-                progress(f"training: {iteration.status}")
-                self._sleep(self.poll_s)
-                waited += self.poll_s
-                step = "asking how training goes"
-                iteration = client.get_iteration(project.id, iteration.id)
+            step = "asking how training goes"  # only get_iteration, in _trained, calls the service
+            iteration = self._trained(client, project.id, iteration, progress)
             step = "publishing the iteration"
             client.publish_iteration(project.id, iteration.id, publish_name, prediction_resource_id)
         except HttpOperationError as error:

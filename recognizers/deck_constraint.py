@@ -53,15 +53,7 @@ def correct_round(
     """The most likely consistent labelling of every card seen in one round."""
     names = set(rules.catalog if catalog is None else catalog)
     cap = rules.cards_per_type
-    scores: dict[int, dict[str, float]] = {}
-    support: dict[str, float] = {}
-    for card_id, label in labels.items():
-        card_scores: dict[str, float] = {}
-        for name, score in candidates_of(label):
-            if name in names and name not in card_scores:
-                card_scores[name] = max(0.0, float(score))
-                support[name] = support.get(name, 0.0) + card_scores[name]
-        scores[card_id] = card_scores
+    scores, support = _scores(labels, names)
     ranked = sorted((name for name in support if support[name] > 0), key=lambda name: (-support[name], name))
     types = tuple(ranked[: rules.types_per_round])
 
@@ -80,16 +72,7 @@ def correct_round(
 
     guessed: dict[int, float] = {}
     if guess_unknown and len(types) == rules.types_per_round:
-        counts = _counts(assigned, types)
-        for card_id in pending:
-            room = {name: cap - counts[name] for name in types}
-            total = sum(max(0, r) for r in room.values())
-            if total <= 0:
-                break
-            target = max(types, key=lambda name: (room[name], name))
-            assigned[card_id] = target
-            counts[target] += 1
-            guessed[card_id] = GUESS_WEIGHT * room[target] / total
+        guessed = _guess(assigned, pending, types, cap)
 
     corrected: dict[int, CardLabel] = {}
     changed: set[int] = set()
@@ -115,6 +98,37 @@ def correct_round(
         if landmark != label.landmark:
             changed.add(card_id)
     return Correction(corrected, types, frozenset(changed))
+
+
+def _scores(labels: Mapping[int, CardLabel], names: set[str]) -> tuple[dict[int, dict[str, float]], dict[str, float]]:
+    """Each card's score per catalog landmark among its candidates, and each landmark's summed score."""
+    scores: dict[int, dict[str, float]] = {}
+    support: dict[str, float] = {}
+    for card_id, label in labels.items():
+        card_scores: dict[str, float] = {}
+        for name, score in candidates_of(label):
+            if name in names and name not in card_scores:
+                card_scores[name] = max(0.0, float(score))
+                support[name] = support.get(name, 0.0) + card_scores[name]
+        scores[card_id] = card_scores
+    return scores, support
+
+
+def _guess(assigned: dict[int, str], pending: list[int], types: tuple[str, ...], cap: int) -> dict[int, float]:
+    """Give each card with no candidate among the types the type with most room left (into `assigned`);
+    the confidence of each guess."""
+    guessed: dict[int, float] = {}
+    counts = _counts(assigned, types)
+    for card_id in pending:
+        room = {name: cap - counts[name] for name in types}
+        total = sum(max(0, r) for r in room.values())
+        if total <= 0:
+            break
+        target = max(types, key=lambda name: (room[name], name))
+        assigned[card_id] = target
+        counts[target] += 1
+        guessed[card_id] = GUESS_WEIGHT * room[target] / total
+    return guessed
 
 
 def assign_within_capacity(

@@ -63,17 +63,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
 
     first_spec, plus, second_spec = spec.partition("+")
     if plus:
-        from recognizers.second_opinion import ASKS_PER_ROUND, SecondOpinion
-
-        if not first_spec.strip() or not second_spec.strip():
-            raise ValueError(f"FIRST+SECOND needs a recognizer on both sides of '+' (got {spec!r})")
-        # The second service errs independently of the first: simulated noise gets a seed of its own.
-        second_options = {**options, "noise_seed": f"second:{options.get('noise_seed', 0)}"}
-        return SecondOpinion(
-            get_recognizer(first_spec, **options),
-            get_recognizer(second_spec, **second_options),
-            asks_per_round=options.get("asks_per_round", ASKS_PER_ROUND),
-        )
+        return _second_opinion(spec, first_spec, second_spec, options)
     path, inner_spec = split_file_spec(spec)
     if path is not None:
         return load_recognizer_file(path, get_recognizer(inner_spec or "oracle", **options), options)
@@ -83,23 +73,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
         return load_recognizer_file(None, get_recognizer(rest or "oracle", **options), options, factory=plugged)
     name = name.lower()
     if name in ("noisy", "harsh"):
-        from recognizers.noisy import NoisyRecognizer
-
-        rate_text, _, inner_spec = rest.partition(":")
-        try:
-            rate = float(rate_text)
-        except ValueError:
-            raise ValueError(f"{name} needs a rate, as in {name}:0.1 (got {spec!r})") from None
-        inner = get_recognizer(inner_spec or "oracle", **options)
-        return NoisyRecognizer(
-            inner,
-            rate,
-            seed=options.get("noise_seed", 0),
-            model="harsh" if name == "harsh" else options.get("noise_model", "ranked"),
-            runner_up=options.get("runner_up", 0.8),
-            in_round=options.get("in_round", 0.8),
-            unknown=options.get("unknown", 0.05),
-        )
+        return _noisy(spec, name, rest, options)
     if name == "local":
         from recognizers.local import DEFAULT_THRESHOLD, LocalRecognizer
 
@@ -125,33 +99,77 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
         cache = _cache(options, _settings(options)) if options.get("cache") is not False else None
         return StubRecognizer(options.get("labels_files", ()), labels=options.get("labels"), cache=cache)
     if name == "azure":
-        from recognizers.azure import AzureRecognizer
-
-        settings = _settings(options)
-        endpoint = options.get("endpoint") or settings.azure_endpoint
-        key = options.get("key") or settings.azure_key
-        if not endpoint or not key:
-            raise SettingsError(
-                "azure needs AZURE_VISION_ENDPOINT and AZURE_VISION_KEY in the environment, or [azure] endpoint "
-                f"and key in the config file ({settings.source})"
-            )
-        return AzureRecognizer(
-            endpoint, key, mode=options.get("mode", "analyze"), **_api_options(options, settings, "azure")
-        )
+        return _azure(options)
     if name == "customvision":
-        from recognizers.customvision import CustomVisionRecognizer
-
-        settings = _settings(options)
-        url = options.get("prediction_url") or settings.customvision_url
-        key = options.get("key") or settings.customvision_key
-        if not url or not key:
-            raise SettingsError(
-                "customvision needs CUSTOM_VISION_PREDICTION_URL and CUSTOM_VISION_PREDICTION_KEY in the environment, "
-                f"or [customvision] prediction_url and prediction_key in the config file ({settings.source})"
-            )
-        threshold = options.get("threshold", settings.customvision_threshold)
-        return CustomVisionRecognizer(url, key, threshold=threshold, **_api_options(options, settings, "customvision"))
+        return _customvision(options)
     raise ValueError(f"unknown recognizer {spec!r}; known: {', '.join(NAMES)}")
+
+
+def _second_opinion(spec: str, first_spec: str, second_spec: str, options: dict[str, Any]) -> Recognizer:
+    """FIRST+SECOND: FIRST labels every card, SECOND is asked again where it pays."""
+    from recognizers.second_opinion import ASKS_PER_ROUND, SecondOpinion
+
+    if not first_spec.strip() or not second_spec.strip():
+        raise ValueError(f"FIRST+SECOND needs a recognizer on both sides of '+' (got {spec!r})")
+    # The second service errs independently of the first: simulated noise gets a seed of its own.
+    second_options = {**options, "noise_seed": f"second:{options.get('noise_seed', 0)}"}
+    return SecondOpinion(
+        get_recognizer(first_spec, **options),
+        get_recognizer(second_spec, **second_options),
+        asks_per_round=options.get("asks_per_round", ASKS_PER_ROUND),
+    )
+
+
+def _noisy(spec: str, name: str, rest: str, options: dict[str, Any]) -> Recognizer:
+    """noisy:RATE[:INNER] and harsh:RATE[:INNER]: INNER's labels (default: oracle) with simulated errors."""
+    from recognizers.noisy import NoisyRecognizer
+
+    rate_text, _, inner_spec = rest.partition(":")
+    try:
+        rate = float(rate_text)
+    except ValueError:
+        raise ValueError(f"{name} needs a rate, as in {name}:0.1 (got {spec!r})") from None
+    inner = get_recognizer(inner_spec or "oracle", **options)
+    return NoisyRecognizer(
+        inner,
+        rate,
+        seed=options.get("noise_seed", 0),
+        model="harsh" if name == "harsh" else options.get("noise_model", "ranked"),
+        runner_up=options.get("runner_up", 0.8),
+        in_round=options.get("in_round", 0.8),
+        unknown=options.get("unknown", 0.05),
+    )
+
+
+def _azure(options: dict[str, Any]) -> Recognizer:
+    from recognizers.azure import AzureRecognizer
+
+    settings = _settings(options)
+    endpoint = options.get("endpoint") or settings.azure_endpoint
+    key = options.get("key") or settings.azure_key
+    if not endpoint or not key:
+        raise SettingsError(
+            "azure needs AZURE_VISION_ENDPOINT and AZURE_VISION_KEY in the environment, or [azure] endpoint "
+            f"and key in the config file ({settings.source})"
+        )
+    return AzureRecognizer(
+        endpoint, key, mode=options.get("mode", "analyze"), **_api_options(options, settings, "azure")
+    )
+
+
+def _customvision(options: dict[str, Any]) -> Recognizer:
+    from recognizers.customvision import CustomVisionRecognizer
+
+    settings = _settings(options)
+    url = options.get("prediction_url") or settings.customvision_url
+    key = options.get("key") or settings.customvision_key
+    if not url or not key:
+        raise SettingsError(
+            "customvision needs CUSTOM_VISION_PREDICTION_URL and CUSTOM_VISION_PREDICTION_KEY in the environment, "
+            f"or [customvision] prediction_url and prediction_key in the config file ({settings.source})"
+        )
+    threshold = options.get("threshold", settings.customvision_threshold)
+    return CustomVisionRecognizer(url, key, threshold=threshold, **_api_options(options, settings, "customvision"))
 
 
 def _settings(options: Mapping[str, Any]) -> Settings:

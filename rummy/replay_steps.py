@@ -58,27 +58,37 @@ def replay_lines(lines: list[dict[str, Any]], name: str) -> Replay:
             elif previous is None:
                 steps.append(Step(0, round_index, None, None, "DEAL", (gamestate, None), shown))
             elif _turn_of(gamestate) != _turn_of(previous):
-                move, note = opponent_move(previous, gamestate)
-                steps.append(
-                    Step(
-                        len(steps),
-                        round_index,
-                        1 if move or note else None,
-                        move,
-                        "SUCCESS" if move or note else "NEW ROUND",
-                        (gamestate, None),
-                        shown,
-                        note,
-                        drawn_card(previous, gamestate, "OppHand"),
-                        move_labels=before,
-                    )
-                )
+                steps.append(_opponent_step(len(steps), round_index, previous, gamestate, shown, before))
             pending_move, previous, previous_key = None, gamestate, key
     if not steps:
         raise ReplayError(f"{name}: the file holds no gamestate")
     if logs:  # tries that were never played (a match lost on time): shown with the last step
         steps[-1] = replace(steps[-1], log="\n".join(filter(None, [steps[-1].log, *logs])))
     return Replay(f"{PurePath(name).name} (game {header.get('game_id')})", players, tuple(steps))
+
+
+def _opponent_step(
+    number: int,
+    round_index: int,
+    previous: Mapping[str, Any],
+    gamestate: Mapping[str, Any],
+    shown: dict[int, Any],
+    before: dict[int, Any] | None,
+) -> Step:
+    """The opponent's move (or a new round's deal), worked out from how the hands changed since `previous`."""
+    move, note = opponent_move(previous, gamestate)
+    return Step(
+        number,
+        round_index,
+        1 if move or note else None,
+        move,
+        "SUCCESS" if move or note else "NEW ROUND",
+        (gamestate, None),
+        shown,
+        note,
+        drawn_card(previous, gamestate, "OppHand"),
+        move_labels=before,
+    )
 
 
 def drawn_card(before: Mapping[str, Any] | None, after: Mapping[str, Any], hand: str) -> int | None:

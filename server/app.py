@@ -126,6 +126,31 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.images = images
     app.state.admin_token = admin_token  # never logged, never in the records
     app.state.replay_files = ReplayFileStore(records.db)
+    _add_vision(app, settings, referee)
+    app.include_router(_arena_router(settings, referee))
+    app.mount("/viewer/static", VIEWER_FILES, name="viewer-files")
+    app.mount("/play/static", PLAY_FILES, name="play-files")
+    app.include_router(viewer_router)
+    app.include_router(review_router)
+    app.include_router(positions_router)
+    app.include_router(files_router)
+    app.include_router(play_router)
+
+    app.include_router(cards_router)
+    app.include_router(admin_router)
+
+    _add_records_routes(app, settings, referee, records)
+
+    # Only requests that name this server in their Host header: a page of another site whose name now
+    # resolves to 127.0.0.1 (DNS rebinding) names its own, and its same-origin calls are refused here.
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings))
+
+    _add_error_handlers(app)
+    return app
+
+
+def _add_vision(app: FastAPI, settings: Settings, referee: Referee) -> None:
+    """serve --vision: the Azure Computer Vision and Custom Vision calls of the starter templates."""
     app.state.vision = None
     if settings.vision is not None:
         from server.vision import VisionService
@@ -133,6 +158,10 @@ def create_app(settings: Settings) -> FastAPI:
 
         app.state.vision = VisionService(referee, settings.vision, settings.vision_key, seed=settings.seed or 0)
         app.include_router(vision_router)
+
+
+def _arena_router(settings: Settings, referee: Referee) -> APIRouter:
+    """The arena's REST protocol under /prod: each route parses its body and hands it to the referee."""
 
     def base_url(request: Request) -> str:
         return settings.public_url or str(request.base_url).rstrip("/")
@@ -187,17 +216,11 @@ def create_app(settings: Settings) -> FastAPI:
         """Withdraw an offer that is still waiting for an opponent."""
         return await call(request, CancelRequest, referee.cancel)
 
-    app.include_router(arena)
-    app.mount("/viewer/static", VIEWER_FILES, name="viewer-files")
-    app.mount("/play/static", PLAY_FILES, name="play-files")
-    app.include_router(viewer_router)
-    app.include_router(review_router)
-    app.include_router(positions_router)
-    app.include_router(files_router)
-    app.include_router(play_router)
+    return arena
 
-    app.include_router(cards_router)
-    app.include_router(admin_router)
+
+def _add_records_routes(app: FastAPI, settings: Settings, referee: Referee, records: Records) -> None:
+    """/games (the recorded matches) and, with --oracle, /oracle/labels."""
 
     @app.get("/games", tags=["records"])
     async def list_games() -> dict[str, Any]:
@@ -225,10 +248,8 @@ def create_app(settings: Settings) -> FastAPI:
                 return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
             return JSONResponse(labels)
 
-    # Only requests that name this server in their Host header: a page of another site whose name now
-    # resolves to 127.0.0.1 (DNS rebinding) names its own, and its same-origin calls are refused here.
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings))
 
+def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ClientDisconnect)
     async def client_gone(_request: Request, _error: ClientDisconnect) -> Response:
         # The client closed the connection mid-body (or stalled past the body timeout, server.connections):
@@ -239,5 +260,3 @@ def create_app(settings: Settings) -> FastAPI:
     async def bad_parameters(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}" for item in error.errors())
         return JSONResponse(answer(Result.INVALID_LOGIN_OR_PASSWORD, ErrorMessage=problems), status_code=400)
-
-    return app

@@ -45,6 +45,7 @@ def _db(db: Path | None) -> Path:
     return db if db is not None else default_db_path()
 
 
+# Long: a Typer command: 57 of its lines declare its options; its body checks them, builds Settings and serves.
 def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
     port: int = typer.Option(8080, help="TCP port (0 picks a free one)."),
@@ -108,29 +109,11 @@ def serve(
     """
     from rich.console import Console
 
-    from rummy import RulesConfig
-    from server.app import create_app
-    from server.records_lock import RecordsInUse, RecordsLock
-    from server.serving import serve_app
     from server.settings import Settings
 
     err = Console(stderr=True, highlight=False)
-    try:
-        rules = RulesConfig(
-            malformed_lay=malformed_lay,
-            draw_after_emptying=draw_after_emptying,
-            points_shown=points_shown,
-            my_score=my_score,
-        )
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-    if vision is not None:
-        from server.vision import check_spec
-
-        try:
-            vision = check_spec(vision)
-        except ValueError as error:
-            raise typer.BadParameter(str(error), param_hint="--vision") from None
+    rules = _rules(malformed_lay, draw_after_emptying, points_shown, my_score)
+    vision = _checked_vision(vision)
     if images is not None and not images.is_dir():
         raise typer.BadParameter(f"{images} is not a directory", param_hint="--images")
     # Take the port before anything else, so a port in use costs one line and leaves no --db file behind.
@@ -154,6 +137,17 @@ def serve(
         vision=vision,
         vision_key=vision_key,
     )
+    _serve_locked(err, settings, listening, host=host, port=port, log_level=log_level, access_log=access_log)
+
+
+def _serve_locked(
+    err: Any, settings: Any, listening: socket.socket, *, host: str, port: int, log_level: str, access_log: bool
+) -> None:
+    """Serve the app on the listening socket, holding the records' lock (exits 1 when another server holds it)."""
+    from server.app import create_app
+    from server.records_lock import RecordsInUse, RecordsLock
+    from server.serving import serve_app
+
     try:
         records_lock = RecordsLock(settings.db_path, port)
     except RecordsInUse as error:
@@ -163,23 +157,54 @@ def serve(
     with records_lock:
         # The app (and so the admin token beside the records) exists before the server says where it listens.
         app = create_app(settings)
-        base = f"http://{host}:{port}"
-        err.print(
-            f"Rummy Vision referee on {base}/prod/, records in {settings.db_path}"
-            + (", oracle on" if oracle else "")
-            + (", captioned cards" if captions else ""),
-            soft_wrap=True,
-        )
-        err.print(
-            f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs",
-            soft_wrap=True,
-        )
-        if vision is not None:
-            from server.vision import how_to_point_bots
-
-            err.print(f"  vision service ({vision}) for the starter templates: run them with", soft_wrap=True)
-            err.print("    " + " ".join(how_to_point_bots(base, vision_key)), soft_wrap=True)
+        _print_where(err, f"http://{host}:{port}", settings)
         serve_app(app, host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log)
+
+
+def _rules(malformed_lay: str, draw_after_emptying: bool, points_shown: str, my_score: str) -> Any:
+    """The rules with the open choices as given."""
+    from rummy import RulesConfig
+
+    try:
+        return RulesConfig(
+            malformed_lay=malformed_lay,
+            draw_after_emptying=draw_after_emptying,
+            points_shown=points_shown,
+            my_score=my_score,
+        )
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+def _checked_vision(vision: str | None) -> str | None:
+    """--vision's recognizer, checked (None without --vision)."""
+    if vision is None:
+        return None
+    from server.vision import check_spec
+
+    try:
+        return check_spec(vision)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--vision") from None
+
+
+def _print_where(err: Any, base: str, settings: Any) -> None:
+    """Where the referee listens and keeps its records, and (with --vision) how to point the templates at it."""
+    err.print(
+        f"Rummy Vision referee on {base}/prod/, records in {settings.db_path}"
+        + (", oracle on" if settings.oracle else "")
+        + (", captioned cards" if settings.captions else ""),
+        soft_wrap=True,
+    )
+    err.print(
+        f"  replays and results: {base}/viewer   play yourself: {base}/play   API docs: {base}/docs",
+        soft_wrap=True,
+    )
+    if settings.vision is not None:
+        from server.vision import how_to_point_bots
+
+        err.print(f"  vision service ({settings.vision}) for the starter templates: run them with", soft_wrap=True)
+        err.print("    " + " ".join(how_to_point_bots(base, settings.vision_key)), soft_wrap=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -164,18 +164,13 @@ class MatchesInPlay:
         for seat in live.seats:
             seat.poke.set()
 
-    def move(self, seat: Seat, raw_move: Any, base_url: str, note: str | None = None) -> dict[str, Any]:
-        """Apply `raw_move` for `seat`; `note` (a house bot's safe move, and why) is kept with it in the records
-        as its ErrorMessage, where both players' summaries can read it; the answer is unchanged."""
-        received = self.settings.clock()
-        live = seat.live
-        if live is None:
-            raise Refusal(Result.WAITING_FOR_GAME, "no opponent yet: poll until the match starts", PlayerKey=seat.key)
+    def _play_move(
+        self, seat: Seat, live: LiveMatch, raw_move: Any, base_url: str
+    ) -> tuple[dict[str, Any], str | None, bool]:
+        """Play the move if it is the seat's turn and the move is valid: the answer, the error (None when
+        played) and whether it was played."""
         match = live.match
-        if not match.over and received * 1000 > live.deadline_ms and not self.shutdown.is_set():
-            self._time_out(live)  # the timer has not fired yet, but the deadline has passed
         round_index = match.round_index
-        played = match.current
         error: str | None = None
         applied = False
         if match.over:
@@ -201,6 +196,21 @@ class MatchesInPlay:
                 told = self.state_answer(seat, base_url)
         if error is not None:
             told = {"Result": told["Result"], "ErrorMessage": error, "GameState": told["GameState"]}
+        return told, error, applied
+
+    def move(self, seat: Seat, raw_move: Any, base_url: str, note: str | None = None) -> dict[str, Any]:
+        """Apply `raw_move` for `seat`; `note` (a house bot's safe move, and why) is kept with it in the records
+        as its ErrorMessage, where both players' summaries can read it; the answer is unchanged."""
+        received = self.settings.clock()
+        live = seat.live
+        if live is None:
+            raise Refusal(Result.WAITING_FOR_GAME, "no opponent yet: poll until the match starts", PlayerKey=seat.key)
+        match = live.match
+        if not match.over and received * 1000 > live.deadline_ms and not self.shutdown.is_set():
+            self._time_out(live)  # the timer has not fired yet, but the deadline has passed
+        round_index = match.round_index
+        played = match.current
+        told, error, applied = self._play_move(seat, live, raw_move, base_url)
         round_over = applied and match.round_index != round_index
         completed = applied and match.over
         if not applied:

@@ -334,6 +334,35 @@ def _last_move(records: Any, game_id: int, match: Match) -> dict[str, Any] | Non
 # --- steps ------------------------------------------------------------------------------------
 
 
+def _seats(step: Any, players: tuple[str, str]) -> list[dict[str, Any]]:
+    """Each seat's name, hand (with the landmarks known at the step), points, score and status."""
+    return [
+        {
+            "Name": players[seat],
+            "Hand": [
+                {"Id": card_id, "Url": url, "Landmark": step.labels.get(card_id)} for card_id, url in view["MyHand"]
+            ],
+            "Points": view["MyPoints"],
+            "Score": view["MyScore"],
+            "IsMover": view["IsMover"],
+            "GameStatus": view["GameStatus"],
+        }
+        for seat, view in enumerate(step.views)
+    ]
+
+
+def _move_cards(step: Any, previous: Any) -> list[dict[str, Any]]:
+    """The cards the step's move names, as they were in the hands before it."""
+    if step.move is None:
+        return []
+    before = {card_id: url for view in previous.views if view is not None for card_id, url in view["MyHand"]}
+    return [
+        {"Id": card_id, "Url": before[card_id], "Landmark": previous.labels.get(card_id)}
+        for card_id in named_card_ids(step.move)
+        if card_id in before
+    ]
+
+
 def _step_json(
     step: Any,
     previous: Any,
@@ -350,27 +379,8 @@ def _step_json(
     if ended and step.round_index < len(rounds) and rounds[step.round_index]["Winner"] is not None:
         finished = rounds[step.round_index]
         round_ended = {"Round": step.round_index, "Points": finished["Points"], "Winner": finished["Winner"]}
-    seats = [
-        {
-            "Name": players[seat],
-            "Hand": [
-                {"Id": card_id, "Url": url, "Landmark": step.labels.get(card_id)} for card_id, url in view["MyHand"]
-            ],
-            "Points": view["MyPoints"],
-            "Score": view["MyScore"],
-            "IsMover": view["IsMover"],
-            "GameStatus": view["GameStatus"],
-        }
-        for seat, view in enumerate(views)
-    ]
-    move_cards = []
-    if step.move is not None:
-        before = {card_id: url for view in previous.views if view is not None for card_id, url in view["MyHand"]}
-        move_cards = [
-            {"Id": card_id, "Url": before[card_id], "Landmark": previous.labels.get(card_id)}
-            for card_id in named_card_ids(step.move)
-            if card_id in before
-        ]
+    seats = _seats(step, players)
+    move_cards = _move_cards(step, previous)
     result: dict[str, Any] = {
         "Step": step.number,
         "Round": step.round_index,

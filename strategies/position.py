@@ -81,7 +81,8 @@ def _cards(gamestate: Mapping[str, Any], key: str) -> list[int]:
     return ids
 
 
-def parse_position(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Position:
+def _parts(raw: Any) -> tuple[Any, Any, Any]:
+    """The position's GameState, CardLabels and DeckCounts, its keys and their shapes checked."""
     _require(isinstance(raw, dict), f"a position is a JSON object with keys {', '.join(REQUIRED)}")
     missing = [key for key in REQUIRED if key not in raw]
     _require(not missing, f"the position lacks {', '.join(missing)}")
@@ -92,6 +93,11 @@ def parse_position(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Position:
     _require(isinstance(labels, dict), 'CardLabels must be an object {"<id>": "<landmark>"}')
     _require(isinstance(deck_counts, dict), 'DeckCounts must be an object {"<landmark>": count}')
     _require(gamestate.get("IsMover") is True, "GameState.IsMover must be true: analysis is for the player to move")
+    return gamestate, labels, deck_counts
+
+
+def parse_position(raw: Any, rules: RulesConfig = DEFAULT_RULES) -> Position:
+    gamestate, labels, deck_counts = _parts(raw)
     catalog = gamestate.get("AllCardTypes") or list(rules.catalog)
     my_ids, opp_ids = _cards(gamestate, "MyHand"), _cards(gamestate, "OppHand")
     _require(bool(my_ids) and bool(opp_ids), "both hands must hold cards (an empty hand ends the round)")

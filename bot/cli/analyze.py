@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -39,18 +40,60 @@ def analyze(
     import json
 
     from rich.console import Console
-    from rich.table import Table
 
+    from strategies.position import PositionError
+
+    console = Console()
+    errors = Console(stderr=True)
+    strategy = _checked_strategy(objective, strategy, time_ms)
+    failed = False
+    for number, line in _lines(file, errors):
+        where = f"{file.name}:{number}" if file.suffix == ".jsonl" else file.name
+        try:
+            position, analysis = _analysed(errors, line, strategy, objective, time_ms, nodes)
+        except PositionError as error:
+            failed = True
+            if json_output:
+                print(json.dumps({"error": f"{where}: {error}"}), flush=True)
+            else:
+                errors.print(f"[red]{where}: {error}[/red]")
+            continue
+        if json_output:
+            print(json.dumps({**analysis.to_json(), **_value_kind(analysis.exact)}), flush=True)
+            continue
+        _print_analysis(console, where, strategy, position, analysis, top)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _analysed(
+    errors: Any, line: str, strategy: str, objective: str, time_ms: float, nodes: int | None
+) -> tuple[Any, Any]:
+    """One line's position and its analysis; raises PositionError for a bad position, exits 2 when the
+    strategy cannot value it at all (a table not built, a position the kernel does not take)."""
     from rummy.bounded_json import loads
     from strategies.analyze import analyse
     from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
-    from strategies.registry import parse_spec, strategy_names
-    from strategies.search import Objective
     from strategies.table import TableError
 
-    console = Console()
-    errors = Console(stderr=True)
+    try:
+        try:
+            raw = loads(line)
+        except ValueError as error:
+            raise PositionError(f"not valid JSON: {error}") from None
+        position = parse_position(raw)
+        return position, analyse(position, strategy, objective, time_ms, nodes)
+    except (TableError, KernelUnsupported) as error:
+        errors.print(f"[red]{error}[/red]")
+        raise typer.Exit(2) from None
+
+
+def _checked_strategy(objective: str, strategy: str | None, time_ms: float) -> str:
+    """The strategy to rank with (the default one when none was named), the options checked."""
+    from strategies.registry import parse_spec, strategy_names
+    from strategies.search import Objective
+
     if objective not in {item.value for item in Objective}:
         raise typer.BadParameter(f"objective must be win or margin, got {objective!r}", param_hint="--objective")
     if strategy is None:
@@ -63,64 +106,51 @@ def analyze(
         )
     if time_ms <= 0:
         raise typer.BadParameter("must be positive", param_hint="--time-ms")
+    return strategy
+
+
+def _lines(file: Path, errors: Any) -> list[tuple[int, str]]:
+    """The file's positions with their line numbers (a .json file is one position); exits 2 when unreadable."""
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as error:
         errors.print(f"[red]cannot read {file}: {error.strerror}[/red]")
         raise typer.Exit(2) from None
     if file.suffix == ".jsonl":
-        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
-    else:
-        lines = [(1, text)]
-    failed = False
-    for number, line in lines:
-        where = f"{file.name}:{number}" if file.suffix == ".jsonl" else file.name
-        try:
-            try:
-                raw = loads(line)
-            except ValueError as error:
-                raise PositionError(f"not valid JSON: {error}") from None
-            position = parse_position(raw)
-            analysis = analyse(position, strategy, objective, time_ms, nodes)
-        except (TableError, KernelUnsupported) as error:
-            errors.print(f"[red]{error}[/red]")
-            raise typer.Exit(2) from None
-        except PositionError as error:
-            failed = True
-            if json_output:
-                print(json.dumps({"error": f"{where}: {error}"}), flush=True)
-            else:
-                errors.print(f"[red]{where}: {error}[/red]")
-            continue
-        if json_output:
-            print(json.dumps({**analysis.to_json(), **_value_kind(analysis.exact)}), flush=True)
-            continue
-        kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
-        depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
-        if analysis.how:
-            depth = analysis.how  # `perfect` says where this position's values came from
-        table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
-        table.add_column("#", justify="right")
-        table.add_column("move")
-        table.add_column("landmarks")
-        table.add_column("by type")
-        table.add_column(kind, justify="right")
-        legend = ", ".join(f"{chr(65 + t)}={name}" for t, name in enumerate(position.types))
-        for rank, ranked in enumerate(analysis.moves[:top], 1):
-            shown = (
-                "-" if ranked.value is None else f"{ranked.value:.3f}" if kind == "P(win)" else f"{ranked.value:+.1f}"
-            )
-            table.add_row(str(rank), json.dumps(ranked.move), ranked.landmarks, ranked.label, shown)
-        table.caption = legend
-        console.print(table)
-        if analysis.source is not None:
-            from strategies.provenance import source_text
+        return [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    return [(1, text)]
 
-            console.print(f"Values by {source_text(analysis.source)}", highlight=False, soft_wrap=True, markup=False)
-        if not analysis.exact:
-            console.print(f"Values are estimates. {EXACT_HINT_ANALYZE}", highlight=False, soft_wrap=True)
-    if failed:
-        raise typer.Exit(1)
+
+def _print_analysis(console: Any, where: str, strategy: str, position: Any, analysis: Any, top: int) -> None:
+    """One position's ranked moves as a table, with where the values came from."""
+    import json
+
+    from rich.table import Table
+
+    from strategies.search import Objective
+
+    kind = "P(win)" if analysis.objective is Objective.WIN else "exp. margin"
+    depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
+    if analysis.how:
+        depth = analysis.how  # `perfect` says where this position's values came from
+    table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
+    table.add_column("#", justify="right")
+    table.add_column("move")
+    table.add_column("landmarks")
+    table.add_column("by type")
+    table.add_column(kind, justify="right")
+    legend = ", ".join(f"{chr(65 + t)}={name}" for t, name in enumerate(position.types))
+    for rank, ranked in enumerate(analysis.moves[:top], 1):
+        shown = "-" if ranked.value is None else f"{ranked.value:.3f}" if kind == "P(win)" else f"{ranked.value:+.1f}"
+        table.add_row(str(rank), json.dumps(ranked.move), ranked.landmarks, ranked.label, shown)
+    table.caption = legend
+    console.print(table)
+    if analysis.source is not None:
+        from strategies.provenance import source_text
+
+        console.print(f"Values by {source_text(analysis.source)}", highlight=False, soft_wrap=True, markup=False)
+    if not analysis.exact:
+        console.print(f"Values are estimates. {EXACT_HINT_ANALYZE}", highlight=False, soft_wrap=True)
 
 
 EXACT_HINT_ANALYZE = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -26,24 +26,11 @@ def _open(gallery: Path | None):  # type: ignore[no-untyped-def]
     return Gallery(gallery)
 
 
-@app.command("import")
-def import_pictures(
-    folder: Annotated[
-        Path,
-        typer.Argument(help="DIR/LANDMARK/* pictures (a folder per landmark name), the layout `serve --images` reads."),
-    ],
-    gallery: GalleryOption = None,
-) -> None:
-    """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""
-    from rich.console import Console
-    from rich.progress import Progress
-
-    from recognizers.local import LocalRecognizer
+def _import_plan(console: Any, folder: Path) -> list[tuple[str, Path]]:
+    """(landmark, picture) for every picture in FOLDER/LANDMARK/; exits 2 when there is none."""
     from recognizers.matching import match_name
     from rummy.catalog import DEFAULT_CATALOG
-    from rummy.terminal_text import escape
 
-    console = Console(stderr=True)
     if not folder.is_dir():
         typer.echo(f"error: {folder} is not a directory", err=True)
         raise typer.Exit(2)
@@ -61,6 +48,26 @@ def import_pictures(
     if not plan:
         typer.echo(f"error: no pictures in {folder}/<landmark name>/", err=True)
         raise typer.Exit(2)
+    return plan
+
+
+@app.command("import")
+def import_pictures(
+    folder: Annotated[
+        Path,
+        typer.Argument(help="DIR/LANDMARK/* pictures (a folder per landmark name), the layout `serve --images` reads."),
+    ],
+    gallery: GalleryOption = None,
+) -> None:
+    """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from recognizers.local import LocalRecognizer
+    from rummy.terminal_text import escape
+
+    console = Console(stderr=True)
+    plan = _import_plan(console, folder)
     recognizer = LocalRecognizer(_open(gallery))
     added = skipped = broken = 0
     with Progress(console=console, transient=True) as progress:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ def register(app: typer.Typer) -> None:
     app.command("match")(match)
 
 
+# Long: a Typer command: 51 of its lines declare its arguments and options; run_match does the work.
 def match(
     player_a: str = typer.Argument(
         ...,
@@ -90,16 +92,83 @@ def match(
     deterministic itself, and search strategies given --nodes. Under a time budget (--time-ms, the default)
     a searcher goes as deep as the clock allows, so its moves can change with the machine's load.
     """
+    run_match(
+        MatchOptions(
+            player_a,
+            player_b,
+            rounds,
+            duplicate,
+            seed,
+            recognizer,
+            time_ms,
+            nodes,
+            in_process,
+            server,
+            game_style,
+            accounts,
+            workers,
+            db,
+            record,
+            json_output,
+            strict,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """The options of `match`, as the command was given them."""
+
+    player_a: str
+    player_b: str
+    rounds: int
+    duplicate: bool
+    seed: str
+    recognizer: str | None
+    time_ms: int
+    nodes: int | None
+    in_process: bool
+    server: str | None
+    game_style: int
+    accounts: Path | None
+    workers: int
+    db: Path | None
+    record: bool
+    json_output: bool
+    strict: bool
+
+
+def run_match(options: MatchOptions) -> None:
+    """The work of `match`: check the players, play the rounds, record them and print the results."""
     from rich.console import Console
 
-    from bot.cli.interrupted import exit_if_interrupted, play_rounds, with_interruption
-    from bot.matches.executors import RoundTask
-    from bot.matches.local_match import contender_for, schedule
-    from bot.matches.summary import summarize, summary_json
+    from bot.cli.interrupted import exit_if_interrupted
+    from bot.matches.summary import summarize
 
-    console = Console(stderr=json_output)
+    console = Console(stderr=options.json_output)
+    contenders = _checked_contenders(options)
+    names = _distinct_names(contenders[0].name, contenders[1].name)
+    played, admin, cut_from = _play_rounds(console, options, contenders, names)
+    summaries = summarize(names, played)
+    sources = [contender.source() for contender in contenders]
+    stored = _record(console, options, played, names, summaries, admin, cut_from)
+    if options.json_output:
+        _print_json(options, contenders, summaries, sources, played, stored, admin, cut_from)
+    else:
+        _print_tables(console, options, names, summaries, sources, played, stored, admin, cut_from)
+    exit_if_interrupted(console, len(played), cut_from)
+    strict_exit(options.strict, summaries)
+
+
+def _checked_contenders(options: MatchOptions) -> list[Any]:
+    """The two players, each checked it can play, and the options checked against each other."""
+    from bot.matches.local_match import contender_for
+
     try:
-        contenders = [contender_for(spec, recognizer, nodes, server) for spec in (player_a, player_b)]
+        contenders = [
+            contender_for(spec, options.recognizer, options.nodes, options.server)
+            for spec in (options.player_a, options.player_b)
+        ]
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     for contender in contenders:
@@ -107,44 +176,78 @@ def match(
             contender.check()
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
-    names = _distinct_names(contenders[0].name, contenders[1].name)
-    if strict and server is not None:
+    if options.strict and options.server is not None:
         raise typer.BadParameter("--strict plays in process; over --server the bot client plays safe moves")
-    admin, cut_from = None, None  # cut_from: the rounds planned, when Ctrl-C cut the run short
-    if server is not None:
-        if in_process:
+    if options.server is not None:
+        if options.in_process:
             raise typer.BadParameter("choose --in-process or --server, not both")
-        if duplicate:
+        if options.duplicate:
             raise typer.BadParameter("the server deals the cards, so duplicate deals need --in-process")
-        played, admin = _over_server(console, server, contenders, rounds, game_style, names, record, accounts, db)
-    else:
-        if accounts is not None:
-            raise typer.BadParameter("--accounts are the bots' accounts on a --server", param_hint="--accounts")
-        plan = schedule(contenders[0], contenders[1], rounds, seed, duplicate)
-        tasks = [
-            RoundTask(
-                deal,
-                (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
-                move_time_ms=None if nodes is not None else time_ms,
-                strict=strict,
-            )
-            for deal, seat_of_a in plan
-        ]
-        with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
-            results, cut_from = play_rounds(tasks, workers=workers, progress=advance)
-        played = list(zip(results, [seat for _deal, seat in plan]))
-    summaries = summarize(names, played)
-    sources = [contender.source() for contender in contenders]
+    elif options.accounts is not None:
+        raise typer.BadParameter("--accounts are the bots' accounts on a --server", param_hint="--accounts")
+    return contenders
+
+
+def _play_rounds(
+    console: Any, options: MatchOptions, contenders: list[Any], names: tuple[str, str]
+) -> tuple[list[Any], Any, int | None]:
+    """The rounds played (each with the seat of A), the server's admin client if any, and the rounds planned
+    when Ctrl-C cut the run short (else None)."""
+    from bot.cli.interrupted import play_rounds
+    from bot.matches.executors import RoundTask
+    from bot.matches.local_match import schedule
+
+    if options.server is not None:
+        played, admin = _over_server(
+            console,
+            options.server,
+            contenders,
+            options.rounds,
+            options.game_style,
+            names,
+            options.record,
+            options.accounts,
+            options.db,
+        )
+        return played, admin, None
+    plan = schedule(contenders[0], contenders[1], options.rounds, options.seed, options.duplicate)
+    tasks = [
+        RoundTask(
+            deal,
+            (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
+            move_time_ms=None if options.nodes is not None else options.time_ms,
+            strict=options.strict,
+        )
+        for deal, seat_of_a in plan
+    ]
+    with _progress(console, len(tasks), f"{names[0]} vs {names[1]}") as advance:
+        results, cut_from = play_rounds(tasks, workers=options.workers, progress=advance)
+    return list(zip(results, [seat for _deal, seat in plan])), None, cut_from
+
+
+def _record(
+    console: Any,
+    options: MatchOptions,
+    played: list[Any],
+    names: tuple[str, str],
+    summaries: list[Any],
+    admin: Any,
+    cut_from: int | None,
+) -> tuple[Path | str, list[int]] | None:
+    """Store the rounds (or, over a server with --no-record, have it forget them); closes the admin client."""
+    from bot.cli.interrupted import with_interruption
+
+    server = options.server
     stored: tuple[Path | str, list[int]] | None = None
     try:
-        if server is not None and not record:
+        if server is not None and not options.record:
             _forget_over_server(console, admin, played)
-        if record and played:
-            dealing = "on the server" if server else "duplicate deals" if duplicate else "random seats"
+        if options.record and played:
+            dealing = "on the server" if server else "duplicate deals" if options.duplicate else "random seats"
             title = with_interruption(
                 f"{names[0]} vs {names[1]}: {len(played)} rounds, {dealing}", len(played), cut_from
             )
-            stored = _store(db, played, names, summaries, title, server=server, admin=admin)
+            stored = _store(options.db, played, names, summaries, title, server=server, admin=admin)
             if server is None:
                 from server.cards.viewer_cards import leave_opening_pictures
 
@@ -155,25 +258,55 @@ def match(
     finally:
         if admin is not None:
             admin.close()
-    if json_output:
-        extra: dict[str, Any] = {"duplicate": duplicate, "seed": seed, "recognizer": contenders[0].recognizer}
-        if cut_from is not None:
-            extra["interrupted"] = {"rounds_played": len(played), "rounds_planned": cut_from}
-        if stored is not None:
-            where = "server" if server is not None else "db"
-            extra["records"] = {where: str(stored[0]), "game_ids": stored[1]}
-            if server is not None:
-                extra["records"]["grouped"] = admin is not None
-        answer = summary_json(summaries, len(played), **extra)
-        for player, source in zip(answer["players"], sources):
-            player["source"] = source
-        typer.echo(json.dumps(answer))
-        exit_if_interrupted(console, len(played), cut_from)
-        strict_exit(strict, summaries)
-        return
+    return stored
+
+
+def _print_json(
+    options: MatchOptions,
+    contenders: list[Any],
+    summaries: list[Any],
+    sources: list[Any],
+    played: list[Any],
+    stored: tuple[Path | str, list[int]] | None,
+    admin: Any,
+    cut_from: int | None,
+) -> None:
+    from bot.matches.summary import summary_json
+
+    extra: dict[str, Any] = {
+        "duplicate": options.duplicate,
+        "seed": options.seed,
+        "recognizer": contenders[0].recognizer,
+    }
+    if cut_from is not None:
+        extra["interrupted"] = {"rounds_played": len(played), "rounds_planned": cut_from}
+    if stored is not None:
+        where = "server" if options.server is not None else "db"
+        extra["records"] = {where: str(stored[0]), "game_ids": stored[1]}
+        if options.server is not None:
+            extra["records"]["grouped"] = admin is not None
+    answer = summary_json(summaries, len(played), **extra)
+    for player, source in zip(answer["players"], sources):
+        player["source"] = source
+    typer.echo(json.dumps(answer))
+
+
+def _print_tables(
+    console: Any,
+    options: MatchOptions,
+    names: tuple[str, str],
+    summaries: list[Any],
+    sources: list[Any],
+    played: list[Any],
+    stored: tuple[Path | str, list[int]] | None,
+    admin: Any,
+    cut_from: int | None,
+) -> None:
+    from bot.cli.interrupted import with_interruption
     from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
 
-    dealing = "dealt by the server" if server else "duplicate deals" if duplicate else "random seats"
+    server = options.server
+    dealing = "dealt by the server" if server else "duplicate deals" if options.duplicate else "random seats"
     console.print(summary_table(summaries, len(played), with_interruption(dealing, len(played), cut_from)))
     print_sources(console, names, sources)
     print_blindness(console, summaries)
@@ -194,14 +327,12 @@ def match(
         from bot.cli.command_name import command_name
 
         tool = command_name()
-        on_db = "" if db is None else f" --db {stored[0]}"
+        on_db = "" if options.db is None else f" --db {stored[0]}"
         console.print(
             f"Step through one: `{tool} replay {stored[1][0]}{on_db}`, or run `{tool} serve{on_db}` and open"
             f" {VIEWER_URL} (this run is one entry there, with its standings and rounds)",
             soft_wrap=True,
         )
-    exit_if_interrupted(console, len(played), cut_from)
-    strict_exit(strict, summaries)
 
 
 def _distinct_names(first: str, second: str) -> tuple[str, str]:

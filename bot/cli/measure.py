@@ -147,6 +147,20 @@ def search(
     _measure(ctx, name, work, seeds=seeds, settings=settings, out=out, save=save)
 
 
+def _strategy_names(player: str, opponents: str) -> list[str]:
+    """The comma-separated opponents, each (and the player) checked to be a strategy's name."""
+    from strategies.registry import strategy_names
+
+    names = [item.strip() for item in opponents.split(",") if item.strip()]
+    for item in [player, *names]:
+        if item not in strategy_names():
+            raise typer.BadParameter(
+                f"unknown strategy {item!r}; choose from {', '.join(strategy_names())}",
+                param_hint="--player/--opponents",
+            )
+    return names
+
+
 @measure_app.command()
 def strength(
     ctx: typer.Context,
@@ -166,15 +180,8 @@ def strength(
 ) -> None:
     """Duplicate-deal win rates of one strategy against several, with Wilson 95% intervals."""
     from bot.measure.strength import run_pair
-    from strategies.registry import strategy_names
 
-    names = [item.strip() for item in opponents.split(",") if item.strip()]
-    for item in [player, *names]:
-        if item not in strategy_names():
-            raise typer.BadParameter(
-                f"unknown strategy {item!r}; choose from {', '.join(strategy_names())}",
-                param_hint="--player/--opponents",
-            )
+    names = _strategy_names(player, opponents)
     deals = max(1, (rounds + 1) // 2)
 
     def work() -> Any:
@@ -212,6 +219,24 @@ def strength(
     )
 
 
+def _noise_cost_lists(players: str, recognizers: str, opponents: str) -> tuple[list[str], list[str], list[str]]:
+    """The comma-separated players, recognizers and opponents, each checked."""
+    from bot.measure.noise_cost import SAME
+    from recognizers.registry import get_recognizer
+
+    chosen = [item.strip() for item in players.split(",") if item.strip()]
+    labellers = [item.strip() for item in recognizers.split(",") if item.strip()]
+    against = [item.strip() for item in opponents.split(",") if item.strip()]
+    for item in chosen + [opponent for opponent in against if opponent != SAME]:
+        _check_player(item, "--players/--opponents")
+    for item in labellers:
+        try:
+            get_recognizer(item, source=dict)
+        except (ValueError, OSError) as error:
+            raise _bad(error, "--recognizers") from None
+    return chosen, labellers, against
+
+
 @measure_app.command("noise-cost")
 def noise_cost(
     ctx: typer.Context,
@@ -234,20 +259,9 @@ def noise_cost(
 ) -> None:
     """What recognition errors cost: each player through each recognizer against an opponent with the true
     labels, on duplicate deals, through the card-level path of `match` (labels, belief, strategy)."""
-    from bot.measure.noise_cost import SAME
     from bot.measure.noise_cost import noise_cost as measure_row
-    from recognizers.registry import get_recognizer
 
-    chosen = [item.strip() for item in players.split(",") if item.strip()]
-    labellers = [item.strip() for item in recognizers.split(",") if item.strip()]
-    against = [item.strip() for item in opponents.split(",") if item.strip()]
-    for item in chosen + [opponent for opponent in against if opponent != SAME]:
-        _check_player(item, "--players/--opponents")
-    for item in labellers:
-        try:
-            get_recognizer(item, source=dict)
-        except (ValueError, OSError) as error:
-            raise _bad(error, "--recognizers") from None
+    chosen, labellers, against = _noise_cost_lists(players, recognizers, opponents)
     deals = max(1, (rounds + 1) // 2)
 
     def work() -> Any:
@@ -326,6 +340,32 @@ def review_loss(
     )
 
 
+def _luck_judge(luck: bool | None) -> Any:
+    """What values the duel's decisions for the luck-adjusted figure: the whole win table's name, or None when
+    it is not built (then --luck-adjusted exits 2); says which it is."""
+    from bot.measure.luck import win_table_judge
+
+    try:
+        found = win_table_judge()
+    except _table_errors() as error:  # a table that says it is whole but does not load
+        typer.echo(f"cannot value the duel's decisions: {error}", err=True)
+        raise typer.Exit(2) from None
+    if found is None and luck:
+        typer.echo(
+            "--luck-adjusted needs the whole win table: run `rummy-vision solve` (2.73 GB, about 22 CPU minutes)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    judge = None if found is None else found[1]
+    emit(
+        f"luck-adjusted figure from exact values of {judge}"
+        if judge
+        else "no luck-adjusted figure: the whole win table is not built (`rummy-vision solve` builds it: "
+        "2.73 GB, about 22 CPU minutes)"
+    )
+    return judge
+
+
 @measure_app.command()
 def duel(
     ctx: typer.Context,
@@ -351,31 +391,11 @@ def duel(
     up, minus its own, averaged over the two seatings), with a far narrower interval than the results'.
     """
     from bot.measure.duel import duel as play_duel
-    from bot.measure.luck import win_table_judge
 
     _check_player(player, "PLAYER")
     _check_player(opponent, "OPPONENT")
     deals = max(1, (rounds + 1) // 2)
-    judge = None
-    if luck is not False:
-        try:
-            found = win_table_judge()
-        except _table_errors() as error:  # a table that says it is whole but does not load
-            typer.echo(f"cannot value the duel's decisions: {error}", err=True)
-            raise typer.Exit(2) from None
-        if found is None and luck:
-            typer.echo(
-                "--luck-adjusted needs the whole win table: run `rummy-vision solve` (2.73 GB, about 22 CPU minutes)",
-                err=True,
-            )
-            raise typer.Exit(2)
-        judge = None if found is None else found[1]
-        emit(
-            f"luck-adjusted figure from exact values of {judge}"
-            if judge
-            else "no luck-adjusted figure: the whole win table is not built (`rummy-vision solve` builds it: "
-            "2.73 GB, about 22 CPU minutes)"
-        )
+    judge = None if luck is False else _luck_judge(luck)
 
     def work() -> Any:
         result = play_duel(player, opponent, deals, workers=workers, first_seed=seed, tally=emit, judge=judge)

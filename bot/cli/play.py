@@ -23,6 +23,7 @@ def register(app: typer.Typer) -> None:
     app.command(name="play")(play)
 
 
+# Long: a Typer command: 56 of its lines declare its options; its body parses them and calls _play.
 def play(
     base_url: Annotated[
         str | None,
@@ -83,14 +84,37 @@ def play(
     from rich.console import Console
 
     from bot.client.config import ConfigError, redacting_filter, resolve_base_url, resolve_credentials
-    from bot.client.protocol_client import ArenaClient, ProtocolError
-    from bot.client.runner import PlayError, PlayOptions
-    from bot.client.styles import StyleError, choose_style
-    from bot.players.match_bots import MatchBot, file_bot, strategy_bot
-    from bot.players.user_bot import UserBotError
+    from bot.client.protocol_client import ArenaClient
+    from bot.client.runner import PlayOptions
     from bot.replay.recording import default_record_dir
 
     err = Console(stderr=True)
+    _check_options(strategy, bot, recognizer, nodes, tier)
+    try:
+        credentials = resolve_credentials(bot_id, password)
+        url = resolve_base_url(base_url)
+    except ConfigError as error:
+        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
+        raise typer.Exit(2) from None
+    _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
+    match_bot = _match_bot(err, strategy, bot, recognizer, url, nodes)
+    with ArenaClient(url, credentials) as client:
+        style = _style(err, client, game_type, game_style)
+        options = PlayOptions(
+            game_style_id=style.style_id,
+            opponent_id=opponent,
+            games=None if forever else games,
+            record_dir=None if no_record else (record or default_record_dir()),
+            move_time_s=style.move_time_s,
+            strict=strict,
+        )
+        _play(client, match_bot, options, err, quiet=quiet, json_output=json_output)
+
+
+def _check_options(
+    strategy: str | None, bot: Path | None, recognizer: str | None, nodes: int | None, tier: str | None
+) -> None:
+    """Refuse options that do not go together; a valid --tier is put in the environment."""
     if (strategy is None) == (bot is None):
         raise typer.BadParameter("give exactly one of --strategy NAME or --bot FILE.py")
     if bot is not None and recognizer is not None:
@@ -105,40 +129,40 @@ def play(
         except ValueError as error:
             raise typer.BadParameter(str(error)) from None
         os.environ[TIER_ENV] = tier  # the recognizers built for each match read it, as they read the keys
+
+
+def _match_bot(
+    err: Any, strategy: str | None, bot: Path | None, recognizer: str | None, url: str, nodes: int | None
+) -> Any:
+    """The bot that plays: the bot file, or the strategy; exits 2 when it cannot be made."""
+    from bot.players.match_bots import MatchBot, file_bot, strategy_bot
+    from bot.players.user_bot import UserBotError
+
     try:
-        credentials = resolve_credentials(bot_id, password)
-        url = resolve_base_url(base_url)
-    except ConfigError as error:
-        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
-        raise typer.Exit(2) from None
-    _setup_logging(err, verbose=verbose, secret_filter=redacting_filter(credentials))
-    try:
-        # Exactly one of --bot and --strategy was given (checked above).
+        # Exactly one of --bot and --strategy was given (checked by _check_options).
         match_bot: MatchBot = (
             file_bot(bot) if bot is not None else strategy_bot(strategy or "", recognizer, base_url=url, nodes=nodes)
         )
     except (UserBotError, ValueError, ImportError) as error:
         err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from None
+    return match_bot
 
-    with ArenaClient(url, credentials) as client:
-        try:
-            styles = client.game_styles(game_type)
-            if styles.result != "SUCCESS":
-                raise PlayError(f"could not list game styles: {styles.describe()}")
-            style = choose_style(styles, game_style)
-        except (ProtocolError, PlayError, StyleError) as error:
-            err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
-            raise typer.Exit(1) from None
-        options = PlayOptions(
-            game_style_id=style.style_id,
-            opponent_id=opponent,
-            games=None if forever else games,
-            record_dir=None if no_record else (record or default_record_dir()),
-            move_time_s=style.move_time_s,
-            strict=strict,
-        )
-        _play(client, match_bot, options, err, quiet=quiet, json_output=json_output)
+
+def _style(err: Any, client: Any, game_type: int | None, game_style: int | None) -> Any:
+    """The game style to offer games in, from the server's list; exits 1 when there is none to choose."""
+    from bot.client.protocol_client import ProtocolError
+    from bot.client.runner import PlayError
+    from bot.client.styles import StyleError, choose_style
+
+    try:
+        styles = client.game_styles(game_type)
+        if styles.result != "SUCCESS":
+            raise PlayError(f"could not list game styles: {styles.describe()}")
+        return choose_style(styles, game_style)
+    except (ProtocolError, PlayError, StyleError) as error:
+        err.print(f"[red]{escape(str(error))}[/]", soft_wrap=True, highlight=False)
+        raise typer.Exit(1) from None
 
 
 def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, json_output: bool) -> None:
@@ -147,20 +171,9 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
 
     from rich.console import Console
 
-    from bot.cli.match_output import blindness_warning
     from bot.cli.play_interrupt import CtrlC
-    from bot.cli.play_output import (
-        JsonLines,
-        LiveStatus,
-        arena_judgement,
-        replay_lines,
-        summary_table,
-        tally,
-        unknown_share,
-    )
-    from bot.client.protocol_client import ProtocolError
-    from bot.client.runner import PlayError, Runner, SilentObserver
-    from rummy.terminal_text import escape
+    from bot.cli.play_output import JsonLines, LiveStatus
+    from bot.client.runner import Runner, SilentObserver
 
     out = Console()
     if not out.is_terminal and not os.environ.get("COLUMNS"):
@@ -172,6 +185,23 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
 
     ctrl_c = CtrlC(runner, stop, err)
     previous = signal.signal(signal.SIGINT, ctrl_c) if threading.current_thread() is threading.main_thread() else None
+    summaries, code = _run(runner, live, err, ctrl_c, previous)
+    summaries = summaries or runner.finished
+    _report(out, err, summaries, match_bot, options, json_lines=json_lines, quiet=quiet, faults=runner.faults)
+    if not code and options.strict and any(summary.faults for summary in summaries):
+        code = 1
+    if code:
+        raise typer.Exit(code)
+
+
+def _run(runner: Any, live: Any, err: Any, ctrl_c: Any, previous: Any) -> tuple[list[Any], int]:
+    """The matches' summaries and the exit code (0, 1 on an error, 130 on Ctrl-C); puts back the SIGINT handler."""
+    import signal
+
+    from bot.client.protocol_client import ProtocolError
+    from bot.client.runner import PlayError
+    from rummy.terminal_text import escape
+
     summaries = []
     code = 0
     try:
@@ -203,9 +233,18 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     if ctrl_c.interrupted.is_set() and not code:
         err.print("[yellow]stopped by Ctrl-C[/]")
         code = 130
-    summaries = summaries or runner.finished
+    return summaries, code
+
+
+def _report(
+    out: Any, err: Any, summaries: list[Any], match_bot: Any, options: Any, *, json_lines: Any, quiet: bool, faults: Any
+) -> None:
+    """The summary (a table, or the JSON Lines' last line), the notes and warnings."""
+    from bot.cli.match_output import blindness_warning
+    from bot.cli.play_output import arena_judgement, replay_lines, summary_table, tally, unknown_share
+
     if json_lines:
-        json_lines.summary(summaries, runner.faults.to_json())
+        json_lines.summary(summaries, faults.to_json())
     elif not quiet and summaries:
         out.print(summary_table(summaries))
         for line in replay_lines(summaries):
@@ -227,10 +266,6 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
     judged = arena_judgement(summaries, strict=options.strict)
     if judged:
         err.print(judged, style="yellow", soft_wrap=True, highlight=False, markup=False)
-    if not code and options.strict and any(summary.faults for summary in summaries):
-        code = 1
-    if code:
-        raise typer.Exit(code)
 
 
 def _setup_logging(console: Any, *, verbose: bool, secret_filter: logging.Filter) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,6 +16,25 @@ def _opponent_name(opponent: str) -> str:
     return opponent if opponent.startswith("housebot-") else f"housebot-{opponent}"
 
 
+def _referee_in_process(console: Any, db: Path | None) -> tuple[Any, Any, Path]:
+    """A referee in this process on DB (default: play's own records file), holding the records' lock."""
+    from server.embedded import EmbeddedServer
+    from server.records_lock import RecordsInUse, RecordsLock
+    from server.settings import Settings
+
+    own_db = db if db is not None else own_records_path()
+    try:
+        records_lock = RecordsLock(own_db)
+    except RecordsInUse as error:
+        console.print(f"[red]{error}[/red]", soft_wrap=True)
+        raise typer.Exit(1) from None
+    embedded = EmbeddedServer(Settings(db_path=own_db))
+    records_lock.announce(int(embedded.base.rsplit(":", 1)[-1]))
+    console.print(f"Playing on a referee in this process, recording to {own_db}.", soft_wrap=True)
+    return embedded, records_lock, own_db
+
+
+# Long: a Typer command: 31 of its lines declare its options; its body picks the referee and hands over to TerminalGame.
 def play_human(
     opponent: Annotated[
         str,
@@ -64,20 +83,8 @@ def play_human(
     records_lock = None
     own_db: Path | None = None
     if base_url is None:
-        from server.embedded import EmbeddedServer
-        from server.records_lock import RecordsInUse, RecordsLock
-        from server.settings import Settings
-
-        own_db = db if db is not None else own_records_path()
-        try:
-            records_lock = RecordsLock(own_db)
-        except RecordsInUse as error:
-            console.print(f"[red]{error}[/red]", soft_wrap=True)
-            raise typer.Exit(1) from None
-        embedded = EmbeddedServer(Settings(db_path=own_db))
-        records_lock.announce(int(embedded.base.rsplit(":", 1)[-1]))
+        embedded, records_lock, own_db = _referee_in_process(console, db)
         base_url = embedded.base
-        console.print(f"Playing on a referee in this process, recording to {own_db}.", soft_wrap=True)
     api = PlayApi(base_url.removesuffix("/prod/").removesuffix("/prod"))
     try:
         # With a referee of its own, the links work once `rummy-vision serve` runs on the same records file.

@@ -18,6 +18,7 @@ def register(app: typer.Typer) -> None:
     app.command("replay")(replay)
 
 
+# Long: a Typer command: 32 of its lines declare its options; its body loads the match and shows it.
 def replay(
     source: str = typer.Argument(..., metavar="FILE|GAMEID", help="A replay file (.jsonl) or a GameId in the records."),
     turn: int | None = typer.Option(None, "--turn", min=0, help="Show this step only (0 is the deal)."),
@@ -58,7 +59,6 @@ def replay(
     from rich.console import Console
 
     from bot.replay.replays import ReplayError
-    from bot.replay.replays import continue_with as play_on
     from bot.replay.view import render_step
 
     console = Console()
@@ -71,11 +71,7 @@ def replay(
         if turn is not None and turn >= len(recorded.steps):
             raise ReplayError(f"step {turn} is out of range: this match has steps 0 to {len(recorded.steps) - 1}")
         if continue_with is not None:
-            start = turn if turn is not None else 0
-            what_if, rounds_won = play_on(recorded, start, continue_with, opponent)
-            for step in what_if.steps:
-                console.print(render_step(what_if, step))
-            console.print(compare_outcomes(recorded, what_if, rounds_won, start))
+            _what_if(console, recorded, turn if turn is not None else 0, continue_with, opponent)
             return
     except (ReplayError, ValueError) as error:
         err.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
@@ -96,6 +92,17 @@ def replay(
             console.print(render_step(recorded, step))
         return
     _interactive(console, recorded)
+
+
+def _what_if(console: Any, recorded: Any, start: int, strategy: str, opponent: str) -> None:
+    """--continue-with: the match played on from step START by STRATEGY, and how it ends against the recorded one."""
+    from bot.replay.replays import continue_with as play_on
+    from bot.replay.view import render_step
+
+    what_if, rounds_won = play_on(recorded, start, strategy, opponent)
+    for step in what_if.steps:
+        console.print(render_step(what_if, step))
+    console.print(compare_outcomes(recorded, what_if, rounds_won, start))
 
 
 def _to_viewer(source: str, server: str, console: Any, err: Any, db: Path | None) -> None:

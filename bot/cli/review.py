@@ -44,34 +44,10 @@ def review(
     """
     from rich.console import Console
 
-    from strategies.coaching.game_review import ReviewError, review_record
-    from strategies.coaching.grading import SEARCH_NODES, default_grader
-
     console = Console(stderr=True, highlight=False)
     if objective not in ("win", "margin"):
         raise typer.BadParameter("--objective must be win or margin")
-    try:
-        record = load_record(source, db)
-        grader = default_grader(objective, search_nodes=nodes or SEARCH_NODES)
-        from rich.progress import Progress
-
-        with Progress(console=console, transient=True) as bar:
-            what = f"match {record['GameId']}" if record is not None else source
-            task = bar.add_task(f"grading {what}", total=None)
-
-            def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
-            if record is not None:
-                result = review_record(record, grader, progress=progress)
-            else:
-                from bot.replay.file_review import review_file
-
-                console.print(f"match not in the records: reviewing {escape(source)} from the file alone")
-                result = review_file(source, grader, progress=progress, recognizer=recognizer)
-    except (ReviewError, ValueError, OSError) as error:
-        console.print(f"[red]error:[/red] {escape(error)}", soft_wrap=True)
-        raise typer.Exit(2) from None
+    record, result = _graded(console, source, db, objective, nodes, recognizer)
     data = result.to_json()
     from bot.replay.step_logs import step_logs
 
@@ -85,6 +61,37 @@ def review(
         typer.echo(json.dumps(data, indent=1))
         return
     print_review(data)
+
+
+def _graded(
+    console: Any, source: str, db: Path | None, objective: str, nodes: int | None, recognizer: str | None
+) -> tuple[dict[str, Any] | None, Any]:
+    """The match's record (None for a replay file not in the records) and its review, graded under a
+    progress bar; exits 2 when it cannot be reviewed."""
+    from strategies.coaching.game_review import ReviewError, review_record
+    from strategies.coaching.grading import SEARCH_NODES, default_grader
+
+    try:
+        record = load_record(source, db)
+        grader = default_grader(objective, search_nodes=nodes or SEARCH_NODES)
+        from rich.progress import Progress
+
+        with Progress(console=console, transient=True) as bar:
+            what = f"match {record['GameId']}" if record is not None else source
+            task = bar.add_task(f"grading {what}", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            if record is not None:
+                return record, review_record(record, grader, progress=progress)
+            from bot.replay.file_review import review_file
+
+            console.print(f"match not in the records: reviewing {escape(source)} from the file alone")
+            return record, review_file(source, grader, progress=progress, recognizer=recognizer)
+    except (ReviewError, ValueError, OSError) as error:
+        console.print(f"[red]error:[/red] {escape(error)}", soft_wrap=True)
+        raise typer.Exit(2) from None
 
 
 def load_record(source: str, db: Path | None) -> dict[str, Any] | None:
@@ -138,6 +145,28 @@ def _file_game(path: Path) -> tuple[int, tuple[str, str]]:
     return game_id, (str(header.get("bot_id")), str(header.get("opponent_id")))
 
 
+def _totals_table(data: dict[str, Any], loss: Any) -> Any:
+    """Each player's totals: decisions, best moves, and the losses (graded per decision under win)."""
+    from rich.table import Table
+
+    totals = Table(title="Totals")
+    win = data["Objective"] == "win"
+    columns = ("player", "decisions", "best moves", "accuracy", "mean loss", "inacc./mistakes/blunders", "exact")
+    for column in columns if win else ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
+        totals.add_column(column)
+    for row in data["Totals"]:
+        if win:  # per decision and on average: a sum of P(win) losses is no probability
+            grades = f"{row['Inaccuracies']}/{row['Mistakes']}/{row['Blunders']}"
+            accuracy = "-" if row["Accuracy"] is None else f"{row['Accuracy']:.0f} %"
+            figures: tuple[str, ...] = (accuracy, loss(row["MeanLoss"]), grades)
+        else:
+            figures = (loss(row["TotalLoss"]), loss(row["MeanLoss"]))
+        totals.add_row(
+            escape(row["Player"]), str(row["Decisions"]), str(row["BestMoves"]), *figures, str(row["ExactDecisions"])
+        )
+    return totals
+
+
 def print_review(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -160,21 +189,7 @@ def print_review(data: dict[str, Any]) -> None:
     console.print(f"Values: {escape(data['Grader'])}.", highlight=False)
     for note in data["Notes"]:
         console.print(escape(note) if data["AllExact"] else f"[yellow]{escape(note)}[/yellow]", highlight=False)
-    totals = Table(title="Totals")
-    win = objective == "win"
-    columns = ("player", "decisions", "best moves", "accuracy", "mean loss", "inacc./mistakes/blunders", "exact")
-    for column in columns if win else ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
-        totals.add_column(column)
-    for row in data["Totals"]:
-        if win:  # per decision and on average: a sum of P(win) losses is no probability
-            grades = f"{row['Inaccuracies']}/{row['Mistakes']}/{row['Blunders']}"
-            accuracy = "-" if row["Accuracy"] is None else f"{row['Accuracy']:.0f} %"
-            figures: tuple[str, ...] = (accuracy, loss(row["MeanLoss"]), grades)
-        else:
-            figures = (loss(row["TotalLoss"]), loss(row["MeanLoss"]))
-        totals.add_row(
-            escape(row["Player"]), str(row["Decisions"]), str(row["BestMoves"]), *figures, str(row["ExactDecisions"])
-        )
+    totals = _totals_table(data, loss)
     console.print(totals)
     for row in data["Totals"]:
         console.print(f"{escape(row['Player'])}: {escape(row['Summary'])}", highlight=False, soft_wrap=True)

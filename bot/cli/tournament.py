@@ -45,16 +45,32 @@ def tournament(
     the machine's load.
     """
     from rich.console import Console
-    from rich.table import Table
 
-    from bot.cli.ctrl_c import ctrl_c_raises
-    from bot.cli.interrupted import INTERRUPTED_EXIT, exit_if_interrupted, interrupted_text, with_interruption
-    from bot.cli.match import _progress
-    from bot.matches.head_to_head import HEAD_TO_HEAD_COLUMNS, head_to_head, head_to_head_table, update_ratings
-    from bot.matches.local_match import contender_for
+    from bot.cli.interrupted import exit_if_interrupted
+    from bot.matches.head_to_head import head_to_head, head_to_head_table, update_ratings
     from bot.matches.match_records import default_db_path
-    from bot.matches.tournament import TournamentInterrupted, run_tournament
     from bot.matches.tournament_records import store_tournament
+
+    contenders = _checked_contenders(bots, recognizer, nodes)
+    console = Console(stderr=json_output)
+    move_time_ms = None if nodes is not None else time_ms
+    played, table, cut_from = _play(console, contenders, rounds, seed, move_time_ms, workers, backend)
+    sources = {contender.name: contender.source() for contender in contenders}
+    path = Path(db) if db is not None else default_db_path()
+    tournament_id = store_tournament(path, seed, rounds, played, table)
+    pairs_played = head_to_head(played)
+    _store_rounds(path, tournament_id, played, table, head_to_head_table(pairs_played))
+    lasting = update_ratings(path)
+    if json_output:
+        _print_json(tournament_id, path, table, sources, pairs_played, lasting, len(played), cut_from)
+    else:
+        _print_tables(console, tournament_id, path, table, sources, pairs_played, lasting, len(played), cut_from)
+    exit_if_interrupted(console, len(played), cut_from)
+
+
+def _checked_contenders(bots: list[str], recognizer: str, nodes: int | None) -> list[Any]:
+    """The players, each checked it can play."""
+    from bot.matches.local_match import contender_for
 
     if len(bots) < 2:
         raise typer.BadParameter("a tournament needs at least two bots")
@@ -67,17 +83,36 @@ def tournament(
             player.check()
         except (ValueError, OSError) as error:
             raise typer.BadParameter(str(error)) from None
-    console = Console(stderr=json_output)
-    pairs = len(bots) * (len(bots) - 1) // 2
+    return contenders
+
+
+def _play(
+    console: Any,
+    contenders: list[Any],
+    rounds: int,
+    seed: str,
+    move_time_ms: int | None,
+    workers: int,
+    backend: str,
+) -> tuple[list[Any], list[Any], int | None]:
+    """The rounds played, the standings, and the rounds planned when Ctrl-C cut the tournament short (else
+    None); exits when Ctrl-C came before any round was played."""
+    from bot.cli.ctrl_c import ctrl_c_raises
+    from bot.cli.interrupted import INTERRUPTED_EXIT, interrupted_text
+    from bot.cli.match import _progress
+    from bot.matches.tournament import TournamentInterrupted, run_tournament
+
+    count = len(contenders)
+    pairs = count * (count - 1) // 2
     total = pairs * 2 * ((rounds + 1) // 2)
-    cut_from: int | None = None  # the rounds planned, when Ctrl-C cut the tournament short
+    cut_from: int | None = None
     try:
-        with _progress(console, total, f"{len(bots)} bots, {pairs} pairs") as advance, ctrl_c_raises():
+        with _progress(console, total, f"{count} bots, {pairs} pairs") as advance, ctrl_c_raises():
             played, table = run_tournament(
                 contenders,
                 rounds_per_pair=rounds,
                 seed=seed,
-                move_time_ms=None if nodes is not None else time_ms,
+                move_time_ms=move_time_ms,
                 workers=workers,
                 backend=backend,
                 progress=advance,
@@ -89,44 +124,63 @@ def tournament(
             raise typer.Exit(INTERRUPTED_EXIT) from None
     except (ValueError, RuntimeError) as error:
         raise typer.BadParameter(str(error)) from None
-    sources = {contender.name: contender.source() for contender in contenders}
-    path = Path(db) if db is not None else default_db_path()
-    tournament_id = store_tournament(path, seed, rounds, played, table)
-    pairs_played = head_to_head(played)
-    _store_rounds(path, tournament_id, played, table, head_to_head_table(pairs_played))
-    lasting = update_ratings(path)
-    if json_output:
-        standings = [
+    return played, table, cut_from
+
+
+def _print_json(
+    tournament_id: int,
+    path: Path,
+    table: list[Any],
+    sources: dict[str, Any],
+    pairs_played: list[Any],
+    lasting: list[Any],
+    played: int,
+    cut_from: int | None,
+) -> None:
+    standings = [
+        {
+            "name": standing.rating.name,
+            "rating": round(standing.rating.rating, 1),
+            "ci95": [round(standing.rating.low, 1), round(standing.rating.high, 1)],
+            "wins": standing.wins,
+            "rounds": standing.rounds,
+            "source": sources.get(standing.rating.name),
+        }
+        for standing in table
+    ]
+    typer.echo(
+        json.dumps(
             {
-                "name": standing.rating.name,
-                "rating": round(standing.rating.rating, 1),
-                "ci95": [round(standing.rating.low, 1), round(standing.rating.high, 1)],
-                "wins": standing.wins,
-                "rounds": standing.rounds,
-                "source": sources.get(standing.rating.name),
+                "tournament_id": tournament_id,
+                "db": str(path),
+                "standings": standings,
+                "head_to_head": [pair.to_json() for pair in pairs_played],
+                "ratings": [rating.to_json() for rating in lasting],
+                **({} if cut_from is None else {"interrupted": {"rounds_played": played, "rounds_planned": cut_from}}),
             }
-            for standing in table
-        ]
-        typer.echo(
-            json.dumps(
-                {
-                    "tournament_id": tournament_id,
-                    "db": str(path),
-                    "standings": standings,
-                    "head_to_head": [pair.to_json() for pair in pairs_played],
-                    "ratings": [rating.to_json() for rating in lasting],
-                    **(
-                        {}
-                        if cut_from is None
-                        else {"interrupted": {"rounds_played": len(played), "rounds_planned": cut_from}}
-                    ),
-                }
-            )
         )
-        exit_if_interrupted(console, len(played), cut_from)
-        return
-    title = f"Tournament {tournament_id}: {len(played)} rounds on duplicate deals"
-    view = Table(title=with_interruption(title, len(played), cut_from))
+    )
+
+
+def _print_tables(
+    console: Any,
+    tournament_id: int,
+    path: Path,
+    table: list[Any],
+    sources: dict[str, Any],
+    pairs_played: list[Any],
+    lasting: list[Any],
+    played: int,
+    cut_from: int | None,
+) -> None:
+    from rich.table import Table
+
+    from bot.cli.interrupted import with_interruption
+    from bot.cli.match_output import print_sources
+    from bot.matches.head_to_head import HEAD_TO_HEAD_COLUMNS
+
+    title = f"Tournament {tournament_id}: {played} rounds on duplicate deals"
+    view = Table(title=with_interruption(title, played, cut_from))
     for column in ("rank", "bot", "rating", "95% CI", "won", "win rate"):
         view.add_column(column, justify="left" if column == "bot" else "right")
     for rank, standing in enumerate(table, start=1):
@@ -147,11 +201,8 @@ def tournament(
         pair_view.add_row(*pair.row())
     console.print(pair_view)
     console.print(ratings_table(lasting))
-    from bot.cli.match_output import print_sources
-
     print_sources(console, list(sources), list(sources.values()))
     console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
-    exit_if_interrupted(console, len(played), cut_from)
 
 
 def ratings_table(lasting: list[Any]) -> Any:

@@ -7,6 +7,7 @@ the learner load when the command runs.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -42,19 +43,9 @@ def train(
     import time
 
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     from strategies.registry import strategy_names
-    from strategies.training.curve import plot, write_csv
-    from strategies.training.learner import CurvePoint, EpisodeStats, Evaluation, TrainSettings
-    from strategies.training.learner import train as run_training
+    from strategies.training.learner import Evaluation, TrainSettings
 
     console = Console()
     if opponent not in strategy_names():
@@ -71,6 +62,34 @@ def train(
             settings.rules, opponent=opponent, deals=eval_deals, per_turn=positions, seed=seed
         )
     started = time.perf_counter()
+    learner, curve = _train_with_progress(console, settings, evaluation, opponent, eval_every)
+    wall = time.perf_counter() - started
+    _write_and_report(console, learner, curve, out, opponent, seed, episodes, wall)
+
+
+def _figures(opponent: str, point: Any) -> str:
+    return (
+        f"win rate vs {opponent} {point.win_rate:.1%} ({point.win_low:.0%}-{point.win_high:.0%}), "
+        f"regret {point.mean_regret:.2f}"
+    )
+
+
+def _train_with_progress(
+    console: Any, settings: Any, evaluation: Any, opponent: str, eval_every: int
+) -> tuple[Any, list[Any]]:
+    """Train under a progress bar that shows the curve's latest point; the learner and its curve."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from strategies.training.learner import CurvePoint, EpisodeStats
+    from strategies.training.learner import train as run_training
+
     with Progress(
         TextColumn("[bold]training"),
         BarColumn(),
@@ -80,25 +99,29 @@ def train(
         TimeRemainingColumn(),
         console=console,
     ) as progress:
-        task = progress.add_task("train", total=episodes, status=f"win rate vs {opponent}: measuring episode 0")
-
-        def figures(point: CurvePoint) -> str:
-            return (
-                f"win rate vs {opponent} {point.win_rate:.1%} ({point.win_low:.0%}-{point.win_high:.0%}), "
-                f"regret {point.mean_regret:.2f}"
-            )
+        task = progress.add_task(
+            "train", total=settings.episodes, status=f"win rate vs {opponent}: measuring episode 0"
+        )
 
         def on_measure(point: CurvePoint) -> None:
-            progress.console.print(f"episode {point.episodes}: {figures(point)}, optimal {point.optimal_share:.0%}")
-            progress.update(task, status=figures(point))
+            figures = _figures(opponent, point)
+            progress.console.print(f"episode {point.episodes}: {figures}, optimal {point.optimal_share:.0%}")
+            progress.update(task, status=figures)
 
         def on_episode(stats: EpisodeStats, point: CurvePoint | None) -> None:
             progress.advance(task)
 
-        learner, curve = run_training(
+        return run_training(
             settings, evaluation=evaluation, eval_every=eval_every, on_episode=on_episode, on_measure=on_measure
         )
-    wall = time.perf_counter() - started
+
+
+def _write_and_report(
+    console: Any, learner: Any, curve: list[Any], out: Path, opponent: str, seed: int, episodes: int, wall: float
+) -> None:
+    """Write the weights, the curve (CSV and plot), and say where they are and what they reached."""
+    from strategies.training.curve import plot, write_csv
+
     # weights.npz is the checkpoint with the lowest regret on the curve's solved positions; the last one is
     # kept beside it, since later episodes need not be better.
     weights, last_weights = out / "weights.npz", out / "weights-last.npz"
@@ -110,7 +133,7 @@ def train(
     best = learner.best.point if learner.best is not None else last
     console.print(
         f"{episodes} episodes in {learner.model.meta['training_seconds']:.0f} s of training "
-        f"({wall:.0f} s with the curve's measurements); at the end: {figures(last)} points, "
+        f"({wall:.0f} s with the curve's measurements); at the end: {_figures(opponent, last)} points, "
         f"optimal moves {last.optimal_share:.0%}"
     )
     console.print(

@@ -211,6 +211,25 @@ class ArenaClient:
 
     # --- one call with retries ----------------------------------------------------------------
 
+    def _retrying(
+        self,
+        may_retry: Callable[[BaseException], bool],
+        note_retry: Callable[[RetryCallState], None],
+        past_deadline: _StopPastDeadline,
+    ) -> Retrying:
+        """The policy's retries with full-jitter backoff, stopping at its limits or past the move's deadline."""
+        policy = self.policy
+        return Retrying(
+            retry=retry_if_exception(may_retry),
+            wait=full_jitter(multiplier=policy.first_wait_s, max=policy.max_wait_s),
+            stop=stop_any(
+                stop_after_attempt(policy.max_attempts), stop_after_delay(policy.give_up_after_s), past_deadline
+            ),
+            before_sleep=note_retry,
+            sleep=self._sleep,
+            reraise=True,
+        )
+
     def _call(
         self,
         call: str,
@@ -244,16 +263,7 @@ class ArenaClient:
         def may_retry(error: BaseException) -> bool:
             return isinstance(error, _Retryable) and (idempotent or not error.maybe_processed)
 
-        retrying = Retrying(
-            retry=retry_if_exception(may_retry),
-            wait=full_jitter(multiplier=policy.first_wait_s, max=policy.max_wait_s),
-            stop=stop_any(
-                stop_after_attempt(policy.max_attempts), stop_after_delay(policy.give_up_after_s), past_deadline
-            ),
-            before_sleep=note_retry,
-            sleep=self._sleep,
-            reraise=True,
-        )
+        retrying = self._retrying(may_retry, note_retry, past_deadline)
         attempts = 0
         try:
             for attempt in retrying:

@@ -249,16 +249,7 @@ def _play(
             detail, move, sent, log = _ask(bots[seat], view, move_time_ms, fallback_rng)
             if not strict or detail is None:
                 break
-            # The arena's answer to a faulty move: INVALID_MOVE for one that was sent, nothing for none.
-            think_ms = (time.perf_counter() - started) * 1000
-            shown = as_sent(sent)
-            refused = shown if isinstance(shown, dict) else {"NoMove": None} if sent is None else {"Raw": shown}
-            why = f"INVALID_MOVE (--strict): {detail.summary}" if sent is not None else f"no move: {detail.summary}"
-            records.append(
-                MoveRecord(
-                    seat, refused, think_ms, why, 0, False, (), detail, "INVALID_MOVE" if sent else "NO_MOVE", log
-                )
-            )
+            records.append(_refused(seat, sent, detail, started, log))
             if sent is None or tries >= STRICT_TRIES or time.perf_counter() >= turn_ends:
                 match.forfeit(seat)
                 return _result(match, deal_seed, seats, bots, first_mover, kinds, records, started_at, seat)
@@ -272,6 +263,15 @@ def _play(
             )
         )
     return _result(match, deal_seed, seats, bots, first_mover, kinds, records, started_at, None)
+
+
+def _refused(seat: int, sent: Any, detail: Any, started: float, log: Any) -> MoveRecord:
+    """The arena's answer to a faulty move (--strict): INVALID_MOVE for one that was sent, nothing for none."""
+    think_ms = (time.perf_counter() - started) * 1000
+    shown = as_sent(sent)
+    refused = shown if isinstance(shown, dict) else {"NoMove": None} if sent is None else {"Raw": shown}
+    why = f"INVALID_MOVE (--strict): {detail.summary}" if sent is not None else f"no move: {detail.summary}"
+    return MoveRecord(seat, refused, think_ms, why, 0, False, (), detail, "INVALID_MOVE" if sent else "NO_MOVE", log)
 
 
 STRICT_TRIES = 20  # --strict: asks of a bot that keeps answering faulty moves, within its move time

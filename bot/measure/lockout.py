@@ -93,14 +93,27 @@ def _victim_matches(db_path: Path) -> dict[str, Any]:
     return {"matches": len(games), "outcomes": dict(outcomes), "lost_on_time": lost_on_time}
 
 
+def _add_victim(db_path: Path) -> str:
+    """The victim's account in the records; its password."""
+    db = connect(db_path)
+    try:
+        return Accounts(db).add_bot(VICTIM)
+    finally:
+        db.close()
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 def measure(duration_s: float, rate: float, workdir: Path) -> dict[str, Any]:
     """Serve, play and attack for `duration_s` seconds in `workdir`; the attacker's and the victim's counts."""
     db_path = workdir / "records.sqlite3"
-    db = connect(db_path)
-    try:
-        password = Accounts(db).add_bot(VICTIM)
-    finally:
-        db.close()
+    password = _add_victim(db_path)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     cli = [str(Path(sys.executable).with_name("rummy-vision"))]
@@ -137,11 +150,7 @@ def measure(duration_s: float, rate: float, workdir: Path) -> dict[str, Any]:
     finally:
         if client is not None and client.poll() is None:
             client.kill()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        _stop(server)
     log_text = client_log.read_text(errors="replace")
     return {
         "duration_s": duration_s,

@@ -32,6 +32,23 @@ COUNTS = {
 }
 
 
+def _bounded_counts(blob: Any, bound: Any, d: int, g: Any, h: Any, tie: Any, unit: int) -> tuple[Any, int]:
+    """Layer d's (state, D) pairs under each of the bound's counts, summed over the states in chunks, and the
+    states still open under it."""
+    from strategies.kernel.win_swing import bounded_window_sizes
+
+    allowed = bound.allowed(d)
+    bounded = np.zeros(allowed.shape[0], dtype=np.int64)
+    bounded_open = 0
+    for start in range(0, g.shape[0], CHUNK):
+        stop = min(g.shape[0], start + CHUNK)
+        out = np.empty((stop - start, allowed.shape[0]), dtype=np.int32)
+        bounded_window_sizes(blob, d, start, g[start:stop], h[start:stop], tie, unit, allowed, bound.offset, out)
+        bounded += out.sum(axis=0)
+        bounded_open += int(np.count_nonzero(out[:, -1]))
+    return bounded, bounded_open
+
+
 def count_pairs(
     config: RulesConfig = DEFAULT_RULES,
     *,
@@ -42,7 +59,7 @@ def count_pairs(
     """Per layer: states, states whose result is still open, (state, D) pairs under each of COUNTS, the widest
     window."""
     from strategies.kernel import kernel_tables
-    from strategies.kernel.win_swing import bounded_window_sizes, window_sizes
+    from strategies.kernel.win_swing import window_sizes
 
     unit = point_unit(config)
     bound = LaidBound(config)
@@ -56,15 +73,7 @@ def count_pairs(
         widths = np.empty(g.shape[0], dtype=np.int64)
         window_sizes(g, h, tie, unit, widths)
         pairs = int(widths.sum())
-        allowed = bound.allowed(d)
-        bounded = np.zeros(allowed.shape[0], dtype=np.int64)
-        bounded_open = 0
-        for start in range(0, g.shape[0], CHUNK):
-            stop = min(g.shape[0], start + CHUNK)
-            out = np.empty((stop - start, allowed.shape[0]), dtype=np.int32)
-            bounded_window_sizes(blob, d, start, g[start:stop], h[start:stop], tie, unit, allowed, bound.offset, out)
-            bounded += out.sum(axis=0)
-            bounded_open += int(np.count_nonzero(out[:, -1]))
+        bounded, bounded_open = _bounded_counts(blob, bound, d, g, h, tie, unit)
         layers.append(
             {
                 "layer": d,

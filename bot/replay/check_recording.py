@@ -156,21 +156,24 @@ class _Checker:
             return
         self.check_answer(line, move, before, after, wasted_malformed)
 
-    def check_answer(
-        self, line: int, move: dict[str, Any], before: dict[str, Any], after: dict[str, Any], malformed: bool
-    ) -> None:
-        rules = self.rules
-        net = rules.points_shown == "net"
-        mine, theirs = _ids(before["MyHand"]), _ids(before["OppHand"])
-        my_sets = before["MyPoints"] + (rules.hand_penalty * len(mine) if net else 0)
-        opp_sets = before["OppPoints"] + (rules.hand_penalty * len(theirs) if net else 0)
+    def apply_move(
+        self,
+        move: dict[str, Any],
+        before: dict[str, Any],
+        after: dict[str, Any],
+        malformed: bool,
+        mine: list[int],
+        theirs: list[int],
+    ) -> tuple[int | None, list[int]]:
+        """The set points the move scores (None when its cards' labels are not all known) and the mover's hand
+        after it; a Take or Give moves its card between `mine` and `theirs` in place."""
         ((kind, value),) = move.items()
         points: int | None = 0
         if kind == "Lay" and not malformed:
             url_of = {int(card[0]): str(card[1]) for card in before["MyHand"]}
             kinds = [self.labels.get(url_of[card_id]) for card_id in value]
             if all(kinds):
-                points = rules.set_points(tuple(Counter(kinds).values()))
+                points = self.rules.set_points(tuple(Counter(kinds).values()))
             else:
                 points = None
                 self.report.unchecked_points += 1
@@ -183,6 +186,17 @@ class _Checker:
         elif kind == "Give":
             mine.remove(value)
             theirs.append(value)
+        return points, mine
+
+    def check_answer(
+        self, line: int, move: dict[str, Any], before: dict[str, Any], after: dict[str, Any], malformed: bool
+    ) -> None:
+        rules = self.rules
+        net = rules.points_shown == "net"
+        mine, theirs = _ids(before["MyHand"]), _ids(before["OppHand"])
+        my_sets = before["MyPoints"] + (rules.hand_penalty * len(mine) if net else 0)
+        opp_sets = before["OppPoints"] + (rules.hand_penalty * len(theirs) if net else 0)
+        points, mine = self.apply_move(move, before, after, malformed, mine, theirs)
         # The mover draws when both hands still hold cards, or (draw_after_emptying) whenever the deck has one.
         draws = before["CardsInDeck"] > 0 if rules.draw_after_emptying else bool(mine and theirs)
         turns_left = before["RemainingMoves"] - int(draws)

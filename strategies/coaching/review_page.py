@@ -115,6 +115,17 @@ def _table(decisions: Sequence[Mapping[str, Any]], objective: str, viewer_link: 
     return f'<div class="scroll"><table id="{table_id}">{head}{_rows(decisions, objective, viewer_link)}</table></div>'
 
 
+def _figures(t: Mapping[str, Any], objective: str) -> str:
+    """A player's loss figures in the totals table."""
+    # Per decision and on average: a sum of P(win) losses is no probability, so none is shown.
+    if objective == "win":
+        accuracy = "-" if t.get("Accuracy") is None else f"{t['Accuracy']:.0f}%"
+        grades = f"{t.get('Inaccuracies')}/{t.get('Mistakes')}/{t.get('Blunders')}"
+        mean = _loss(t["MeanLoss"], objective)
+        return f"<td class=num>{accuracy}</td><td class=num>{mean}</td><td class=num>{grades}</td>"
+    return f"<td class=num>{_loss(t['TotalLoss'], objective)}</td><td class=num>{_loss(t['MeanLoss'], objective)}</td>"
+
+
 def review_html(review: Mapping[str, Any], *, viewer_link: str | None = None) -> str:
     """The whole page; `viewer_link` (e.g. "/viewer#game/7") makes each step number open the viewer there."""
     objective = review["Objective"]
@@ -125,21 +136,9 @@ def review_html(review: Mapping[str, Any], *, viewer_link: str | None = None) ->
         for note in review["Notes"]
     )
     win = objective == "win"
-
-    def figures(t: Mapping[str, Any]) -> str:
-        # Per decision and on average: a sum of P(win) losses is no probability, so none is shown.
-        if win:
-            accuracy = "-" if t.get("Accuracy") is None else f"{t['Accuracy']:.0f}%"
-            grades = f"{t.get('Inaccuracies')}/{t.get('Mistakes')}/{t.get('Blunders')}"
-            mean = _loss(t["MeanLoss"], objective)
-            return f"<td class=num>{accuracy}</td><td class=num>{mean}</td><td class=num>{grades}</td>"
-        return (
-            f"<td class=num>{_loss(t['TotalLoss'], objective)}</td><td class=num>{_loss(t['MeanLoss'], objective)}</td>"
-        )
-
     totals = "".join(
         f"<tr><td>{escape(str(t['Player']))}</td><td class=num>{t['Decisions']}</td>"
-        f"<td class=num>{t['BestMoves']}</td>{figures(t)}<td class=num>{t['ExactDecisions']}</td></tr>"
+        f"<td class=num>{t['BestMoves']}</td>{_figures(t, objective)}<td class=num>{t['ExactDecisions']}</td></tr>"
         for t in review["Totals"]
     )
     heads = (

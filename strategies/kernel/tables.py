@@ -151,12 +151,11 @@ def pack_blob(scalars: dict[int, int], parts: list[tuple[int, Ints]]) -> Ints:
     return np.concatenate([header] + [part.reshape(-1) for _slot, part in parts])
 
 
-@lru_cache(maxsize=16)
-def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
-    check_supported(config)
-    n_types, cards = config.types_per_round, config.cards_per_type
-    # The deck can never hold more than every card of every type.
-    max_deck = min(config.deck_size, n_types * cards)
+def _triple_index(
+    cards: int,
+) -> tuple[list[tuple[int, int, int]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every (mine, theirs, deck) split of one type's cards, the id of each by its packed split, and the
+    splits' three columns."""
     triples = [
         (m, o, k) for m in range(cards + 1) for o in range(cards + 1) for k in range(cards + 1) if m + o + k <= cards
     ]
@@ -167,14 +166,29 @@ def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
     mine = np.array([t[0] for t in triples], dtype=np.int64)
     theirs = np.array([t[1] for t in triples], dtype=np.int64)
     deck = np.array([t[2] for t in triples], dtype=np.int64)
-    rules = count_rules(config)
-    lays = [move for move in rules.moves if move.kind == "lay"]
-    non_sets = [
+    return triples, ids, mine, theirs, deck
+
+
+def _non_sets(config: RulesConfig, n_types: int) -> list[int]:
+    """The packed counts of every lay size that scores no set points."""
+    return [
         _pack(counts)
         for size in range(config.min_lay, config.max_lay + 1)
         for counts in _multisets(n_types, size)
         if config.set_points(counts) == 0
     ]
+
+
+@lru_cache(maxsize=16)
+def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
+    check_supported(config)
+    n_types, cards = config.types_per_round, config.cards_per_type
+    # The deck can never hold more than every card of every type.
+    max_deck = min(config.deck_size, n_types * cards)
+    triples, ids, mine, theirs, deck = _triple_index(cards)
+    rules = count_rules(config)
+    lays = [move for move in rules.moves if move.kind == "lay"]
+    non_sets = _non_sets(config, n_types)
     counts = _sequence_counts(n_types, mine, theirs, deck, max_deck)
     lay_codes = np.array([_pack(move.counts) for move in lays], dtype=np.int64)
     lay_points = np.array([move.points for move in lays], dtype=np.int64)

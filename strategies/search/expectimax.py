@@ -262,6 +262,9 @@ class Searcher:
 
     def _chance(self, state: CountState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of the draw after the mover's move, for the mover; `depth` is the deciding node's."""
+        # Long: the search's chance node, on its hot path: the Star2 probe and the Star1 pass share the children's
+        # bounds (lo, hi and their sums) and both return early; split, they would hand that state back and forth
+        # on every chance node searched.
         stats = self.stats
         evaluator = self._evaluator
         if state.phase == OVER:  # the move emptied a hand: no draw

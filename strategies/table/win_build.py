@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -64,9 +65,6 @@ def build_win_table(
     """Build (or resume, or extend to `top`) the win table at `path`; returns the final header. `bound`
     "laid sets" keeps only the differences a deal can reach (strategies.table.win_reach), "none" every
     difference of each state's window."""
-    from strategies.kernel.win_layers import block_offsets, kept_counts, value_pass
-    from strategies.kernel.win_swing import swing_pass
-
     tables, sizes, top = prepare(config, **options)
     on_progress = options.get("on_progress")
     chunk = options.get("chunk", CHUNK)
@@ -80,70 +78,98 @@ def build_win_table(
         check_finished(path, done, layer_crc(mapped.arrays()), header["layers"][done - 1]["crc32"])
         below = mapped.in_memory()
 
-    def build(d: int, below: WinLayer) -> WinLayer:
-        began = time.perf_counter()
-        size = sizes[d]
-        tie = tie_of(config, d)
-        g = np.empty(size, dtype=np.int16)
-        h = np.empty(size, dtype=np.int16)
-
-        def swing(start: int, stop: int) -> None:
-            swing_pass(tables.blob, d, below.g, below.h, g[start:stop], h[start:stop], start)
-
-        in_chunks(size, 4 * chunk, swing, lambda stop: None)
-        kept = np.empty(size, dtype=np.int64)
-
-        def count(start: int, stop: int) -> None:
-            kept_counts(tables.blob, d, start, g[start:stop], h[start:stop], tie, unit, prefixes[d], kept[start:stop])
-
-        in_chunks(size, 4 * chunk, count, lambda stop: None)
-        if size and int(kept.max()) > 255:
-            raise TableError(f"layer {d}: a state keeps {int(kept.max())} values, more than a one-byte count holds")
-        counts = kept.astype(np.uint8)
-        offsets = block_offsets(counts)
-        layer = WinLayer(g, h, counts, offsets, np.zeros(int(offsets[-1]), dtype=np.uint16), prefixes[d])
-        missing = np.zeros(1, dtype=np.int64)
-
-        def value(start: int, stop: int) -> None:
-            value_pass(tables.blob, d, tie, unit, layer, below, start, stop, missing)
-
-        def progress(stop: int) -> None:
-            if on_progress:
-                on_progress(d, stop, size, stop / max(1e-9, time.perf_counter() - began))
-
-        in_chunks(size, chunk, value, progress)
-        if missing[0]:
-            raise TableError(
-                f"layer {d}: a kept difference needs a value layer {d - 1} lacks (the bound is not closed)"
-            )
-        return layer
-
-    def write(d: int, layer: WinLayer) -> None:
-        parts = layer_parts(_layer_start(header, d), sizes[d], layer.values.shape[0])
-        with path.open("r+b") as file:
-            for (name, _dtype), array in zip(PART_TYPES, layer.arrays(), strict=True):
-                file.seek(parts[name][0])
-                file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
-            file.truncate(parts["end"][0])
-            file.flush()
-            os.fsync(file.fileno())
-
-    def record(d: int, layer: WinLayer, timing: Timing) -> None:
-        at = _layer_start(header, d)
-        end = layer_parts(at, sizes[d], layer.values.shape[0])["end"][0]
-        entry = {
-            "at": at,
-            "end": end,
-            "values": int(layer.values.shape[0]),
-            "crc32": layer_crc(layer.arrays()),
-            "bound_crc32": layer_crc([layer.prefix]),
-        }
-        header["layers"].append(entry | timing)
-        header["done"] = d
-        write_win_header(path, header)
-
-    build_layers(done + 1, header["top"], below, build, write, record, options.get("on_layer"))
+    build = partial(_build_layer, tables, config, sizes, prefixes, unit, chunk, on_progress)
+    build_layers(
+        done + 1,
+        header["top"],
+        below,
+        build,
+        lambda d, layer: _write_layer(path, header, sizes, d, layer),
+        lambda d, layer, timing: _record_layer(path, header, sizes, d, layer, timing),
+        options.get("on_layer"),
+    )
     return header
+
+
+def _build_layer(
+    tables: Any,
+    config: RulesConfig,
+    sizes: list[int],
+    prefixes: Any,
+    unit: int,
+    chunk: int,
+    on_progress: Any,
+    d: int,
+    below: WinLayer,
+) -> WinLayer:
+    """Win layer d from layer d-1: the swing and kept-count passes, then the values, in chunks."""
+    from strategies.kernel.win_layers import block_offsets, kept_counts, value_pass
+    from strategies.kernel.win_swing import swing_pass
+
+    began = time.perf_counter()
+    size = sizes[d]
+    tie = tie_of(config, d)
+    g = np.empty(size, dtype=np.int16)
+    h = np.empty(size, dtype=np.int16)
+
+    def swing(start: int, stop: int) -> None:
+        swing_pass(tables.blob, d, below.g, below.h, g[start:stop], h[start:stop], start)
+
+    in_chunks(size, 4 * chunk, swing, lambda stop: None)
+    kept = np.empty(size, dtype=np.int64)
+
+    def count(start: int, stop: int) -> None:
+        kept_counts(tables.blob, d, start, g[start:stop], h[start:stop], tie, unit, prefixes[d], kept[start:stop])
+
+    in_chunks(size, 4 * chunk, count, lambda stop: None)
+    if size and int(kept.max()) > 255:
+        raise TableError(f"layer {d}: a state keeps {int(kept.max())} values, more than a one-byte count holds")
+    counts = kept.astype(np.uint8)
+    offsets = block_offsets(counts)
+    layer = WinLayer(g, h, counts, offsets, np.zeros(int(offsets[-1]), dtype=np.uint16), prefixes[d])
+    missing = np.zeros(1, dtype=np.int64)
+
+    def value(start: int, stop: int) -> None:
+        value_pass(tables.blob, d, tie, unit, layer, below, start, stop, missing)
+
+    def progress(stop: int) -> None:
+        if on_progress:
+            on_progress(d, stop, size, stop / max(1e-9, time.perf_counter() - began))
+
+    in_chunks(size, chunk, value, progress)
+    if missing[0]:
+        raise TableError(f"layer {d}: a kept difference needs a value layer {d - 1} lacks (the bound is not closed)")
+    return layer
+
+
+def _write_layer(path: Path, header: dict[str, Any], sizes: list[int], d: int, layer: WinLayer) -> None:
+    """Layer d's arrays into its place in the file, synced to disk."""
+    parts = layer_parts(_layer_start(header, d), sizes[d], layer.values.shape[0])
+    with path.open("r+b") as file:
+        for (name, _dtype), array in zip(PART_TYPES, layer.arrays(), strict=True):
+            file.seek(parts[name][0])
+            file.write(np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
+        file.truncate(parts["end"][0])
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def _record_layer(
+    path: Path, header: dict[str, Any], sizes: list[int], d: int, layer: WinLayer, timing: Timing
+) -> None:
+    """Note layer d (where it is, its checksums, its timings) in the header as done."""
+    at = _layer_start(header, d)
+    end = layer_parts(at, sizes[d], layer.values.shape[0])["end"][0]
+    entry = {
+        "at": at,
+        "end": end,
+        "values": int(layer.values.shape[0]),
+        "crc32": layer_crc(layer.arrays()),
+        "bound_crc32": layer_crc([layer.prefix]),
+    }
+    header["layers"].append(entry | timing)
+    header["done"] = d
+    write_win_header(path, header)
 
 
 def _layer_start(header: dict[str, Any], d: int) -> int:

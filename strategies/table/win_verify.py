@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rummy.config import RulesConfig
 from strategies.table.win_independent import MISSING, SCALE, IndependentWin, read_win_file
@@ -105,6 +106,14 @@ def _reachable_sample(
     return sorted(chosen)
 
 
+def _layer_sizes(solver: IndependentWin, header: dict[str, Any]) -> list[int]:
+    """The layers' sizes by the rules, checked against the sizes the table's header gives."""
+    sizes = [solver.rules.layer_size(d) for d in range(len(header["sizes"]))]
+    if sizes != list(header["sizes"]):
+        raise ValueError(f"layer sizes differ: the win table says {header['sizes']}, the rules give {sizes}")
+    return sizes
+
+
 def verify_win_table(
     path: Path,
     config: RulesConfig,
@@ -116,9 +125,7 @@ def verify_win_table(
 ) -> list[WinLayerCheck]:
     header, layers = read_win_file(path)
     solver = IndependentWin(config, header["unit"])
-    sizes = [solver.rules.layer_size(d) for d in range(len(header["sizes"]))]
-    if sizes != list(header["sizes"]):
-        raise ValueError(f"layer sizes differ: the win table says {header['sizes']}, the rules give {sizes}")
+    sizes = _layer_sizes(solver, header)
     rng = random.Random(seed)
     results = []
     for d in range(1, header["done"] + 1):
