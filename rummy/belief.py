@@ -34,6 +34,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.labels import CardLabel
@@ -408,13 +409,31 @@ _Step = tuple[tuple[int, ...], int, float, list[tuple[int, ...]], list[float]]
 def _sampled(
     uncertain: list[_Block], offset: list[int], n: int, per_type: int, samples: int, seed: int | str
 ) -> list[tuple[tuple[int, ...], float]]:
+    """`samples` independent draws from the exact posterior: forward filtering over the deck's type counts
+    (_forward), then backward sampling block by block (_draw)."""
+    filtered = _forward(uncertain, offset, n, per_type)
+    if filtered is None:
+        return []
+    rng = random.Random(f"belief:{seed}")
+    return [_draw(filtered, len(uncertain), n, per_type, rng) for _ in range(samples)]
+
+
+@dataclass(frozen=True)
+class _Filtered:
+    steps: list[list[_Step]]  # each block's options grouped by the counts they add
+    tables: list[Any]  # the forward message before each block (flat numpy arrays), and after the last
+    cumulative: list[float]  # the final message times the deal's prior, as a cumulative distribution
+    strides: list[int]
+
+
+def _forward(uncertain: list[_Block], offset: list[int], n: int, per_type: int) -> _Filtered | None:
     # numpy only here: the dynamic programme over count vectors; `import rummy` stays light.
     import numpy as np
 
     shape = (per_type + 1,) * n
     strides = [(per_type + 1) ** (n - 1 - axis) for axis in range(n)]
     if any(c > per_type for c in offset):
-        return []
+        return None
     start = np.zeros(shape)
     start[tuple(offset)] = 1.0
     # Each block's options grouped by the counts they add: (counts added, flat offset, summed weight,
@@ -439,7 +458,7 @@ def _sampled(
         steps.append(step)
         peak = after.max()
         if peak <= 0:
-            return []
+            return None
         forward.append(after / peak)  # rescaled: only ratios matter, and this keeps floats in range
     prior = np.ones(shape)
     for axis in range(n):
@@ -448,35 +467,36 @@ def _sampled(
     final = (forward[-1] * prior).ravel()
     total = final.sum()
     if total <= 0:
-        return []
+        return None
     cumulative = (np.cumsum(final) / total).tolist()
-    tables = [array.ravel() for array in forward]
-    # For each option, the types it adds to (usually one): the count left must cover them.
-    needs = [[tuple((axis, a) for axis, a in enumerate(step[0]) if a) for step in block] for block in steps]
-    rng = random.Random(f"belief:{seed}")
-    found = []
-    for _ in range(samples):
-        flat = min(bisect.bisect_right(cumulative, rng.random()), len(cumulative) - 1)
-        counts = [(flat // stride) % (per_type + 1) for stride in strides]
-        chosen: list[tuple[int, ...]] = []
-        for k in range(len(uncertain) - 1, -1, -1):
-            table = tables[k]
-            possible: list[_Step] = []
-            weights: list[float] = []
-            for option, need in zip(steps[k], needs[k]):
-                if all(counts[axis] >= a for axis, a in need):
-                    weight = option[2] * table.item(flat - option[1])
-                    if weight > 0:
-                        possible.append(option)
-                        weights.append(weight)
-            add, shift, _weight, combos, combo_weights = possible[_pick(weights, rng)]
-            chosen.append(combos[0] if len(combos) == 1 else combos[_pick(combo_weights, rng)])
-            for axis, a in enumerate(add):
-                counts[axis] -= a
-            flat -= shift
-        chosen.reverse()
-        found.append((tuple(t for combo in chosen for t in combo), 1.0))
-    return found
+    return _Filtered(steps, [array.ravel() for array in forward], cumulative, strides)
+
+
+def _draw(filtered: _Filtered, blocks: int, n: int, per_type: int, rng: random.Random) -> tuple[tuple[int, ...], float]:
+    """One assignment: the final counts from the filtered distribution, then each block's option given the
+    counts left, from the last block back."""
+    steps, tables, cumulative, strides = filtered.steps, filtered.tables, filtered.cumulative, filtered.strides
+    flat = min(bisect.bisect_right(cumulative, rng.random()), len(cumulative) - 1)
+    counts = [(flat // stride) % (per_type + 1) for stride in strides]
+    chosen: list[tuple[int, ...]] = []
+    for k in range(blocks - 1, -1, -1):
+        table = tables[k]
+        possible: list[_Step] = []
+        weights: list[float] = []
+        for option in steps[k]:
+            # The count left of each type the option adds to must cover what it adds.
+            if all(counts[axis] >= a for axis, a in enumerate(option[0])):
+                weight = option[2] * table.item(flat - option[1])
+                if weight > 0:
+                    possible.append(option)
+                    weights.append(weight)
+        add, shift, _weight, combos, combo_weights = possible[_pick(weights, rng)]
+        chosen.append(combos[0] if len(combos) == 1 else combos[_pick(combo_weights, rng)])
+        for axis, a in enumerate(add):
+            counts[axis] -= a
+        flat -= shift
+    chosen.reverse()
+    return (tuple(t for combo in chosen for t in combo), 1.0)
 
 
 def _pick(weights: Sequence[float], rng: random.Random) -> int:
