@@ -1,0 +1,65 @@
+"""Card pictures are drawn in a process of their own, not in the server's threads (issue 41).
+
+In the server, coaches and house bots search in Python-level loops that hold the GIL most of the time;
+drawing a card (Pillow's many short steps, each giving the GIL back and waiting to take it again) then
+waited behind them at every step, and a fresh /play page's pictures took up to 20 s with 8 coaches at
+their maximum. A separate process has its own GIL, so a picture takes its drawing time whatever the
+searches do. Should the process be unusable (it cannot start, or it died), the calling thread draws.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+T = TypeVar("T")
+
+log = logging.getLogger("server.cards")
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_broken = False
+
+
+def _executor() -> ProcessPoolExecutor | None:
+    global _pool
+    with _lock:
+        if _pool is None and not _broken:
+            # spawn, not fork: the server has threads (a forked child could inherit a held lock)
+            _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return _pool
+
+
+def _give_up(error: BaseException) -> None:
+    global _pool, _broken
+    log.warning("the card drawing process is unusable (%s): cards are drawn in the server's threads", error)
+    with _lock:
+        _broken, pool, _pool = True, _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def drawn(work: Callable[..., T], *args: object) -> T:
+    """`work(*args)` in the drawing process (waited for), or here if that process cannot be used."""
+    pool = _executor()
+    if pool is not None:
+        try:
+            return pool.submit(work, *args).result()
+        except (BrokenProcessPool, OSError, RuntimeError) as error:
+            _give_up(error)
+    return work(*args)
+
+
+def start() -> None:
+    """Start the drawing process now (at `serve` start), so that the first page does not wait for it."""
+    pool = _executor()
+    if pool is not None:
+        try:
+            pool.submit(int).result(timeout=120)
+        except Exception as error:  # noqa: BLE001 - any failure: draw in threads instead
+            _give_up(error)
