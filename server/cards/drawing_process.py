@@ -55,11 +55,17 @@ def drawn(work: Callable[..., T], *args: object) -> T:
     return work(*args)
 
 
+def _ready() -> bool:
+    import server.cards.render  # noqa: F401 - Pillow and the scenes, loaded before the first card
+
+    return True
+
+
 def start() -> None:
     """Start the drawing process now (at `serve` start), so that the first page does not wait for it."""
     pool = _executor()
     if pool is not None:
         try:
-            pool.submit(int).result(timeout=120)
+            pool.submit(_ready).result(timeout=120)
         except Exception as error:  # noqa: BLE001 - any failure: draw in threads instead
             _give_up(error)
