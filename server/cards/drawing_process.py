@@ -10,6 +10,7 @@ searches do. Should the process be unusable (it cannot start, or it died), the c
 from __future__ import annotations
 
 import logging
+import os
 import multiprocessing
 import threading
 from collections.abc import Callable
@@ -26,12 +27,26 @@ _pool: ProcessPoolExecutor | None = None
 _broken = False
 
 
+def _exit_with(parent: int) -> None:
+    """In the drawing process: exit once the server has gone (a stopped server may not shut its pool down)."""
+    import os
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
+
+
 def _executor() -> ProcessPoolExecutor | None:
     global _pool
     with _lock:
         if _pool is None and not _broken:
             # spawn, not fork: the server has threads (a forked child could inherit a held lock)
-            _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            spawn = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=_exit_with, initargs=(os.getpid(),))
         return _pool
 
 
