@@ -10,9 +10,10 @@ searches do. Should the process be unusable (it cannot start, or it died), the c
 from __future__ import annotations
 
 import logging
-import os
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -25,12 +26,11 @@ log = logging.getLogger("server.cards")
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _broken = False
+_enabled = False  # only `serve` draws in a process; tests and `match`'s card host draw in their own threads
 
 
 def _exit_with(parent: int) -> None:
     """In the drawing process: exit once the server has gone (a stopped server may not shut its pool down)."""
-    import os
-    import time
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -43,7 +43,7 @@ def _exit_with(parent: int) -> None:
 def _executor() -> ProcessPoolExecutor | None:
     global _pool
     with _lock:
-        if _pool is None and not _broken:
+        if _pool is None and _enabled and not _broken:
             # spawn, not fork: the server has threads (a forked child could inherit a held lock)
             spawn = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=_exit_with, initargs=(os.getpid(),))
@@ -70,6 +70,15 @@ def drawn(work: Callable[..., T], *args: object) -> T:
     return work(*args)
 
 
+def stop() -> None:
+    """Shut the drawing process down (when `serve` stops); later pictures are drawn in threads."""
+    global _pool, _enabled
+    with _lock:
+        _enabled, pool, _pool = False, _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _ready() -> bool:
     import server.cards.render  # noqa: F401 - Pillow and the scenes, loaded before the first card
 
@@ -78,6 +87,9 @@ def _ready() -> bool:
 
 def start() -> None:
     """Start the drawing process now (at `serve` start), so that the first page does not wait for it."""
+    global _enabled
+    with _lock:
+        _enabled = True
     pool = _executor()
     if pool is not None:
         try:

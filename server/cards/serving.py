@@ -13,9 +13,9 @@ from cachetools import LRUCache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from recognizers.features import check_size
+from server.cards import drawing_process
 from server.cards.picture_folder import PictureFolder
 from server.cards.prerender import PrerenderQueue
-from server.cards import drawing_process
 from server.cards.render import card_bytes, small_webp_pair, to_png, to_small_webp
 
 log = logging.getLogger("server.cards")
