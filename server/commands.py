@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import socket
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -155,10 +156,21 @@ def _serve_locked(
         err.print(f"[red]Cannot serve: {error}[/]", soft_wrap=True)
         raise typer.Exit(1) from None
     with records_lock:
+        from server.cards import drawing_process
+
+        # The card drawing process starts beside the app's start-up, not at the first page's pictures.
+        threading.Thread(target=drawing_process.start, name="start-card-drawing", daemon=True).start()
+        from server.play.views import warm
+
+        # The strategies' tables load now, not in the first /play visitor's request.
+        threading.Thread(target=warm, name="build-strategies", daemon=True).start()
         # The app (and so the admin token beside the records) exists before the server says where it listens.
         app = create_app(settings)
         _print_where(err, f"http://{host}:{port}", settings)
-        serve_app(app, host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log)
+        try:
+            serve_app(app, host=host, port=port, log_level=log_level, sockets=[listening], access_log=access_log)
+        finally:
+            drawing_process.stop()
 
 
 def _rules(malformed_lay: str, draw_after_emptying: bool, points_shown: str, my_score: str) -> Any:

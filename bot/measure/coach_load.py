@@ -67,8 +67,9 @@ def _wait_for(base: str, timeout_s: float = 120) -> None:
 
 
 class Load:
-    def __init__(self, base: str, until: float, coach: str) -> None:
+    def __init__(self, base: str, until: float, coach: str, started: float = 0.0) -> None:
         self.base = base
+        self.started = started  # the server's start (time.monotonic()), for the pages' start times
         self.coach = coach
         self.until = until
         self.lock = threading.Lock()
@@ -76,6 +77,7 @@ class Load:
         self.person_moves = 0
         self.expert: Counter[str] = Counter()
         self.pages: list[float] = []
+        self.page_times: list[list[float]] = []  # [start s after the server's start, seconds] per page
         self.pictures = 0
         self.tokens: list[str] = []
         self.clients: list[httpx.Client] = []
@@ -153,12 +155,13 @@ class Load:
                 if not fresh:
                     continue
                 seen.update(fresh)
-                began = time.perf_counter()
+                began, start_s = time.perf_counter(), time.monotonic() - self.started
                 fetch = functools.partial(_picture, client)
                 answers = list(fetchers.map(fetch, fresh))
                 took = time.perf_counter() - began
                 with self.lock:
                     self.pages.append(took)
+                    self.page_times.append([round(start_s, 1), round(took, 3)])
                     self.pictures += sum(answer.status_code == 200 for answer in answers)
 
 
@@ -181,14 +184,14 @@ def measure(tree: Path, minutes: float, coach: str = "exact") -> tuple[dict[str,
     folder = Path(tempfile.mkdtemp(prefix="coach-load-"))
     db = folder / "records.sqlite3"
     port = _free_port()
-    server = _serve(tree, db, port)
+    server, started = _serve(tree, db, port), time.monotonic()
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_for(base)
         token = Path(f"{db}.admin-token").read_text()
         admin = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=60)
         bots = [admin.post("/admin/bots", json={"Name": f"random-{n}", "Iterations": 1000}).json() for n in (1, 2)]
-        load = Load(base, time.monotonic() + minutes * 60, coach)
+        load = Load(base, time.monotonic() + minutes * 60, coach, started)
         for _ in range(GAMES):
             client = httpx.Client(base_url=base, timeout=120)
             load.tokens.append(client.post("/play/api/games", json=load.new_game()).json()["Session"])
@@ -225,6 +228,7 @@ def measure(tree: Path, minutes: float, coach: str = "exact") -> tuple[dict[str,
         "page_seconds_median": round(median(pages), 3) if pages else None,
         "page_seconds_max": round(pages[-1], 3) if pages else None,
         "pages_over_1_s": sum(took > 1.0 for took in pages),
+        "page_start_s_and_seconds": load.page_times,
         "coach_answers_by_status": dict(load.coach_answers),
         "person_moves": load.person_moves,
     }

@@ -74,3 +74,19 @@ def to_small_webp(image: Image.Image) -> bytes:
     out = io.BytesIO()
     small.save(out, format="WEBP", quality=SMALL_QUALITY)
     return out.getvalue()
+
+
+def small_webp_pair(landmark: str, variant: str, captions: bool) -> tuple[bytes, bytes]:
+    """The small WebPs of the card without and with its caption (both captioned under `captions`), as bytes:
+    what the pages' drawing process hands back (module-level, so that it can be called in another process)."""
+    if captions:
+        captioned = to_small_webp(draw_card(landmark, variant, caption=True))
+        return captioned, captioned
+    plain, captioned_image = draw_card_pair(landmark, variant)
+    return to_small_webp(plain), to_small_webp(captioned_image)
+
+
+def card_bytes(landmark: str, variant: str, caption: bool, small: bool) -> bytes:
+    """One drawn card as bytes: the small WebP (pages) or the full PNG (bots)."""
+    image = draw_card(landmark, variant, caption=caption)
+    return to_small_webp(image) if small else to_png(image)

@@ -13,9 +13,10 @@ from cachetools import LRUCache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from recognizers.features import check_size
+from server.cards import drawing_process
 from server.cards.picture_folder import PictureFolder
 from server.cards.prerender import PrerenderQueue
-from server.cards.render import draw_card, draw_card_pair, to_png, to_small_webp
+from server.cards.render import card_bytes, small_webp_pair, to_png, to_small_webp
 
 log = logging.getLogger("server.cards")
 
@@ -161,17 +162,14 @@ class CardImages:
             return
         photo = self._photo(token, landmark)
         if photo is not None:
-            pair = (photo, photo)
-        elif self.captions:
-            captioned = draw_card(landmark, token, caption=True)
-            pair = (captioned, captioned)
-        else:
-            pair = draw_card_pair(landmark, token)
+            small = to_small_webp(photo)
+            pair = (small, small)
+        else:  # in the drawing process: never waiting for the GIL behind the searches
+            pair = drawing_process.drawn(small_webp_pair, landmark, token, self.captions)
         with self._lock:
             self.drawn += 1
-        for caption, image in zip((False, True), pair, strict=True):
+        for caption, data in zip((False, True), pair, strict=True):
             key = (token, caption or self.captions, True)
-            data = to_small_webp(image)
             self._put(key, data)
             if self.folder is not None and photo is None:
                 self.folder.put(token, key[1], data)
@@ -180,8 +178,9 @@ class CardImages:
         with self._lock:
             self.drawn += 1
         photo = self._photo(token, landmark)
-        image = photo if photo is not None else draw_card(landmark, token, caption=caption)
-        return to_small_webp(image) if small else to_png(image)
+        if photo is None:
+            return drawing_process.drawn(card_bytes, landmark, token, caption, small)
+        return to_small_webp(photo) if small else to_png(photo)
 
     def photo_files(self, landmark: str) -> list[Path]:
         if self.photos_dir is None:

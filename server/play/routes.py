@@ -25,6 +25,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from rummy import bounded_json
 from server.http_io import BodyTooLarge, read_body, without_folders
@@ -167,7 +168,10 @@ async def play_page_slash() -> Response:
 async def play_options(request: Request) -> JSONResponse:
     """The opponents (house bots and characters), the styles and the coach's strategies."""
     styles = list(request.app.state.referee.styles.values())
-    return JSONResponse(options_json(styles, VALUED, request.app.state.referee.house.withdrawn))
+    # In a worker thread: the first answer builds every strategy (loading tables), which on the event loop
+    # stalled the whole server, pictures and house bots' deadlines included, for up to a minute.
+    options = await run_in_threadpool(options_json, styles, VALUED, request.app.state.referee.house.withdrawn)
+    return JSONResponse(options)
 
 
 @router.post("/play/api/games")

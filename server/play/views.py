@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from server.http_io import without_folders
 from server.play.hall import PlayHall, PlaySession, no_limit
 from server.play.ledger import PlayedMove
 from server.styles import GameStyle
+from strategies.coaching.coach import VALUED
 from strategies.coaching.selection import describe_cards, set_name
 from strategies.registry import get_strategy
 from strategies.table.perfect import default_valuer
@@ -52,6 +54,24 @@ def unavailable(make: Callable[[], object]) -> str | None:
     return None
 
 
+# What was built once here. Building a strategy the first time loads its tables (seconds, up to a minute
+# beside busy searches); after one success the answer cannot change, while a failure (a table not built yet)
+# is tried again at the next request, so that a table solved while the server runs is offered.
+_built: set[tuple[object, tuple[str, ...]]] = set()
+_built_lock = threading.Lock()
+
+
+def unavailable_once(make: Callable[..., object], *args: str) -> str | None:
+    """`unavailable` for `make(*args)`, remembered once it succeeds; one build at a time."""
+    with _built_lock:
+        if (make, args) in _built:
+            return None
+        problem = unavailable(functools.partial(make, *args))
+        if problem is None:
+            _built.add((make, args))
+        return problem
+
+
 def options_json(
     styles: Sequence[GameStyle], coaches: Sequence[str], withdrawn: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
@@ -60,7 +80,7 @@ def options_json(
     people_first = sorted(styles, key=lambda style: (not style.for_people, style.style_id))
     opponents = []
     for name, make in HOUSE_BOTS.items():
-        problem = (withdrawn or {}).get(name) or unavailable(make)
+        problem = (withdrawn or {}).get(name) or unavailable_once(make)
         opponents.append(
             {
                 "Name": name,
@@ -72,9 +92,14 @@ def options_json(
     return {
         "Opponents": opponents,
         "Styles": [style_json(style) for style in people_first if not style.stake],
-        "Coaches": [name for name in coaches if unavailable(functools.partial(get_strategy, name)) is None],
+        "Coaches": [name for name in coaches if unavailable_once(get_strategy, name) is None],
         "DefaultCoach": default_valuer(),
     }
+
+
+def warm() -> None:
+    """Build every house bot and coach once (at `serve` start, in a thread), so the first visitor does not wait."""
+    options_json([], VALUED)
 
 
 def _card(card: Sequence[Any], labels: dict[int, str | None]) -> dict[str, Any]:
