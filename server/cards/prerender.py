@@ -32,7 +32,13 @@ class PrerenderQueue:
             if self._closed:
                 return
             if first:
-                self._waiting.extendleft(reversed(cards))
+                # Moved to the front, not copied there: a page waits until its card is no longer waiting, and
+                # a copy left behind in the backlog kept it waiting for the whole backlog (issue 41: a fresh
+                # page took 2-11 s while the first deals were still being drawn, each card drawn long before).
+                tokens = {token for token, _ in cards}
+                rest = [card for card in self._waiting if card[0] not in tokens]
+                self._waiting.clear()
+                self._waiting.extend(list(cards) + rest)
             else:
                 self._waiting.extend(cards)
             if self._thread is None:
