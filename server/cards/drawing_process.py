@@ -1,4 +1,4 @@
-"""Card pictures are drawn in a process of their own, not in the server's threads (issue 41).
+"""Card pictures are drawn in processes of their own, not in the server's threads (issue 41).
 
 In the server, coaches and house bots search in Python-level loops that hold the GIL most of the time;
 drawing a card (Pillow's many short steps, each giving the GIL back and waiting to take it again) then
@@ -20,6 +20,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 T = TypeVar("T")
+
+# A fresh page shows up to about 20 cards at some 50 ms of CPU each: two processes draw them on both cores.
+PROCESSES = 2
 
 log = logging.getLogger("server.cards")
 
@@ -46,7 +49,7 @@ def _executor() -> ProcessPoolExecutor | None:
         if _pool is None and _enabled and not _broken:
             # spawn, not fork: the server has threads (a forked child could inherit a held lock)
             spawn = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=_exit_with, initargs=(os.getpid(),))
+            _pool = ProcessPoolExecutor(PROCESSES, mp_context=spawn, initializer=_exit_with, initargs=(os.getpid(),))
         return _pool
 
 
@@ -86,13 +89,14 @@ def _ready() -> bool:
 
 
 def start() -> None:
-    """Start the drawing process now (at `serve` start), so that the first page does not wait for it."""
+    """Start the drawing processes now (at `serve` start), so that the first page does not wait for it."""
     global _enabled
     with _lock:
         _enabled = True
     pool = _executor()
     if pool is not None:
         try:
-            pool.submit(_ready).result(timeout=120)
+            for ready in [pool.submit(_ready) for _ in range(PROCESSES)]:
+                ready.result(timeout=120)
         except Exception as error:  # noqa: BLE001 - any failure: draw in threads instead
             _give_up(error)

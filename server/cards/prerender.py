@@ -1,4 +1,4 @@
-"""One background worker that draws card pictures ahead of the pages' requests, in the order asked."""
+"""Background workers that draw card pictures ahead of the pages' requests, in the order asked."""
 
 from __future__ import annotations
 
@@ -11,19 +11,20 @@ log = logging.getLogger("server.cards")
 
 
 class PrerenderQueue:
-    """Cards (token, landmark) waiting to be drawn by `draw`, in one daemon thread started on first use.
+    """Cards (token, landmark) waiting to be drawn by `draw`, in `workers` daemon threads started on first use.
 
-    A card asked for twice is drawn once (`draw` skips what is cached).
+    A card asked for twice is drawn once (`draw` skips what is cached). Several workers draw a page's cards
+    side by side (where `draw` hands the work to processes, on several cores).
     """
 
-    def __init__(self, draw: Callable[[str, str], None]) -> None:
+    def __init__(self, draw: Callable[[str, str], None], workers: int = 1) -> None:
         self._draw = draw
+        self._workers = max(1, workers)
         self._waiting: deque[tuple[str, str]] = deque()
-        self._busy = False
-        self._current: str | None = None  # the token being drawn
+        self._current: list[str] = []  # the tokens being drawn, one per busy worker
         self._closed = False
         self._changed = threading.Condition()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     def add(self, cards: Sequence[tuple[str, str]], *, first: bool = False) -> None:
         if not cards:
@@ -41,14 +42,15 @@ class PrerenderQueue:
                 self._waiting.extend(list(cards) + rest)
             else:
                 self._waiting.extend(cards)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="card-prerender", daemon=True)
-                self._thread.start()
+            while len(self._threads) < self._workers:
+                thread = threading.Thread(target=self._run, name=f"card-prerender-{len(self._threads)}", daemon=True)
+                self._threads.append(thread)
+                thread.start()
             self._changed.notify_all()
 
     def wait_idle(self, timeout: float) -> bool:
         with self._changed:
-            return self._changed.wait_for(lambda: not self._waiting and not self._busy, timeout)
+            return self._changed.wait_for(lambda: not self._waiting and not self._current, timeout)
 
     def wait_for_card(self, token: str, timeout: float) -> None:
         """Wait until the card `token` is neither waiting nor being drawn (or the timeout, or the stop)."""
@@ -56,27 +58,29 @@ class PrerenderQueue:
             self._changed.wait_for(lambda: self._closed or not self._pending(token), timeout)
 
     def _pending(self, token: str) -> bool:
-        return self._current == token or any(waiting == token for waiting, _ in self._waiting)
+        return token in self._current or any(waiting == token for waiting, _ in self._waiting)
 
     def close(self) -> None:
         with self._changed:
             self._closed = True
             self._waiting.clear()
             self._changed.notify_all()
-            thread = self._thread
-        if thread is not None:
+            threads = list(self._threads)
+        for thread in threads:
             thread.join(timeout=5)
 
     def _run(self) -> None:
+        token: str | None = None
         while True:
             with self._changed:
-                self._busy, self._current = False, None
+                if token is not None:
+                    self._current.remove(token)
                 self._changed.notify_all()
                 self._changed.wait_for(lambda: self._waiting or self._closed)
                 if self._closed:
                     return
                 token, landmark = self._waiting.popleft()
-                self._busy, self._current = True, token
+                self._current.append(token)
             try:
                 self._draw(token, landmark)
             except Exception:  # a bad photo file or the like: that card is drawn on request instead

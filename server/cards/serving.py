@@ -74,7 +74,7 @@ class CardImages:
         self.drawn_on_request = 0
         self.drawn = 0
         self.folder = folder if photos_dir is None else None
-        self._ahead = PrerenderQueue(self._draw_small_pair)
+        self._ahead = PrerenderQueue(self._draw_small_pair, workers=drawing_process.PROCESSES)
         self.watched = False  # a person's page has asked this server for something
         self._unwatched: deque[tuple[str, str]] = deque(maxlen=UNWATCHED_CARDS)
 

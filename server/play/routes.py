@@ -194,6 +194,8 @@ async def new_game(request: Request) -> JSONResponse:
         )
     except (PlayError, ValueError) as error:
         return _refused(error)
+    # A person's game: its cards are drawn from now on (the whole deal, ahead of the page's first pictures).
+    request.app.state.images.watch()
     response = JSONResponse(state_json(_hall(request), session))
     response.set_cookie(PLAY_COOKIE, owner, httponly=True, samesite="strict", path="/")
     return response

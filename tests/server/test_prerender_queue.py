@@ -49,3 +49,15 @@ def test_cards_asked_for_first_keep_their_order_and_the_backlog_keeps_its_own() 
         assert order in (["a", "c", "e", "b", "d"], ["c", "e", "a", "b", "d"])
     finally:
         queue.close()
+
+
+def test_two_workers_draw_two_cards_at_once() -> None:
+    both = threading.Barrier(2, timeout=60)  # passes only when two draws run side by side
+    drawn: list[str] = []
+    queue = PrerenderQueue(lambda token, _landmark: (both.wait(), drawn.append(token)), workers=2)
+    try:
+        queue.add([("a", "x"), ("b", "x")])
+        assert queue.wait_idle(90)
+        assert sorted(drawn) == ["a", "b"]
+    finally:
+        queue.close()

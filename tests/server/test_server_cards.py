@@ -102,6 +102,7 @@ def test_prerendered_pictures_are_the_ones_drawn_on_request_and_asked_ones_go_fi
     images = CardImages()
     images.watch()
     images._ahead._draw = draw
+    images._ahead._workers = 1  # the order is one worker's (two draw side by side: test_prerender_queue.py)
     images._ahead.add([("a", "giralda"), ("b", "giralda")])
     deadline = time.monotonic() + 30
     while not drawn and time.monotonic() < deadline:
