@@ -199,8 +199,8 @@ def chances_text(chances: Iterable[tuple[str, float]], cutoff: float = 0.05) -> 
 class UnsureCards:
     """Cards a belief is not certain of, with what it believes of them, for display.
 
-    `cards` is one card in view, or the cards laid before the first view (negative ids in the belief;
-    one entry for them all when the belief holds the same of each, as for one unseen set)."""
+    `cards` is one card in view, or the cards of one set laid unseen (negative ids in the belief), whose
+    text is what is believed of each of them (the mean of their chances)."""
 
     cards: tuple[int, ...]
     text: str  # chances_text of the cards' landmarks
@@ -211,7 +211,7 @@ class UnsureCards:
         if not self.unseen:
             return f"card {self.cards[0]}"
         count = len(self.cards)
-        return "the card laid before the first view" if count == 1 else f"the {count} cards laid before the first view"
+        return "the card laid unseen" if count == 1 else f"each of the {count} cards laid unseen"
 
     def line(self) -> str:
         return f"{self.what}: {self.text}"
@@ -220,20 +220,27 @@ class UnsureCards:
         return {"Cards": list(self.cards), "What": self.what, "Belief": self.text}
 
 
-def unsure_cards(belief: Belief, in_view: Iterable[int] | None = None) -> tuple[UnsureCards, ...]:
+def unsure_cards(
+    belief: Belief, in_view: Iterable[int] | None = None, unseen_sets: Iterable[Sequence[int]] | None = None
+) -> tuple[UnsureCards, ...]:
     """What `belief` holds of every card it is not sure of: the cards of `in_view` (default: every card it
-    knows in view), in that order, then the cards laid before the first view, grouped by what is believed."""
+    knows in view), in that order, then each set of cards laid unseen (`unseen_sets`, negative ids; default:
+    all such cards as one)."""
     shown = [card for card in belief.marginals if card >= 0] if in_view is None else list(in_view)
     found = [
         UnsureCards((card,), belief.describe(card))
         for card in shown
         if card in belief.marginals and not belief.sure_of(card)
     ]
-    unseen: dict[str, list[int]] = {}
-    for card in sorted((card for card in belief.marginals if card < 0), reverse=True):
-        if not belief.sure_of(card):
-            unseen.setdefault(belief.describe(card), []).append(card)
-    found.extend(UnsureCards(tuple(cards), text, unseen=True) for text, cards in unseen.items())
+    hidden = sorted((card for card in belief.marginals if card < 0 and not belief.sure_of(card)), reverse=True)
+    groups = [hidden] if unseen_sets is None else [[card for card in cards if card < 0] for cards in unseen_sets]
+    for cards in groups:
+        cards = [card for card in cards if card in belief.marginals]
+        if not cards:
+            continue
+        mean = [sum(belief.marginals[card][t] for card in cards) / len(cards) for t in range(len(belief.names))]
+        if max(mean) < 1.0 - SURE:
+            found.append(UnsureCards(tuple(cards), chances_text(zip(belief.names, mean)), unseen=True))
     return tuple(found)
 
 
