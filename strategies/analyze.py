@@ -140,9 +140,7 @@ def analyse_seen(
     belief = tracker.belief()
     states = tracker.belief_states()
     if len(states) == 1:  # one count-level position: its values are exact, no expectation
-        seen = Position(
-            tracker.count_state(), belief.names, *_cards(tracker), position.rules, position.annotations
-        )
+        seen = Position(tracker.count_state(), belief.names, *_cards(tracker), position.rules, position.annotations)
         return analyse(seen, strategy, objective, time_ms, nodes)
     player, objective = _player(strategy, objective, time_ms, nodes)
     deadline = None if nodes is not None else time.monotonic() + time_ms / 1000

@@ -41,13 +41,17 @@ class PositionTracker(Tracker):
         if self._belief is None:
             n = len(self.names)
             laid = {-(index + 1): t for index, t in enumerate(self.laid_types)}
-            evidence: dict[int, Sequence[float] | None] = {card: self._evidence(card, self.names) for card in self.labels}
+            evidence: dict[int, Sequence[float] | None] = {
+                card: self._evidence(card, self.names) for card in self.labels
+            }
             evidence.update({card: tuple(1.0 if u == t else 0.0 for u in range(n)) for card, t in laid.items()})
             self._belief = infer([*self.labels, *laid], evidence, [], self.names, self.rules, samples=self.samples)
         return self._belief
 
 
-def seen_tracker(position: Position, raw: Mapping[str, Any], recognizer_spec: str, noise_seed: int | str = 0) -> Tracker:
+def seen_tracker(
+    position: Position, raw: Mapping[str, Any], recognizer_spec: str, noise_seed: int | str = 0
+) -> Tracker:
     """The tracker of the position's mover seeing its cards through `recognizer_spec` (its oracle: the
     position's own labels, by card URL)."""
     from recognizers.registry import get_recognizer

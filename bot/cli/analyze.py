@@ -68,7 +68,9 @@ def analyze(
                 errors.print(f"[red]{where}: {error}[/red]")
             continue
         if json_output:
-            print(json.dumps({**analysis.to_json(), **_value_kind(analysis.exact), "note": analysis.note()}), flush=True)
+            print(
+                json.dumps({**analysis.to_json(), **_value_kind(analysis.exact), "note": analysis.note()}), flush=True
+            )
             continue
         _print_analysis(console, where, strategy, position, analysis, top)
     if failed:

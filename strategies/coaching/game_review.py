@@ -186,7 +186,7 @@ class GameReview:
                 "and shows what the player believed of the cards it was unsure of."
             )
         if not estimates:
-            exact = "Every value is exact." if not expected else f"Every value is exact ({expected} of them {EXPECTED})."
+            exact = f"Every value is exact ({expected} of them {EXPECTED})." if expected else "Every value is exact."
             return [exact, *unseen, *self.source_notes]
         return [
             f"{estimates} of {len(self.decisions)} decisions are graded with estimates, not exact values "
@@ -313,10 +313,10 @@ def unseen_belief(pool: Mapping[str, int], laid_kinds: Sequence[str]) -> UnsureC
     """What the deck make-ups of `unseen_alternatives` say of each card of the set laid unseen: for one
     landmark, the chance it was each; for different ones, the chance a given card of it was each."""
     size = len(laid_kinds)
-    chances: Counter[str] = Counter()
+    chances: dict[str, float] = {}
     for deck, weight in unseen_alternatives(pool, laid_kinds):
         for name in deck:
-            chances[name] += weight * (pool[name] - deck[name]) / size
+            chances[name] = chances.get(name, 0.0) + weight * (pool[name] - deck[name]) / size
     cards = tuple(range(-1, -size - 1, -1))
     return UnsureCards(cards, chances_text(chances.items()), unseen=True)
 
@@ -370,7 +370,9 @@ def recorded_decisions(record: Mapping[str, Any]) -> list[RecordedDecision]:
                 pool.update(unseen[1])
                 possible = unseen_alternatives(pool, unseen[1])
                 if len(possible) > 1:  # one make-up possible (a set of every landmark): the values are exact
-                    alternatives = tuple((position_of(gamestate, labels, counts), weight) for counts, weight in possible)
+                    alternatives = tuple(
+                        (position_of(gamestate, labels, counts), weight) for counts, weight in possible
+                    )
                     belief = (unseen_belief(pool, unseen[1]).line(),)
         except PositionError as error:
             raise ReviewError(f"match {game_id}, step {step}: {error}") from None

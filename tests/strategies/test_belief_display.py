@@ -23,8 +23,11 @@ from strategies.coaching.review_page import review_html
 
 POSITIONS = Path(__file__).parents[2] / "fixtures" / "positions" / "from_games.jsonl"
 CHANCE = re.compile(r"[a-z] 0\.\d\d\b")  # a landmark with its chance, as every display writes it
+
+
 # A cheap grader: the display is under test here, not the values (the review tests check those).
-CHEAP = {"search_nodes": 200, "exact_nodes": 200, "exact_turns": 0}
+def cheap_grader() -> EngineGrader:
+    return EngineGrader("win", search_nodes=200, exact_nodes=200, exact_turns=0)
 
 
 def test_chances_are_written_one_way_and_certain_cards_are_not_listed() -> None:
@@ -84,7 +87,7 @@ def test_analyze_with_true_labels_says_no_expectation(position_file: Path) -> No
 
 def _recorded(tmp_path: Path, seed: str, players: tuple[Contender, Contender]) -> dict[str, Any]:
     result = play_round(seed, players)
-    path, game_ids = store_rounds(tmp_path / "records.sqlite3", [(result, 0)], tuple(p.name for p in players))
+    path, game_ids = store_rounds(tmp_path / "records.sqlite3", [(result, 0)], (players[0].name, players[1].name))
     records = Records(path)
     try:
         record = records.match_record(game_ids[-1])
@@ -97,13 +100,15 @@ def _recorded(tmp_path: Path, seed: str, players: tuple[Contender, Contender]) -
 def test_the_review_of_a_game_played_through_harsh_errors_shows_what_the_player_believed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = _recorded(tmp_path, "display:harsh", (Contender("heuristic", "harsh:0.1", shown="seer"), Contender("greedy")))
+    record = _recorded(
+        tmp_path, "display:harsh", (Contender("heuristic", "harsh:0.1", shown="seer"), Contender("greedy"))
+    )
     chose = [move for move in record["Moves"] if move.get("Suggestions")]
     assert chose and all(move["Suggestions"][0]["Expected"] for move in chose)
     assert all(EXPECTED in move["Suggestions"][0]["Label"] for move in chose)
     assert any(CHANCE.search(item["Belief"]) for move in chose for item in move["Suggestions"][0]["Beliefs"])
 
-    data = review_record(record, EngineGrader("win", **CHEAP)).to_json()
+    data = review_record(record, cheap_grader()).to_json()
     believed = [decision for decision in data["Decisions"] if decision["PlayerBelief"]]
     assert {decision["Player"] for decision in believed} == {"seer"}
     assert len(believed) == len(chose)
@@ -125,7 +130,7 @@ def test_the_review_of_a_game_played_through_harsh_errors_shows_what_the_player_
 def test_the_review_shows_an_unseen_opening_set_with_its_chances(tmp_path: Path) -> None:
     # greedy opens this deal with a set of one landmark that random, moving second, never saw.
     record = _recorded(tmp_path, "review:1", (Contender("greedy"), Contender("random")))
-    data = review_record(record, EngineGrader("win", **CHEAP)).to_json()
+    data = review_record(record, cheap_grader()).to_json()
     expected = [decision for decision in data["Decisions"] if decision["Expected"]]
     assert expected, "greedy opens review:1 with a set its opponent never saw"
     for decision in expected:
@@ -144,7 +149,9 @@ def test_an_agent_with_true_labels_shows_the_opening_set_it_never_saw(tmp_path: 
     result = play_round("display:open:0", (Contender("heuristic"), Contender("greedy")))
     opening = result.moves[0]
     assert opening.seat == 1 and "Lay" in opening.move and opening.points == 30
-    believed = [move for move in result.moves if move.seat == 0 and move.suggestions and move.suggestions[0]["Expected"]]
+    believed = [
+        move for move in result.moves if move.seat == 0 and move.suggestions and move.suggestions[0]["Expected"]
+    ]
     assert believed, "heuristic decides on the unseen set's possible landmarks"
     for move in believed:
         beliefs = move.suggestions[0]["Beliefs"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.browser
 CHANCE = re.compile(r"[a-z] 0\.\d\d\b")
 
 
-def test_a_step_decided_on_a_belief_shows_it(start_viewer_server, db_path: Path, page) -> None:
+def test_a_step_decided_on_a_belief_shows_it(start_viewer_server: Any, db_path: Path, page: Any) -> None:
     seer = play_round("display:viewer", (Contender("heuristic", "harsh:0.1", shown="seer"), Contender("greedy")))
     sighted = play_round("display:viewer", (Contender("heuristic", shown="sighted"), Contender("greedy")))
     _path, (seer_id,) = store_rounds(db_path, [(seer, 0)], ("seer", "greedy"))
