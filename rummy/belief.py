@@ -244,12 +244,13 @@ def unsure_cards(
     return tuple(found)
 
 
-def expected_note(unsure: Sequence[UnsureCards]) -> str:
-    """One sentence saying that values are expected over the belief, and what it holds of the unsure cards
-    (empty when there are none: values on a certain belief are not expectations, and are not called so)."""
+def expected_note(unsure: Sequence[UnsureCards], lead: str = f"Values are {EXPECTED}") -> str:
+    """One sentence saying that values are expected over the belief (or what `lead` says was decided on it),
+    and what it holds of the unsure cards (empty when there are none: values on a certain belief are not
+    expectations, and are not called so)."""
     if not unsure:
         return ""
-    return f"Values are {EXPECTED}, which is not sure of " + "; ".join(item.line() for item in unsure) + "."
+    return f"{lead}, which is not sure of " + "; ".join(item.line() for item in unsure) + "."
 
 
 # --- inference ------------------------------------------------------------------------------------

@@ -42,7 +42,11 @@ class Analysis:
 
     def note(self) -> str:
         """What the values are expected over, in one sentence; empty when they are no expectation."""
-        return expected_note(self.beliefs) if self.expected else ""
+        if not self.expected:
+            return ""
+        if all(ranked.value is None for ranked in self.moves):  # a strategy without values votes
+            return expected_note(self.beliefs, "No values: the move is voted on the belief")
+        return expected_note(self.beliefs)
 
     def to_json(self) -> dict[str, Any]:
         return {
