@@ -171,10 +171,86 @@ class Belief:
 
     def describe(self, card_id: int, cutoff: float = 0.05) -> str:
         """The card's belief in words, e.g. "giralda 0.62 / koutoubia mosque 0.31" (or one name when certain)."""
-        shares = sorted(enumerate(self.marginals[card_id]), key=lambda pair: -pair[1])
-        if shares[0][1] >= 1.0 - 1e-9:
-            return self.names[shares[0][0]]
-        return " / ".join(f"{self.names[t]} {p:.2f}" for t, p in shares if p >= cutoff)
+        return chances_text(zip(self.names, self.marginals[card_id]), cutoff)
+
+    def sure_of(self, card_id: int) -> bool:
+        """Whether the belief gives this card one landmark for certain."""
+        return max(self.marginals[card_id]) >= 1.0 - SURE
+
+
+# A chance this close to 1 is shown as certainty (float sums of assignment weights fall a hair short).
+SURE = 1e-9
+# What every place that shows values decided on an uncertain belief says of them.
+EXPECTED = "expected over the belief"
+
+
+def chances_text(chances: Iterable[tuple[str, float]], cutoff: float = 0.05) -> str:
+    """Landmarks with their chances, likeliest first, in the one form every display uses:
+    "giralda 0.62 / koutoubia mosque 0.31" (chances under `cutoff` left out), or the one name when certain."""
+    shares = sorted(((name, p) for name, p in chances if p > 0), key=lambda pair: (-pair[1], pair[0]))
+    if not shares:
+        return "unknown"
+    if shares[0][1] >= 1.0 - SURE:
+        return shares[0][0]
+    return " / ".join(f"{name} {p:.2f}" for name, p in shares if p >= cutoff) or f"{shares[0][0]} {shares[0][1]:.2f}"
+
+
+@dataclass(frozen=True)
+class UnsureCards:
+    """Cards a belief is not certain of, with what it believes of them, for display.
+
+    `cards` is one card in view, or the cards of one set laid unseen (negative ids in the belief), whose
+    text is what is believed of each of them (the mean of their chances)."""
+
+    cards: tuple[int, ...]
+    text: str  # chances_text of the cards' landmarks
+    unseen: bool = False
+
+    @property
+    def what(self) -> str:
+        if not self.unseen:
+            return f"card {self.cards[0]}"
+        count = len(self.cards)
+        return "the card laid unseen" if count == 1 else f"each of the {count} cards laid unseen"
+
+    def line(self) -> str:
+        return f"{self.what}: {self.text}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"Cards": list(self.cards), "What": self.what, "Belief": self.text}
+
+
+def unsure_cards(
+    belief: Belief, in_view: Iterable[int] | None = None, unseen_sets: Iterable[Sequence[int]] | None = None
+) -> tuple[UnsureCards, ...]:
+    """What `belief` holds of every card it is not sure of: the cards of `in_view` (default: every card it
+    knows in view), in that order, then each set of cards laid unseen (`unseen_sets`, negative ids; default:
+    all such cards as one)."""
+    shown = [card for card in belief.marginals if card >= 0] if in_view is None else list(in_view)
+    found = [
+        UnsureCards((card,), belief.describe(card))
+        for card in shown
+        if card in belief.marginals and not belief.sure_of(card)
+    ]
+    hidden = sorted((card for card in belief.marginals if card < 0 and not belief.sure_of(card)), reverse=True)
+    groups = [hidden] if unseen_sets is None else [[card for card in cards if card < 0] for cards in unseen_sets]
+    for cards in groups:
+        cards = [card for card in cards if card in belief.marginals]
+        if not cards:
+            continue
+        mean = [sum(belief.marginals[card][t] for card in cards) / len(cards) for t in range(len(belief.names))]
+        if max(mean) < 1.0 - SURE:
+            found.append(UnsureCards(tuple(cards), chances_text(zip(belief.names, mean)), unseen=True))
+    return tuple(found)
+
+
+def expected_note(unsure: Sequence[UnsureCards], lead: str = f"Values are {EXPECTED}") -> str:
+    """One sentence saying that values are expected over the belief (or what `lead` says was decided on it),
+    and what it holds of the unsure cards (empty when there are none: values on a certain belief are not
+    expectations, and are not called so)."""
+    if not unsure:
+        return ""
+    return f"{lead}, which is not sure of " + "; ".join(item.line() for item in unsure) + "."
 
 
 # --- inference ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummy import DEFAULT_RULES, CardLabel, CountMove, Move, Recognizer, RulesConfig, Tracker
-from rummy.belief import Belief, error_model_of
+from rummy.belief import EXPECTED, Belief, error_model_of, unsure_cards
 from rummy.labels import recognize_within
 from strategies.base import Strategy
 from strategies.belief_play import BeliefDecision, decide
@@ -132,17 +132,27 @@ class ArenaAgent:
     def _belief_suggestions(self, decision: BeliefDecision, top: int = 3) -> list[dict[str, Any]]:
         shown = getattr(self.strategy, "shown_value", None)
         belief = self.tracker.belief()
-        return [
+        # Assignments that all make the same count-level position (an unseen set of every landmark) give one
+        # value, not an expectation: only several are said to be.
+        expected = decision.states > 1 or decision.weight_valued < 1.0 - 1e-9
+        suggestions = [
             {
                 "Move": ranked.move.to_json(),
-                "Label": describe_card_move(ranked.move, belief) + " (expected over the belief)",
+                "Label": describe_card_move(ranked.move, belief) + (f" ({EXPECTED})" if expected else ""),
                 "Value": round(shown(ranked.value) if callable(shown) else ranked.value, 4),
                 "Exact": decision.exact,
-                "Expected": True,
+                "Expected": expected,
                 "SetChance": round(ranked.sure, 4),  # for a Lay: its probability of being a set
             }
             for ranked in decision.ranked[:top]
         ]
+        if suggestions and expected:
+            # What the move was decided on, once per move (records and the viewer show it beside the values).
+            mine, theirs = self.tracker.hand_ids()
+            unseen = [laid.cards for laid in self.tracker.sets if laid.cards and laid.cards[0] < 0]
+            unsure = unsure_cards(belief, mine + theirs, unseen)
+            suggestions[0]["Beliefs"] = [item.to_json() for item in unsure]
+        return suggestions
 
     def _suggestions(self, moves: Sequence[CountMove], confidence: dict[int, float]) -> list[dict[str, Any]]:
         ranked = getattr(self.strategy, "suggestions", None)

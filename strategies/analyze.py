@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from strategies.agent import describe_count_move
+from rummy import Lay
+from rummy.belief import UnsureCards, expected_note, unsure_cards
+from strategies.agent import describe_card_move, describe_count_move
+from strategies.belief_play import RankedCardMove
 from strategies.position import Position
 from strategies.provenance import strategy_source
 from strategies.registry import get_strategy, takes_option
@@ -31,6 +36,17 @@ class Analysis:
     exact: bool
     source: dict[str, Any] | None = None  # what produced the values (strategies.provenance)
     how: str = ""  # `perfect`: where this position's values came from, e.g. "exact, from the win table"
+    # Seen through a recognizer (analyse_seen): values expected over the belief, and the cards it is unsure of.
+    expected: bool = False
+    beliefs: tuple[UnsureCards, ...] = ()
+
+    def note(self) -> str:
+        """What the values are expected over, in one sentence; empty when they are no expectation."""
+        if not self.expected:
+            return ""
+        if all(ranked.value is None for ranked in self.moves):  # a strategy without values votes
+            return expected_note(self.beliefs, "No values: the move is voted on the belief")
+        return expected_note(self.beliefs)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +54,8 @@ class Analysis:
             "objective": self.objective.value,
             "exact": self.exact,
             "source": self.source,
+            "expected": self.expected,
+            "beliefs": [item.to_json() for item in self.beliefs],
             "moves": [
                 {
                     "move": ranked.move,
@@ -60,18 +78,9 @@ def analyse(
     """Rank the moves of `position`; with `nodes`, a search strategy gets that node budget instead of
     `time_ms`, so the ranking is the same on every machine. With `deadline` (time.monotonic()), every
     searching strategy stops by then, `exact` included (its values are then the search's, not exact)."""
-    objective = Objective(objective)
     state = position.state
     rules = state.rules
-    options: dict[str, Any] = {}
-    if strategy not in {"random", "greedy"}:
-        options["objective"] = objective
-    if nodes is not None and takes_option(strategy, "nodes"):
-        options["nodes"] = nodes
-    elif takes_option(strategy, "time_ms"):
-        options["time_ms"] = time_ms
-    player = get_strategy(strategy, **options)
-    objective = Objective(getattr(player, "objective", objective))  # NAME:objective=... in the spec wins
+    player, objective = _player(strategy, objective, time_ms, nodes)
     if isinstance(player, (SearchStrategy, PerfectStrategy)):
         result = player.analyse(state.copy(), None if nodes is not None else deadline, all_values=True)
         values = result.move_values
@@ -100,3 +109,74 @@ def analyse(
         for move in order
     )
     return Analysis(moves[0].move, moves, objective, 0, False, strategy_source(player))
+
+
+def _player(strategy: str, objective: Objective | str, time_ms: float, nodes: int | None) -> tuple[Any, Objective]:
+    """The strategy instance that ranks the moves, and the objective it ranks them by."""
+    objective = Objective(objective)
+    options: dict[str, Any] = {}
+    if strategy not in {"random", "greedy"}:
+        options["objective"] = objective
+    if nodes is not None and takes_option(strategy, "nodes"):
+        options["nodes"] = nodes
+    elif takes_option(strategy, "time_ms"):
+        options["time_ms"] = time_ms
+    player = get_strategy(strategy, **options)
+    return player, Objective(getattr(player, "objective", objective))  # NAME:objective=... in the spec wins
+
+
+def analyse_seen(
+    position: Position,
+    raw: Mapping[str, Any],
+    recognizer: str,
+    strategy: str = "expectimax",
+    objective: Objective | str = Objective.WIN,
+    time_ms: float = 1000,
+    nodes: int | None = None,
+    noise_seed: int | str = 0,
+) -> Analysis:
+    """Rank the moves of `position` as its mover sees them through `recognizer` (strategies.seen_position):
+    on a certain belief as `analyse` does, else every card move valued as its expectation over the belief."""
+    from strategies.belief_play import decide
+    from strategies.seen_position import seen_tracker
+
+    tracker = seen_tracker(position, raw, recognizer, noise_seed)
+    belief = tracker.belief()
+    states = tracker.belief_states()
+    if len(states) == 1:  # one count-level position: its values are exact, no expectation
+        seen = Position(tracker.count_state(), belief.names, *_cards(tracker), position.rules, position.annotations)
+        return analyse(seen, strategy, objective, time_ms, nodes)
+    player, objective = _player(strategy, objective, time_ms, nodes)
+    deadline = None if nodes is not None else time.monotonic() + time_ms / 1000
+    decision = decide(player, tracker, deadline)
+    shown = getattr(player, "shown_value", None)
+    ranked = decision.ranked or (RankedCardMove(decision.move, float("nan"), 1.0),)
+    moves = tuple(
+        RankedMove(
+            item.move.to_json(),
+            f"{item.sure:.2f}" if isinstance(item.move, Lay) else "",
+            None if not decision.ranked else shown(item.value) if callable(shown) else item.value,
+            describe_card_move(item.move, belief),
+        )
+        for item in ranked
+    )
+    mine, theirs = tracker.hand_ids()
+    how = f"{decision.states} of the belief's {len(states)} assignments valued; belief by {belief.method}"
+    return Analysis(
+        moves[0].move,
+        moves,
+        objective,
+        0,
+        decision.exact,
+        {**strategy_source(player), "recognizer": recognizer, "error_model": tracker.error_model.source},
+        how,
+        expected=True,
+        beliefs=unsure_cards(belief, mine + theirs),
+    )
+
+
+def _cards(tracker: Any) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """(id, type) of the cards in each hand, in the belief's one assignment."""
+    types = tracker.belief().most_likely.types
+    mine, theirs = tracker.hand_ids()
+    return tuple((card, types[card]) for card in mine), tuple((card, types[card]) for card in theirs)

@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from rummy.belief import EXPECTED
 from strategies.registry import SPEC_HELP
 
 
@@ -35,6 +36,13 @@ def analyze(
     ),
     top: int = typer.Option(8, help="Moves shown in the table (the JSON lists all)."),
     json_output: bool = typer.Option(False, "--json", help="One JSON answer per position."),
+    recognizer: str | None = typer.Option(
+        None,
+        "--recognizer",
+        help="See the hand cards as a bot would through this recognizer (e.g. harsh:0.1, noisy:0.1; the position's "
+        "labels are its true labels): moves are then decided on the belief, their values expected over it, and "
+        "the cards it is unsure of are shown with their chances. Also as --strategy NAME@RECOGNIZER.",
+    ),
 ) -> None:
     """Rank the moves of a position, best first, like a coach's suggestions."""
     import json
@@ -45,12 +53,13 @@ def analyze(
 
     console = Console()
     errors = Console(stderr=True)
+    strategy, recognizer = _split_recognizer(strategy, recognizer)
     strategy = _checked_strategy(objective, strategy, time_ms)
     failed = False
     for number, line in _lines(file, errors):
         where = f"{file.name}:{number}" if file.suffix == ".jsonl" else file.name
         try:
-            position, analysis = _analysed(errors, line, strategy, objective, time_ms, nodes)
+            position, analysis = _analysed(errors, line, strategy, objective, time_ms, nodes, recognizer)
         except PositionError as error:
             failed = True
             if json_output:
@@ -59,20 +68,37 @@ def analyze(
                 errors.print(f"[red]{where}: {error}[/red]")
             continue
         if json_output:
-            print(json.dumps({**analysis.to_json(), **_value_kind(analysis.exact)}), flush=True)
+            print(
+                json.dumps({**analysis.to_json(), **_value_kind(analysis.exact), "note": analysis.note()}), flush=True
+            )
             continue
         _print_analysis(console, where, strategy, position, analysis, top)
     if failed:
         raise typer.Exit(1)
 
 
+def _split_recognizer(strategy: str | None, recognizer: str | None) -> tuple[str | None, str | None]:
+    """The strategy and the recognizer from --strategy NAME@RECOGNIZER or --recognizer (not both)."""
+    from bot.players.labelling import split_player
+
+    if strategy is None or "@" not in strategy:
+        return strategy, recognizer
+    try:
+        name, own = split_player(strategy)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--strategy") from None
+    if own is not None and recognizer is not None and own != recognizer:
+        raise typer.BadParameter(f"two recognizers named: {own!r} and {recognizer!r}", param_hint="--recognizer")
+    return name, own or recognizer
+
+
 def _analysed(
-    errors: Any, line: str, strategy: str, objective: str, time_ms: float, nodes: int | None
+    errors: Any, line: str, strategy: str, objective: str, time_ms: float, nodes: int | None, recognizer: str | None
 ) -> tuple[Any, Any]:
     """One line's position and its analysis; raises PositionError for a bad position, exits 2 when the
     strategy cannot value it at all (a table not built, a position the kernel does not take)."""
     from rummy.bounded_json import loads
-    from strategies.analyze import analyse
+    from strategies.analyze import analyse, analyse_seen
     from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
     from strategies.table import TableError
@@ -83,9 +109,16 @@ def _analysed(
         except ValueError as error:
             raise PositionError(f"not valid JSON: {error}") from None
         position = parse_position(raw)
+        if recognizer is not None:
+            return position, analyse_seen(position, raw, recognizer, strategy, objective, time_ms, nodes)
         return position, analyse(position, strategy, objective, time_ms, nodes)
     except (TableError, KernelUnsupported) as error:
         errors.print(f"[red]{error}[/red]")
+        raise typer.Exit(2) from None
+    except (ValueError, OSError) as error:
+        if isinstance(error, PositionError) or recognizer is None:
+            raise
+        errors.print(f"[red]recognizer {recognizer!r}: {error}[/red]")  # a bad spec or file, in one line
         raise typer.Exit(2) from None
 
 
@@ -133,15 +166,18 @@ def _print_analysis(console: Any, where: str, strategy: str, position: Any, anal
     depth = "exact" if analysis.exact else f"{analysis.depth} turns deep"
     if analysis.how:
         depth = analysis.how  # `perfect` says where this position's values came from
+    if analysis.expected:
+        kind += f", {EXPECTED}"
     table = Table(title=f"{where}: {strategy}, {kind}, {depth}")
     table.add_column("#", justify="right")
     table.add_column("move")
-    table.add_column("landmarks")
-    table.add_column("by type")
+    table.add_column("landmarks (as believed)" if analysis.expected else "landmarks")
+    table.add_column("chance of a set" if analysis.expected else "by type")
     table.add_column(kind, justify="right")
     legend = ", ".join(f"{chr(65 + t)}={name}" for t, name in enumerate(position.types))
     for rank, ranked in enumerate(analysis.moves[:top], 1):
-        shown = "-" if ranked.value is None else f"{ranked.value:.3f}" if kind == "P(win)" else f"{ranked.value:+.1f}"
+        win = analysis.objective is Objective.WIN
+        shown = "-" if ranked.value is None else f"{ranked.value:.3f}" if win else f"{ranked.value:+.1f}"
         table.add_row(str(rank), json.dumps(ranked.move), ranked.landmarks, ranked.label, shown)
     table.caption = legend
     console.print(table)
@@ -149,6 +185,8 @@ def _print_analysis(console: Any, where: str, strategy: str, position: Any, anal
         from strategies.provenance import source_text
 
         console.print(f"Values by {source_text(analysis.source)}", highlight=False, soft_wrap=True, markup=False)
+    if analysis.expected:
+        console.print(analysis.note(), highlight=False, soft_wrap=True, markup=False)
     if not analysis.exact:
         console.print(f"Values are estimates. {EXACT_HINT_ANALYZE}", highlight=False, soft_wrap=True)
 

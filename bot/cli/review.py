@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from rummy.belief import EXPECTED
 from rummy.terminal_text import escape
 
 
@@ -167,6 +168,26 @@ def _totals_table(data: dict[str, Any], loss: Any) -> Any:
     return totals
 
 
+def _print_beliefs(console: Any, data: dict[str, Any]) -> None:
+    """Each decision made or graded on an uncertain belief, with what that belief held of the unsure cards."""
+    from rich.table import Table
+
+    rows = [decision for decision in data["Decisions"] if decision.get("Belief") or decision.get("PlayerBelief")]
+    if not rows:
+        return
+    table = Table(title=f"Decisions on an uncertain belief (their values {EXPECTED})")
+    for column in ("step", "player", "the review's values are expected over", "what the player believed"):
+        table.add_column(column)
+    for decision in rows:
+        table.add_row(
+            str(decision["Step"]),
+            escape(decision["Player"]),
+            "\n".join(escape(line) for line in decision.get("Belief") or ()),
+            "\n".join(escape(line) for line in decision.get("PlayerBelief") or ()),
+        )
+    console.print(table)
+
+
 def print_review(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -179,10 +200,11 @@ def print_review(data: dict[str, Any]) -> None:
         return f"{value * 100:.1f} %" if objective == "win" else f"{value:.1f}"
 
     def kind(decision: dict[str, Any]) -> str:
+        expected = f", {EXPECTED}" if decision.get("Expected") else ""
         return (
-            f"exact ({escape(decision['Source'])})"
+            f"exact{expected} ({escape(decision['Source'])})"
             if decision["Exact"]
-            else f"[yellow]estimate[/yellow] ({escape(decision['Source'])})"
+            else f"[yellow]estimate[/yellow]{expected} ({escape(decision['Source'])})"
         )
 
     console.print(f"[bold]Review of {escape(data['Title'])}[/bold] ({objective} objective, loss in {unit})")
@@ -207,6 +229,7 @@ def print_review(data: dict[str, Any]) -> None:
                 kind(decision),
             )
         console.print(table)
+    _print_beliefs(console, data)
     if data.get("Logs"):
         logs = Table(title="The bots' logs, per move (what each printed while choosing)")
         for column in ("step", "player", "log"):

@@ -651,17 +651,39 @@
     for (const suggestion of suggestions) {
       const row = el("tr", JSON.stringify(suggestion.Move) === played ? "played" : "");
       const value = typeof suggestion.Value === "number" ? suggestion.Value.toFixed(2) : suggestion.Value ?? "";
-      // A value not marked exact by its recorder is not known to be exact: it says estimate.
-      const kind = suggestion.Exact === true ? "exact" : "estimate";
+      // A value not marked exact by its recorder is not known to be exact: it says estimate. A value decided on
+      // an uncertain belief is an expectation over it, and says so (only those: an exact value is not one).
+      const exact = suggestion.Exact === true;
+      const kind = (exact ? "exact" : "estimate") + (suggestion.Expected === true ? `, ${EXPECTED}` : "");
       row.append(
         el("td", null, describeMove(suggestion.Move, step.Player, data.Players[1 - step.Mover])),
         el("td", "num", value),
-        el("td", kind === "exact" ? "value-kind" : "value-kind estimate", kind),
+        el("td", exact ? "value-kind" : "value-kind estimate", kind),
         el("td", null, suggestion.Label || ""),
       );
       table.append(row);
     }
     box.append(table);
+    renderBeliefs(box, step, suggestions);
+  }
+
+  // The phrase every place uses for values decided on an uncertain belief (rummy.belief.EXPECTED).
+  const EXPECTED = "expected over the belief";
+
+  // What the mover's bot believed of the cards it was not sure of when it chose (recorded with its
+  // suggestions as "Beliefs": [{"Cards", "What", "Belief": "giralda 0.62 / koutoubia mosque 0.31"}]).
+  function renderBeliefs(box, step, suggestions) {
+    if (!suggestions.some((suggestion) => suggestion.Expected === true)) return;
+    const beliefs = (suggestions.find((suggestion) => Array.isArray(suggestion.Beliefs)) || {}).Beliefs || [];
+    const who = step.Player || "The bot";
+    const text = beliefs.length
+      ? `Values are ${EXPECTED}: ${who} was not sure of these cards' landmarks.`
+      : `Values are ${EXPECTED}.`;
+    box.append(el("p", "belief-note", text));
+    if (!beliefs.length) return;
+    const list = el("ul", "beliefs");
+    for (const item of beliefs) list.append(el("li", null, `${item.What}: ${item.Belief}`));
+    box.append(list);
   }
 
   function stepBy(delta) {

@@ -21,6 +21,7 @@ from itertools import combinations
 from typing import Any
 
 from rummy import DEFAULT_RULES, Lay, MalformedMove, Match, parse_move, render_gamestate
+from rummy.belief import EXPECTED, UnsureCards, chances_text
 from strategies.agent import describe_count_move
 from strategies.coaching.coach import position_of
 from strategies.coaching.grading import HOW_TO_GET_EXACT, Grade, Grader
@@ -68,6 +69,11 @@ class GradedDecision:
     source: str
     choices: int  # legal moves
     expected: bool = False  # valued as an expectation over the deck make-ups the mover could not tell apart
+    # When `expected`: what the belief those values are expected over holds of the cards it is unsure of.
+    belief: tuple[str, ...] = ()
+    # When the player itself chose on an uncertain belief (a recognizer that may err; recorded by its bot with
+    # its suggestions): what it believed of the cards it was unsure of, e.g. "card 7: giralda 0.62 / ...".
+    believed: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +94,8 @@ class GradedDecision:
             "Source": self.source,
             "Choices": self.choices,
             "Expected": self.expected,
+            "Belief": list(self.belief),
+            "PlayerBelief": list(self.believed),
         }
 
 
@@ -164,13 +172,22 @@ class GameReview:
             [
                 f"{expected} decisions are graded by what their player could know: it never saw the set its "
                 "opponent opened the round with, so each move's value is its expectation over the deck "
-                "make-ups that set leaves possible, weighted by how likely the deal makes each."
+                f"make-ups that set leaves possible, weighted by how likely the deal makes each ({EXPECTED}; "
+                "each such decision says what the belief holds of those cards)."
             ]
             if expected
             else []
         )
+        believed = sum(1 for decision in self.decisions if decision.believed)
+        if believed:
+            unseen.append(
+                f"{believed} decisions were chosen by a player not sure of its cards' landmarks (its recognizer "
+                f"may err): its own values were {EXPECTED}. The review grades them with the true landmarks "
+                "and shows what the player believed of the cards it was unsure of."
+            )
         if not estimates:
-            return ["Every value is exact.", *unseen, *self.source_notes]
+            exact = f"Every value is exact ({expected} of them {EXPECTED})." if expected else "Every value is exact."
+            return [exact, *unseen, *self.source_notes]
         return [
             f"{estimates} of {len(self.decisions)} decisions are graded with estimates, not exact values "
             f"(marked 'estimate'); their losses may be wrong. To get exact values: {HOW_TO_GET_EXACT}.",
@@ -261,6 +278,8 @@ class RecordedDecision:
     # When the mover cannot know the deck's make-up (a set laid before its first view): the positions it
     # may be in, with their probabilities; empty when `position` is all it can be.
     alternatives: tuple[tuple[Position, float], ...] = ()
+    belief: tuple[str, ...] = ()  # with `alternatives`: what the belief holds of the unseen cards, in words
+    believed: tuple[str, ...] = ()  # what the player itself believed, when it chose on an uncertain belief
 
 
 def unseen_alternatives(pool: Mapping[str, int], laid_kinds: Sequence[str]) -> list[tuple[dict[str, int], float]]:
@@ -290,6 +309,35 @@ def unseen_alternatives(pool: Mapping[str, int], laid_kinds: Sequence[str]) -> l
     return found
 
 
+def unseen_belief(pool: Mapping[str, int], laid_kinds: Sequence[str]) -> UnsureCards:
+    """What the deck make-ups of `unseen_alternatives` say of each card of the set laid unseen: for one
+    landmark, the chance it was each; for different ones, the chance a given card of it was each."""
+    size = len(laid_kinds)
+    chances: dict[str, float] = {}
+    for deck, weight in unseen_alternatives(pool, laid_kinds):
+        for name in deck:
+            chances[name] = chances.get(name, 0.0) + weight * (pool[name] - deck[name]) / size
+    cards = tuple(range(-1, -size - 1, -1))
+    return UnsureCards(cards, chances_text(chances.items()), unseen=True)
+
+
+def player_belief(move: Mapping[str, Any]) -> tuple[str, ...]:
+    """What a player recorded that it believed when it chose this move on an uncertain belief (its
+    suggestions' "Beliefs", see strategies.agent); empty when it chose on certain labels."""
+    suggestions = move.get("Suggestions")
+    if not isinstance(suggestions, list) or not any(
+        isinstance(item, Mapping) and item.get("Expected") for item in suggestions
+    ):
+        return ()
+    for item in suggestions:
+        beliefs = item.get("Beliefs") if isinstance(item, Mapping) else None
+        if isinstance(beliefs, list):
+            return tuple(
+                f"{entry.get('What')}: {entry.get('Belief')}" for entry in beliefs if isinstance(entry, Mapping)
+            )
+    return ()
+
+
 def recorded_decisions(record: Mapping[str, Any]) -> list[RecordedDecision]:
     """Every applied move of a match record with the mover's position before it."""
     try:
@@ -314,20 +362,22 @@ def recorded_decisions(record: Mapping[str, Any]) -> list[RecordedDecision]:
         labels = {card.id: card.kind for card in [*played.hands[0], *played.hands[1]]}
         deck = Counter(card.kind for card in played.deck)
         alternatives: tuple[tuple[Position, float], ...] = ()
+        belief: tuple[str, ...] = ()
         try:
             position = position_of(gamestate, labels, deck)
             if unseen is not None and unseen[0] == seat:
                 pool = Counter({kind: deck.get(kind, 0) for kind in played.deal.kinds})
                 pool.update(unseen[1])
-                alternatives = tuple(
-                    (position_of(gamestate, labels, counts), weight)
-                    for counts, weight in unseen_alternatives(pool, unseen[1])
-                )
+                possible = unseen_alternatives(pool, unseen[1])
+                if len(possible) > 1:  # one make-up possible (a set of every landmark): the values are exact
+                    alternatives = tuple(
+                        (position_of(gamestate, labels, counts), weight) for counts, weight in possible
+                    )
+                    belief = (unseen_belief(pool, unseen[1]).line(),)
         except PositionError as error:
             raise ReviewError(f"match {game_id}, step {step}: {error}") from None
-        found.append(
-            RecordedDecision(step, match.round_index, seat, players[seat], position, move["Move"], alternatives)
-        )
+        where = (step, match.round_index, seat, players[seat], position, move["Move"])
+        found.append(RecordedDecision(*where, alternatives, belief, player_belief(move)))
         try:
             raw = parse_move(move["Move"])
             kinds = [labels[card_id] for card_id in raw.ids] if isinstance(raw, Lay) else []
@@ -364,6 +414,8 @@ def grade_decision(decision: RecordedDecision, grader: Grader) -> GradedDecision
         source=grade.source.value,
         choices=len(grade.values),
         expected=bool(decision.alternatives),
+        belief=decision.belief if decision.alternatives else (),
+        believed=decision.believed,
     )
 
 

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from rummy.belief import EXPECTED
+
 CHART_WIDTH, CHART_HEIGHT, PAD = 600, 220, 30
 
 STYLE = """
@@ -38,9 +40,38 @@ def _loss(value: float, objective: str) -> str:
 
 
 def _kind(decision: Mapping[str, Any]) -> str:
+    expected = f", {EXPECTED}" if decision.get("Expected") else ""
     if decision["Exact"]:
-        return f"exact ({escape(decision['Source'])})"
-    return f'<span class="estimate">estimate ({escape(decision["Source"])})</span>'
+        return f"exact{expected} ({escape(decision['Source'])})"
+    return f'<span class="estimate">estimate{expected} ({escape(decision["Source"])})</span>'
+
+
+def _beliefs(decisions: Sequence[Mapping[str, Any]], viewer_link: str | None) -> str:
+    """Each decision made or graded on an uncertain belief, with what the belief held of the unsure cards."""
+    rows = []
+    for decision in decisions:
+        graded, believed = decision.get("Belief") or (), decision.get("PlayerBelief") or ()
+        if not graded and not believed:
+            continue
+        step = str(decision["Step"])
+        if viewer_link:
+            step = f'<a href="{escape(viewer_link)}/step/{decision["Step"]}">{step}</a>'
+        rows.append(
+            f"<tr><td class=num>{step}</td><td>{escape(str(decision['Player']))}</td>"
+            f"<td>{'<br>'.join(escape(line) for line in graded)}</td>"
+            f"<td>{'<br>'.join(escape(line) for line in believed)}</td></tr>"
+        )
+    if not rows:
+        return ""
+    head = (
+        "<tr><th>Step</th><th>Player</th><th>The review's values are expected over</th>"
+        "<th>What the player believed</th></tr>"
+    )
+    return (
+        f"<h2>Decisions on an uncertain belief</h2><p class=meta>Their values are {EXPECTED}: a card's "
+        "landmarks with their chances.</p>"
+        f'<div class="scroll"><table id="beliefs">{head}{"".join(rows)}</table></div>'
+    )
 
 
 def chart_svg(review: Mapping[str, Any]) -> str:
@@ -178,5 +209,6 @@ lines estimates; dotted verticals separate rounds.</p>
 {_table(review["Worst"], objective, viewer_link, "worst") if review["Worst"] else "<p>No move lost value.</p>"}
 <h2>Every decision</h2>
 {_table(review["Decisions"], objective, viewer_link, "decisions")}
+{_beliefs(review["Decisions"], viewer_link)}
 </body></html>
 """

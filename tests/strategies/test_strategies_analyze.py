@@ -20,7 +20,11 @@ def test_json_answer_ranks_every_move_best_first(tmp_path: Path) -> None:
     result = RUNNER.invoke(app, ["analyze", str(file), "--json", "--time-ms", "3000"])
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
-    assert set(answer) == {"best", "moves", "objective", "exact", "source", "values", "exact_hint"}
+    assert set(answer) == {
+        *("best", "moves", "objective", "exact", "source", "values", "exact_hint"),
+        *("expected", "beliefs", "note"),  # seen through a recognizer: the belief (true labels: none)
+    }
+    assert answer["expected"] is False and answer["beliefs"] == [] and answer["note"] == ""
     assert answer["best"] == answer["moves"][0]["move"] == FIRST["Expected"]
     values = [entry["value"] for entry in answer["moves"]]
     assert values == sorted(values, reverse=True) and all(0 <= value <= 1 for value in values)
