@@ -282,13 +282,13 @@ _SCALES = ["", "*100", "*1000", "*1e6", "/1000", "/1e6", "/1e9", "/60", "/3600"]
 
 def find(data: dict[str, Any], shown: str) -> list[str]:
     """The fields of a file's data that print exactly as `shown` ("41.0%", "+20.9", "1,234", "9.9")."""
-    match = re.fullmatch(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(%?)", shown.strip())
+    match = re.fullmatch(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(%|e[+-]\d+)?", shown.strip())
     if match is None:
         return []
     sign, whole, decimals, percent = match.groups()
     places = len(decimals or "")
     flags = f"{'+' if sign == '+' else ''}{',' if ',' in whole else ''}"
-    specs = [f"{flags}.{places}{'%' if percent else 'f'}"]
+    specs = [f"{flags}.{places}{(percent or 'f')[0]}"]
     if not decimals and not percent:
         specs.insert(0, f"{flags}d")
     figures = data.get("figures")
