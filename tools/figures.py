@@ -9,7 +9,8 @@ the file (`rows[2].rate` is `figures["rows"][2]["rate"]`; a name is looked up in
 file's top level, so `wall_seconds` works too), optionally a small arithmetic expression of key paths
 (`high*100`, `wall_seconds/60`, `a/b`; `abs`, `min`, `max`, `round`, `len`, `sum` may be called), then after
 the last `:` a format spec (`.1%`, `+.1f`, `,d`, `.2f`). A page may name the file once for the markers after
-it with `<!-- fig-file NAME.json -->`; a marker that names no file uses the last one named above it.
+it with `<!-- fig-file NAME.json -->`; a marker that names no file uses the last one named above it. A marker
+stays on one line and never starts one (CommonMark reads a line that opens with `<!--` as raw HTML).
 
 `python tools/figures.py --write` rewrites the text between every marker pair from the files;
 `python tools/figures.py --check` (the default) changes nothing and lists every figure that differs from what
@@ -173,6 +174,8 @@ def _scan(text: str, page: str) -> Iterator[tuple[int, re.Match[str], str, str] 
         complete = list(MARKER.finditer(line))
         if len(_OPEN.findall(line)) != len(complete) or line.count("<!-- /fig -->") != len(complete):
             yield f"{page} line {number}: a figure marker is not closed on its line, or holds a '<'"
+        if re.match(r"\s*<!-- fig", line):
+            yield f"{page} line {number}: a figure marker starts the line, where GitHub reads the line as raw HTML"
         directives = list(FILE_DIRECTIVE.finditer(line))
         for match in complete:
             for directive in directives:  # a fig-file directive holds for the markers after it, on its line too

@@ -89,20 +89,21 @@ def test_formats_expressions_and_a_file_named_once(tmp_path: Path) -> None:
         ("<!-- fig duel.json __import__('os'):s -->1<!-- /fig -->", "is not allowed"),
         ("<!-- fig rounds:d -->2000<!-- /fig -->", "names no file"),
         ("<!-- fig duel.json rounds:d -->2000", "not closed"),
+        ("\n<!-- fig duel.json rounds:d -->2000<!-- /fig -->", "starts the line"),
     ],
 )
 def test_a_marker_that_cannot_be_filled_says_why(tmp_path: Path, text: str, said: str) -> None:
-    found = figures.problems(text + "\n", figures.Files(_root(tmp_path, DUEL)))
+    found = figures.problems(f"It won {text}\n", figures.Files(_root(tmp_path, DUEL)))
     assert len(found) == 1 and said in found[0], found
 
 
 def test_the_command_checks_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "page.md"
-    page.write_text("<!-- fig duel.json rounds:d -->1999<!-- /fig -->\n", encoding="utf-8")
+    page.write_text("Played <!-- fig duel.json rounds:d -->1999<!-- /fig -->\n", encoding="utf-8")
     root = _root(tmp_path, DUEL)
     assert figures.check(root, [page]) == [
         "page.md line 1: measurements/duel.json rounds:d gives '2000', the page has '1999'"
     ]
     assert figures.write(root, [page]) == ([page], [])
-    assert page.read_text(encoding="utf-8") == "<!-- fig duel.json rounds:d -->2000<!-- /fig -->\n"
+    assert page.read_text(encoding="utf-8") == "Played <!-- fig duel.json rounds:d -->2000<!-- /fig -->\n"
     assert figures.check(root, [page]) == []
