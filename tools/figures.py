@@ -274,7 +274,8 @@ def _leaves(item: Any, path: str = "") -> Iterator[tuple[str, float]]:
     elif isinstance(item, dict):
         for key, inner in item.items():
             step = f".{key}" if key.isidentifier() else f"[{key!r}]"
-            yield from _leaves(inner, f"{path}{step}" if path else (key if key.isidentifier() else f"[{key!r}]"))
+            # A top-level key that is no name is reached through `figures` (the figures' own key).
+            yield from _leaves(inner, f"{path}{step}" if path else (key if key.isidentifier() else f"figures{step}"))
     elif isinstance(item, list):
         for index, inner in enumerate(item):
             yield from _leaves(inner, f"{path}[{index}]")

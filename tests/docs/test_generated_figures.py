@@ -49,7 +49,11 @@ def _root(tmp_path: Path, data: object, name: str = "duel.json") -> Path:
 DUEL = {
     "command": ["rummy-vision", "measure", "duel"],
     "wall_seconds": 61.23,
-    "figures": {"rows": [{"rate": 0.772, "low": 0.7531, "margin": -20.94, "wins": 1544}], "rounds": 2000},
+    "figures": {
+        "rows": [{"rate": 0.772, "low": 0.7531, "margin": -20.94, "wins": 1544}],
+        "rounds": 2000,
+        "harsh:0.1": {"rate": 0.11},
+    },
 }
 
 
@@ -73,11 +77,13 @@ def test_formats_expressions_and_a_file_named_once(tmp_path: Path) -> None:
         "| <!-- fig rows[0].low*100:.1f -->75.3<!-- /fig -->% | <!-- fig rows[0].margin:+.1f -->-20.9<!-- /fig --> |"
         " <!-- fig rows[0].wins:,d -->1,544<!-- /fig --> of <!-- fig rounds:d -->2000<!-- /fig --> |"
         " <!-- fig wall_seconds/60:.1f -->1.0<!-- /fig --> minutes |"
-        " <!-- fig rows[0].wins/rounds:.3f -->0.772<!-- /fig --> |\n"
+        " <!-- fig rows[0].wins/rounds:.3f -->0.772<!-- /fig --> |"
+        " <!-- fig figures['harsh:0.1'].rate:.0% -->11%<!-- /fig --> |\n"
     )
     assert figures.problems(page, figures.Files(root)) == []
     assert figures.find(DUEL, "+20.9") == [] and "rows[0].margin:.1f" in figures.find(DUEL, "-20.9")
     assert figures.find(DUEL, "75.3") == ["rows[0].low*100:.1f"]
+    assert figures.find(DUEL, "11%") == ["figures['harsh:0.1'].rate:.0%"]  # a key that is no name
 
 
 @pytest.mark.parametrize(
