@@ -167,10 +167,22 @@ class Files:
         return render(value(self[name], expression), spec)
 
 
+def _prose(text: str) -> str:
+    """`text` with its code blocks and inline code blanked out, every character kept in its place: markers shown
+    as code are examples, not figures."""
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        fence = line.lstrip().startswith("```")
+        fenced = fenced != fence
+        lines.append(" " * len(line) if fenced or fence else line)
+    blank = "\n".join(lines)
+    return re.sub(r"`[^`]*`", lambda code: re.sub(r"[^\n]", " ", code.group(0)), blank)
+
+
 def _scan(text: str, page: str) -> Iterator[tuple[int, re.Match[str], str, str] | str]:
     """Each marker of a page with its line (from 1), its file and its field; or a line saying why it is malformed."""
     default = ""
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(_prose(text).split("\n"), 1):
         complete = list(MARKER.finditer(line))
         if len(_OPEN.findall(line)) != len(complete) or line.count("<!-- /fig -->") != len(complete):
             yield f"{page} line {number}: a figure marker is not closed on its line, or holds a '<'"
