@@ -337,10 +337,9 @@ def _derived(figure: Figure, printed: float, decimals: int, beside: list[Stored]
     return False
 
 
-def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
-    """One line per figure that cites no file, cites a missing file, or is not in the file it cites; `name` names
-    the page in each line."""
-    cache: dict[str, Evidence | None] = {}
+def cited_units(markdown: str) -> Iterator[tuple[Unit, list[str]]]:
+    """Each unit of `markdown` with the measurement files it cites (a table row: those of its own text, else those
+    of the paragraph that introduces its table)."""
     intro: list[str] = []  # the citations of the paragraph a table follows
     previous: Unit | None = None
     for unit in units(markdown):
@@ -350,6 +349,14 @@ def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
                 intro = _CITE.findall(previous.text) if previous is not None else []
             cites = cites or intro
         previous = unit
+        yield unit, cites
+
+
+def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
+    """One line per figure that cites no file, cites a missing file, or is not in the file it cites; `name` names
+    the page in each line."""
+    cache: dict[str, Evidence | None] = {}
+    for unit, cites in cited_units(markdown):
         found = figures(unit, settings=bool(cites))
         if not cites:  # a bare count is no claim here, but anything that looks measured is
             found = [figure for figure in found if figure.kind in ("quantity", "ratio", "signed", "plain", *_DERIVED)]

@@ -29,6 +29,23 @@ def _tool() -> ModuleType:
 figures = _tool()
 
 
+def _checker() -> ModuleType:
+    """tests/core/readme_figures.py, the check of the text a reader sees, loaded from its file."""
+    spec = importlib.util.spec_from_file_location("readme_figures_for_markers", REPO / "tests/core/readme_figures.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# Figures beside a cited file that stay typed: each is no value of the file (the page names why).
+TYPED = {
+    ("docs/perfect-play.md", "1.5e-4"),  # 20 / 131070, the 16-bit format's worst error, worked out from the rules
+    ("docs/viewer.md", "200 ms"),  # the goal the visits are counted against, not a result
+}
+
+
 def test_every_page_holds_the_figures_its_files_give() -> None:
     found = figures.check(REPO, pages())
     assert not found, "figures that differ from measurements/ (python tools/figures.py --write):\n" + "\n".join(found)
@@ -44,6 +61,23 @@ def test_the_pages_hold_figure_markers() -> None:
         blocks = re.split(r"^\s*```", page.read_text(encoding="utf-8"), flags=re.M)
         written += sum(block.count("<!-- fig ") for block in blocks[::2])  # outside code blocks
     assert count == written and count >= 400
+
+
+def test_no_measured_figure_beside_a_cited_file_is_typed_by_hand() -> None:
+    """In a paragraph, item or row that cites a measurement file, every percentage, quantity with a unit, decimal,
+    signed number and "N of M" is a marker's text. Left to tests/core/test_readme_figures.py: bare counts (layer
+    and turn numbers are structure), settings phrases (seeds, cores, load) and multiples worked out from two
+    figures printed beside them."""
+    checker = _checker()
+    typed = []
+    for page in pages():
+        name = str(page.relative_to(REPO))
+        text = figures.MARKER.sub("marked", page.read_text(encoding="utf-8"))
+        for unit, cites in checker.cited_units(text):
+            for figure in checker.figures(unit, settings=bool(cites)) if cites else []:
+                if figure.kind in ("quantity", "plain", "signed", "ratio") and (name, figure.text) not in TYPED:
+                    typed.append(f"{name} line {unit.line}: {figure.text!r}")
+    assert not typed, "measured figures typed by hand (wrap them: docs/development.md):\n" + "\n".join(typed)
 
 
 def test_markers_shown_as_code_are_examples(tmp_path: Path) -> None:
