@@ -4,13 +4,14 @@ A figure on a page is written between two HTML comments, which neither GitHub no
 
     won <!-- fig noise-cost-perfect-same.json rows[2].rate:.1% -->41.0%<!-- /fig --> of the rounds
 
-The opening comment names the file in `measurements/`, then a field as in a Python f-string: a key path into
-the file (`rows[2].rate` is `figures["rows"][2]["rate"]`; a name is looked up in `figures` first, then at the
-file's top level, so `wall_seconds` works too), optionally a small arithmetic expression of key paths
-(`high*100`, `wall_seconds/60`, `a/b`; `abs`, `min`, `max`, `round`, `len`, `sum` may be called), then after
-the last `:` a format spec (`.1%`, `+.1f`, `,d`, `.2f`). A page may name the file once for the markers after
-it with `<!-- fig-file NAME.json -->`; a marker that names no file uses the last one named above it. A marker
-stays on one line and never starts one (CommonMark reads a line that opens with `<!--` as raw HTML).
+The opening comment names the file in `measurements/`, then a field as in a Python f-string: a key path into the
+file (`rows[2].rate` is `figures["rows"][2]["rate"]`; a name is looked up in `figures` first, then at the file's
+top level, so `wall_seconds` works too), optionally a small arithmetic expression of key paths (`high*100`,
+`wall_seconds/60`, `a/b`; `abs`, `min`, `max`, `round`, `len`, `sum` may be called, and `each(layers,
+'pairs')[1:]` lists one key of every item from the second on), then after the last `:` a format spec (`.1%`,
+`+.1f`, `,d`, `.2f`). A page may name the file once for the markers after it with `<!-- fig-file NAME.json -->`; a
+marker that names no file uses the last one named above it. A marker stays on one line and never starts one
+(CommonMark reads a line that opens with `<!--` as raw HTML).
 
 `python tools/figures.py --write` rewrites the text between every marker pair from the files;
 `python tools/figures.py --check` (the default) changes nothing and lists every figure that differs from what
@@ -38,7 +39,25 @@ MEASUREMENTS = "measurements"
 MARKER = re.compile(r"<!-- fig (?P<field>(?:(?!-->).)+?) -->(?P<text>[^<\n]*)<!-- /fig -->")
 FILE_DIRECTIVE = re.compile(r"<!-- fig-file (?P<file>[\w.-]+\.json) -->")
 _OPEN = re.compile(r"<!-- fig ")
-_FUNCTIONS: dict[str, Any] = {"abs": abs, "min": min, "max": max, "round": round, "len": len, "sum": sum}
+
+
+def _each(items: list[Any], key: str) -> list[Any]:
+    """The `key` of every object in `items`: `max(each(layers, 'pairs'))` is the largest layer's."""
+    try:
+        return [item[key] for item in items]
+    except (KeyError, TypeError):
+        raise FigureError(f"not every item has {key!r}") from None
+
+
+_FUNCTIONS: dict[str, Any] = {
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "round": round,
+    "len": len,
+    "sum": sum,
+    "each": _each,
+}
 _OPERATORS: dict[type, Any] = {
     ast.Add: lambda a, b: a + b,
     ast.Sub: lambda a, b: a - b,
@@ -106,6 +125,9 @@ def _evaluate(node: ast.AST, data: dict[str, Any]) -> Any:
         return node.value
     if isinstance(node, ast.Name):
         return _lookup(data, node.id)
+    if isinstance(node, ast.Slice):  # items[1:], items[:-1]
+        bounds = [None if part is None else _evaluate(part, data) for part in (node.lower, node.upper, node.step)]
+        return slice(*bounds)
     if isinstance(node, ast.Attribute | ast.Subscript):
         holder = _evaluate(node.value, data)
         key = node.attr if isinstance(node, ast.Attribute) else _evaluate(node.slice, data)

@@ -124,7 +124,8 @@ def test_formats_expressions_and_a_file_named_once(tmp_path: Path) -> None:
         " <!-- fig rows[0].wins:,d -->1,544<!-- /fig --> of <!-- fig rounds:d -->2000<!-- /fig --> |"
         " <!-- fig wall_seconds/60:.1f -->1.0<!-- /fig --> minutes |"
         " <!-- fig rows[0].wins/rounds:.3f -->0.772<!-- /fig --> |"
-        " <!-- fig figures['harsh:0.1'].rate:.0% -->11%<!-- /fig --> |\n"
+        " <!-- fig figures['harsh:0.1'].rate:.0% -->11%<!-- /fig --> |"
+        " <!-- fig max(each(rows, 'wins')[:1]):d -->1544<!-- /fig --> |\n"
     )
     assert figures.problems(page, figures.Files(root)) == []
     assert figures.find(DUEL, "+20.9") == [] and "rows[0].margin:.1f" in figures.find(DUEL, "-20.9")
