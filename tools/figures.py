@@ -153,11 +153,18 @@ def value(data: dict[str, Any], expression: str) -> Any:
         tree = ast.parse(expression.strip(), mode="eval")
     except SyntaxError:
         raise FigureError(f"{expression!r} is no expression") from None
-    return _evaluate(tree, data)
+    try:
+        return _evaluate(tree, data)
+    except FigureError:
+        raise
+    except (ArithmeticError, TypeError, ValueError) as error:  # a division by zero, a list where a number goes
+        raise FigureError(f"{expression!r} fails: {error}") from None
 
 
 def render(number: Any, spec: str) -> str:
     """`number` printed with a Python format spec; a whole float may take an integer spec (`d`, `,d`)."""
+    if isinstance(number, bool) or not isinstance(number, int | float):
+        raise FigureError(f"the value is a {type(number).__name__}, not a number")
     if isinstance(number, float) and spec[-1:] in ("d", "n") and number.is_integer():
         number = int(number)
     if isinstance(number, float) and not math.isfinite(number):
