@@ -41,9 +41,15 @@ def pages() -> list[Path]:
     return [README, *doc_pages()]
 
 
+def visible(text: str) -> str:
+    """A page's text as its reader sees it: without HTML comments, such as the figure markers of
+    tools/figures.py around each measured figure."""
+    return re.sub(r"<!--.*?-->", "", text, flags=re.S)
+
+
 def page_text() -> str:
-    """Every page's text, one after the other, in reading order."""
-    return "\n\n".join(page.read_text(encoding="utf-8") for page in pages())
+    """Every page's text as a reader sees it, one after the other, in reading order."""
+    return "\n\n".join(visible(page.read_text(encoding="utf-8")) for page in pages())
 
 
 def bash_blocks() -> list[str]:

@@ -1,10 +1,12 @@
 """Find the figures a Markdown text quotes and check each against the measurement file cited beside it.
 
-A unit of text is a paragraph, a list item (with its continuation lines) or a table row; code blocks
-and inline code are commands, not claims, and are skipped. Every number of a unit that cites a
-`measurements/NAME.json` file is checked (a table row may rely on the paragraph that introduces its table),
-and a unit that cites none may hold no measured-looking number (a percentage, a quantity with a unit of
-time or size, a count with thousands separators, "N of M" or "N/M", a signed or decimal number).
+A unit of text is a paragraph, a list item (with its continuation lines) or a table row; code blocks and inline
+code are commands, not claims, and are skipped, and so are HTML comments (no reader sees them; the figure
+markers of `tools/figures.py` are such comments, and the figure between a pair is checked here as text). Every
+number of a unit that cites a `measurements/NAME.json` file is checked (a table row may rely on the paragraph
+that introduces its table), and a unit that cites none may hold no measured-looking number (a percentage, a
+quantity with a unit of time or size, a count with thousands separators, "N of M" or "N/M", a signed or decimal
+number).
 
 A number must appear among the cited files' measured results, at the precision it is printed with: the
 `figures` section and the run's own wall and CPU seconds. Not the command, source, machine, load, seeds
@@ -157,8 +159,15 @@ class Evidence:
     sections: dict[str, tuple[float, ...]]  # "settings", "machine", "load"
 
 
+def _uncommented(markdown: str) -> str:
+    """`markdown` without its HTML comments (which no reader sees: the figure markers of `tools/figures.py`), each
+    replaced by the line breaks it held, so every line keeps its number."""
+    return re.sub(r"<!--.*?-->", lambda comment: "\n" * comment.group(0).count("\n"), markdown, flags=re.S)
+
+
 def units(markdown: str) -> list[Unit]:
-    """The paragraphs, list items and table rows of `markdown`, code blocks left out."""
+    """The paragraphs, list items and table rows of `markdown`, code blocks and HTML comments left out."""
+    markdown = _uncommented(markdown)
     found: list[Unit] = []
     current: list[str] = []
     start = 0
@@ -328,10 +337,9 @@ def _derived(figure: Figure, printed: float, decimals: int, beside: list[Stored]
     return False
 
 
-def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
-    """One line per figure that cites no file, cites a missing file, or is not in the file it cites; `name` names
-    the page in each line."""
-    cache: dict[str, Evidence | None] = {}
+def cited_units(markdown: str) -> Iterator[tuple[Unit, list[str]]]:
+    """Each unit of `markdown` with the measurement files it cites (a table row: those of its own text, else those
+    of the paragraph that introduces its table)."""
     intro: list[str] = []  # the citations of the paragraph a table follows
     previous: Unit | None = None
     for unit in units(markdown):
@@ -341,6 +349,14 @@ def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
                 intro = _CITE.findall(previous.text) if previous is not None else []
             cites = cites or intro
         previous = unit
+        yield unit, cites
+
+
+def problems(markdown: str, root: Path, name: str = "README") -> Iterator[str]:
+    """One line per figure that cites no file, cites a missing file, or is not in the file it cites; `name` names
+    the page in each line."""
+    cache: dict[str, Evidence | None] = {}
+    for unit, cites in cited_units(markdown):
         found = figures(unit, settings=bool(cites))
         if not cites:  # a bare count is no claim here, but anything that looks measured is
             found = [figure for figure in found if figure.kind in ("quantity", "ratio", "signed", "plain", *_DERIVED)]
