@@ -43,7 +43,8 @@ class MatchesInPlay:
         self.landmarks: dict[str, str] = {}  # card token -> landmark, for cards of matches in memory
         self.on_start: Callable[[Seat], None] = lambda _seat: None  # called per seat when its match starts
         # Called with each deal's (token, landmark) cards as it is made: the card pictures are drawn ahead.
-        self.on_deal: Callable[[list[tuple[str, str]]], None] = lambda _cards: None
+        # Called with each deal's cards: (token, landmark) of the hands, and `later=` those of the deck.
+        self.on_deal: Callable[..., None] = lambda _cards, later=(): None
         self._matches_started = 0
         self.shutdown = asyncio.Event()  # set when the server begins to stop: no more timeouts
 
@@ -121,7 +122,9 @@ class MatchesInPlay:
             self.landmarks[token] = card.kind
             live.tokens.add(token)
             dealt.append((token, card.kind))
-        self.on_deal(dealt)
+        shown = len(played.hands[0]) + len(played.hands[1])
+        # The hands are shown at once; the deck's cards only as they are drawn, so they may wait behind others.
+        self.on_deal(dealt[:shown], later=dealt[shown:])
 
     def _arm_deadline(self, live: LiveMatch) -> None:
         if live.timer is not None:

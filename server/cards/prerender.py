@@ -21,12 +21,14 @@ class PrerenderQueue:
         self._draw = draw
         self._workers = max(1, workers)
         self._waiting: deque[tuple[str, str]] = deque()
+        self._later: deque[tuple[str, str]] = deque()  # drawn when nothing else waits (a deal's deck, say)
         self._current: list[str] = []  # the tokens being drawn, one per busy worker
         self._closed = False
         self._changed = threading.Condition()
         self._threads: list[threading.Thread] = []
 
-    def add(self, cards: Sequence[tuple[str, str]], *, first: bool = False) -> None:
+    def add(self, cards: Sequence[tuple[str, str]], *, first: bool = False, later: bool = False) -> None:
+        """Queue cards: `first` ahead of all (a page asks for them now), `later` behind all (not shown yet)."""
         if not cards:
             return
         with self._changed:
@@ -37,9 +39,12 @@ class PrerenderQueue:
                 # a copy left behind in the backlog kept it waiting for the whole backlog (issue 41: a fresh
                 # page took 2-11 s while the first deals were still being drawn, each card drawn long before).
                 tokens = {token for token, _ in cards}
-                rest = [card for card in self._waiting if card[0] not in tokens]
-                self._waiting.clear()
-                self._waiting.extend(list(cards) + rest)
+                for queue, ahead in ((self._waiting, list(cards)), (self._later, [])):
+                    rest = [card for card in queue if card[0] not in tokens]
+                    queue.clear()
+                    queue.extend(ahead + rest)
+            elif later:
+                self._later.extend(cards)
             else:
                 self._waiting.extend(cards)
             while len(self._threads) < self._workers:
@@ -50,7 +55,7 @@ class PrerenderQueue:
 
     def wait_idle(self, timeout: float) -> bool:
         with self._changed:
-            return self._changed.wait_for(lambda: not self._waiting and not self._current, timeout)
+            return self._changed.wait_for(lambda: not self._waiting and not self._later and not self._current, timeout)
 
     def wait_for_card(self, token: str, timeout: float) -> None:
         """Wait until the card `token` is neither waiting nor being drawn (or the timeout, or the stop)."""
@@ -58,12 +63,13 @@ class PrerenderQueue:
             self._changed.wait_for(lambda: self._closed or not self._pending(token), timeout)
 
     def _pending(self, token: str) -> bool:
-        return token in self._current or any(waiting == token for waiting, _ in self._waiting)
+        return token in self._current or any(waiting == token for waiting, _ in (*self._waiting, *self._later))
 
     def close(self) -> None:
         with self._changed:
             self._closed = True
             self._waiting.clear()
+            self._later.clear()
             self._changed.notify_all()
             threads = list(self._threads)
         for thread in threads:
@@ -76,10 +82,10 @@ class PrerenderQueue:
                 if token is not None:
                     self._current.remove(token)
                 self._changed.notify_all()
-                self._changed.wait_for(lambda: self._waiting or self._closed)
+                self._changed.wait_for(lambda: self._waiting or self._later or self._closed)
                 if self._closed:
                     return
-                token, landmark = self._waiting.popleft()
+                token, landmark = (self._waiting or self._later).popleft()
                 self._current.append(token)
             try:
                 self._draw(token, landmark)

@@ -106,31 +106,37 @@ class CardImages:
         self._put(key, data)
         return data, SMALL_TYPE if small else PNG_TYPE
 
-    def prerender(self, cards: Iterable[tuple[str, str]], *, first: bool = False) -> None:
+    def prerender(
+        self, cards: Iterable[tuple[str, str]], *, first: bool = False, later: Iterable[tuple[str, str]] = ()
+    ) -> None:
         """Draw the small pictures, captioned and not, of these (token, landmark) cards in the background,
-        in the given order; `first` puts them ahead of the cards already waiting (a page asks for them now).
+        in the given order; `first` puts them ahead of the cards already waiting (a page asks for them now),
+        and the `later` cards (a deal's deck: shown only when drawn) wait behind every other card.
 
         Until a person's page has asked this server for something (`watch`), the cards wait undrawn (the
         newest UNWATCHED_CARDS of them): a server only bots play on spends no time on pictures for people.
         """
         wanted = [card for card in cards if not self._has_small_pair(card[0])]
+        behind = [card for card in later if not self._has_small_pair(card[0])]
         if first:
             self.watch()
         with self._lock:
             if not (self.watched or first):
-                self._unwatched.extend(wanted)
+                self._unwatched.extend(wanted + behind)
                 return
         self._ahead.add(wanted, first=first)
+        self._ahead.add(behind, later=True)
 
     def watch(self) -> None:
-        """A person's page is looking: from now on every deal is drawn as it is made, the waiting ones now."""
+        """A person's page is looking: from now on every deal is drawn as it is made, the waiting ones now
+        (behind the new ones: they were dealt to bots before anyone looked)."""
         with self._lock:
             if self.watched:
                 return
             self.watched = True
             waiting = list(self._unwatched)
             self._unwatched.clear()
-        self.prerender(waiting)
+        self.prerender([], later=waiting)
 
     def wait_prerendered(self, timeout: float) -> bool:
         """Wait until the background worker has nothing left to draw; False if it still has after `timeout` s."""

@@ -61,3 +61,19 @@ def test_two_workers_draw_two_cards_at_once() -> None:
         assert sorted(drawn) == ["a", "b"]
     finally:
         queue.close()
+
+
+def test_cards_for_later_wait_behind_every_other_card() -> None:
+    order: list[str] = []
+    gate = threading.Event()
+    queue = PrerenderQueue(lambda token, _landmark: (gate.wait(60), order.append(token)))
+    try:
+        queue.add([("deck-1", "x"), ("deck-2", "x")], later=True)  # one deal's deck ...
+        queue.add([("hand-1", "x")])  # ... the next deal's hands ...
+        queue.add([("page", "x"), ("deck-2", "x")], first=True)  # ... and a page showing a drawn deck card
+        gate.set()
+        assert queue.wait_idle(60)
+        # "deck-1" may already be in the worker's hands when the rest comes.
+        assert order in (["page", "deck-2", "hand-1", "deck-1"], ["deck-1", "page", "deck-2", "hand-1"])
+    finally:
+        queue.close()
