@@ -1,58 +1,40 @@
 """The FastAPI application: the five arena calls under /prod/, card images, records, the oracle and the
 local admin API.
 
-`create_app(settings)` builds a self-contained app; other features (the replay viewer) add routes with
-`app.include_router(...)` and reach the referee and the records through `app.state.referee` and
-`app.state.records`.
+`create_app(settings)` builds a self-contained app and keeps its parts on `app.state`; the features'
+routers (the arena in server/arena_routes.py, the replay viewer, the admin API...) are included here and
+reach the referee, the settings and the records through the dependencies of server/deps.py.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect
 
 from server.accounts import Accounts
 from server.admin import create_token, remove_token
 from server.admin import router as admin_router
+from server.arena_routes import ARENA_BODY_LIMIT
+from server.arena_routes import router as arena_router
+from server.body_limit import BodyLimitMiddleware
 from server.cards import CardImages
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.routes import router as cards_router
-from server.http_io import (
-    CLIENT_ADDRESS,
-    BodyTooLarge,
-    ClientGone,
-    RowId,
-    SafeJSONResponse,
-    read_body,
-    too_large,
-    unless_dropped,
-)
+from server.http_io import RowId, SafeJSONResponse
 from server.play.routes import PLAY_FILES
 from server.play.routes import router as play_router
-from server.protocol import (
-    GAME_TYPE_ID,
-    BadRequest,
-    CancelRequest,
-    GameStylesRequest,
-    MakeMoveRequest,
-    OfferGameRequest,
-    PollRequest,
-    Result,
-    answer,
-    parse_body,
-)
-from server.referee import Referee, Refusal
+from server.protocol import GAME_TYPE_ID, Result, answer
+from server.referee import Referee
 from server.replay_file_store import ReplayFileStore
 from server.settings import Settings
 from server.storage.records import Records
@@ -70,11 +52,6 @@ every answer is a JSON object whose first field is `Result`. Rummy Vision's `Gam
 **{GAME_TYPE_ID}**. Malformed requests get HTTP 400 with an `ErrorMessage` naming the field; every
 game answer (refusals included) is HTTP 200.
 """
-
-
-def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
-    # Bodies are read by hand (to answer bad ones in the protocol's own words), so describe them for /docs.
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
 LOCAL_HOST_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -127,7 +104,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.admin_token = admin_token  # never logged, never in the records
     app.state.replay_files = ReplayFileStore(records.db)
     _add_vision(app, settings, referee)
-    app.include_router(_arena_router(settings, referee))
+    app.include_router(arena_router)
     app.mount("/viewer/static", VIEWER_FILES, name="viewer-files")
     app.mount("/play/static", PLAY_FILES, name="play-files")
     app.include_router(viewer_router)
@@ -141,8 +118,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     _add_records_routes(app, settings, referee, records)
 
-    # Only requests that name this server in their Host header: a page of another site whose name now
-    # resolves to 127.0.0.1 (DNS rebinding) names its own, and its same-origin calls are refused here.
+    # The arena's bodies are read within their size limit before its routes run (server/body_limit.py).
+    app.add_middleware(BodyLimitMiddleware, limits=(ARENA_BODY_LIMIT,))
+    # Added last, so it runs first: only requests that name this server in their Host header. A page of
+    # another site whose name now resolves to 127.0.0.1 (DNS rebinding) names its own and is refused here.
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(settings))
 
     _add_error_handlers(app)
@@ -158,65 +137,6 @@ def _add_vision(app: FastAPI, settings: Settings, referee: Referee) -> None:
 
         app.state.vision = VisionService(referee, settings.vision, settings.vision_key, seed=settings.seed or 0)
         app.include_router(vision_router)
-
-
-def _arena_router(settings: Settings, referee: Referee) -> APIRouter:
-    """The arena's REST protocol under /prod: each route parses its body and hands it to the referee."""
-
-    def base_url(request: Request) -> str:
-        return settings.public_url or str(request.base_url).rstrip("/")
-
-    async def call(
-        request: Request,
-        model: type[Any],
-        handler: Callable[[Any], Awaitable[dict[str, Any]]],
-        *,
-        long_poll: bool = False,
-    ) -> Response:
-        CLIENT_ADDRESS.set(request.client.host if request.client else "")
-        try:
-            body = parse_body(await read_body(request), model)
-            work = handler(body)
-            return SafeJSONResponse(await (unless_dropped(request, work) if long_poll else work))
-        except BodyTooLarge as error:
-            return too_large(error)
-        except BadRequest as bad:
-            return SafeJSONResponse(bad.answer, status_code=400)
-        except Refusal as refusal:
-            return SafeJSONResponse(refusal.answer)
-        except ClientGone:
-            return Response(status_code=499)  # nobody reads it: the connection is closed
-
-    arena = APIRouter(prefix="/prod", tags=["arena protocol"])
-
-    @arena.post("/GM-GetListOfGameStyles", openapi_extra=_body_doc(GameStylesRequest))
-    async def get_list_of_game_styles(request: Request) -> Response:
-        """The hosted styles with rounds and move time in `GameTypeSpecificInfo`, and the bot's balance."""
-        return await call(request, GameStylesRequest, referee.game_styles)
-
-    @arena.post("/GM-OfferGame", openapi_extra=_body_doc(OfferGameRequest))
-    async def offer_game(request: Request) -> Response:
-        """Offer to play a style; waits up to `MaximumWaitTime` ms for an opponent."""
-        return await call(
-            request, OfferGameRequest, lambda body: referee.offer_game(body, base_url(request)), long_poll=True
-        )
-
-    @arena.post("/GM-PollForGameState", openapi_extra=_body_doc(PollRequest))
-    async def poll_for_game_state(request: Request) -> Response:
-        """Long poll: answers when the match starts, it is the bot's turn or the match ends, or on time."""
-        return await call(request, PollRequest, lambda body: referee.poll(body, base_url(request)), long_poll=True)
-
-    @arena.post("/GM-MakeMove", openapi_extra=_body_doc(MakeMoveRequest))
-    async def make_move(request: Request) -> Response:
-        """Play `Move` for the seat named by `PlayerKey`."""
-        return await call(request, MakeMoveRequest, lambda body: referee.make_move(body, base_url(request)))
-
-    @arena.post("/GM-CancelGameOffer", openapi_extra=_body_doc(CancelRequest))
-    async def cancel_game_offer(request: Request) -> Response:
-        """Withdraw an offer that is still waiting for an opponent."""
-        return await call(request, CancelRequest, referee.cancel)
-
-    return arena
 
 
 def _add_records_routes(app: FastAPI, settings: Settings, referee: Referee, records: Records) -> None:
