@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
@@ -30,6 +30,7 @@ from server.body_limit import BodyLimitMiddleware
 from server.cards import CardImages
 from server.cards.picture_folder import PictureFolder, folder_beside
 from server.cards.routes import router as cards_router
+from server.deps import RecordsDep, RefereeDep
 from server.http_io import RowId, SafeJSONResponse
 from server.play.routes import PLAY_FILES
 from server.play.routes import router as play_router
@@ -104,19 +105,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.admin_token = admin_token  # never logged, never in the records
     app.state.replay_files = ReplayFileStore(records.db)
     _add_vision(app, settings, referee)
-    app.include_router(arena_router)
-    app.mount("/viewer/static", VIEWER_FILES, name="viewer-files")
-    app.mount("/play/static", PLAY_FILES, name="play-files")
-    app.include_router(viewer_router)
-    app.include_router(review_router)
-    app.include_router(positions_router)
-    app.include_router(files_router)
-    app.include_router(play_router)
-
-    app.include_router(cards_router)
-    app.include_router(admin_router)
-
-    _add_records_routes(app, settings, referee, records)
+    _add_routes(app, settings)
 
     # The arena's bodies are read within their size limit before its routes run (server/body_limit.py).
     app.add_middleware(BodyLimitMiddleware, limits=(ARENA_BODY_LIMIT,))
@@ -126,6 +115,20 @@ def create_app(settings: Settings) -> FastAPI:
 
     _add_error_handlers(app)
     return app
+
+
+def _add_routes(app: FastAPI, settings: Settings) -> None:
+    """The features' routers, at module level in their modules; they reach the referee, the settings and the
+    records through the dependencies of server/deps.py."""
+    app.include_router(arena_router)
+    app.mount("/viewer/static", VIEWER_FILES, name="viewer-files")
+    app.mount("/play/static", PLAY_FILES, name="play-files")
+    for router in (viewer_router, review_router, positions_router, files_router, play_router, cards_router):
+        app.include_router(router)
+    app.include_router(admin_router)
+    app.include_router(records_router)
+    if settings.oracle:
+        app.include_router(oracle_router)
 
 
 def _add_vision(app: FastAPI, settings: Settings, referee: Referee) -> None:
@@ -139,34 +142,36 @@ def _add_vision(app: FastAPI, settings: Settings, referee: Referee) -> None:
         app.include_router(vision_router)
 
 
-def _add_records_routes(app: FastAPI, settings: Settings, referee: Referee, records: Records) -> None:
-    """/games (the recorded matches) and, with --oracle, /oracle/labels."""
+# /games (the recorded matches) and, with --oracle, /oracle/labels.
+records_router = APIRouter(tags=["records"])
+oracle_router = APIRouter(tags=["oracle"])
 
-    @app.get("/games", tags=["records"])
-    async def list_games() -> dict[str, Any]:
-        """Every recorded match, newest first (no decks or labels)."""
-        return {"Games": records.list_matches()}
 
-    @app.get("/games/{game_id}", tags=["records"])
-    async def game_record(game_id: RowId) -> JSONResponse:
-        """A finished (or aborted) match's full record for replay; a running match shows its summary only."""
-        summary = records.match_summary(game_id)
-        if summary is None:
-            return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
-        if summary["Status"] == "RUNNING":
-            return JSONResponse({**summary, "Redacted": True, "ErrorMessage": "the match is still running"})
-        return SafeJSONResponse(records.match_record(game_id))
+@records_router.get("/games")
+async def list_games(records: RecordsDep) -> dict[str, Any]:
+    """Every recorded match, newest first (no decks or labels)."""
+    return {"Games": records.list_matches()}
 
-    if settings.oracle:
 
-        @app.get("/oracle/labels/{game_id}", tags=["oracle"])
-        async def oracle_labels(game_id: RowId, by: Literal["id", "url"] = "id") -> JSONResponse:
-            """{card id: landmark} for the cards in view in the match's current round, in id order (local play
-            only; nothing about the deck). `?by=url` keys them by URL path instead."""
-            labels = referee.oracle_labels(game_id, by_url=by == "url")
-            if labels is None:
-                return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
-            return JSONResponse(labels)
+@records_router.get("/games/{game_id}")
+async def game_record(game_id: RowId, records: RecordsDep) -> JSONResponse:
+    """A finished (or aborted) match's full record for replay; a running match shows its summary only."""
+    summary = records.match_summary(game_id)
+    if summary is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
+    if summary["Status"] == "RUNNING":
+        return JSONResponse({**summary, "Redacted": True, "ErrorMessage": "the match is still running"})
+    return SafeJSONResponse(records.match_record(game_id))
+
+
+@oracle_router.get("/oracle/labels/{game_id}")
+async def oracle_labels(game_id: RowId, referee: RefereeDep, by: Literal["id", "url"] = "id") -> JSONResponse:
+    """{card id: landmark} for the cards in view in the match's current round, in id order (local play
+    only; nothing about the deck). `?by=url` keys them by URL path instead."""
+    labels = referee.oracle_labels(game_id, by_url=by == "url")
+    if labels is None:
+        return JSONResponse({"ErrorMessage": f"no match {game_id} in play"}, status_code=404)
+    return JSONResponse(labels)
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -1,8 +1,10 @@
 """What a route needs from the running server, as FastAPI dependencies.
 
-`create_app` (server/app.py) keeps the server's parts on `app.state`; this module is the one place routes
-read them from. A route names what it needs in its signature (`referee: RefereeDep`), so a test can hand it
-a stand-in with `app.dependency_overrides[referee_of] = ...` instead of building a whole server.
+`create_app` (server/app.py) keeps the server's parts on `app.state`; the arena, records, admin and viewer
+routes read them through these functions only (the vision service has its own, in server/vision.py, which
+loads only under `serve --vision`; server/play/ and server/cards/routes.py still read `app.state` directly).
+A route names what it needs in its signature (`referee: RefereeDep`), so a test can hand it a stand-in with
+`app.dependency_overrides[referee_of] = ...` instead of building a whole server.
 
 The functions are `async` on purpose: FastAPI runs a plain `def` dependency in a worker thread, a thread
 hop per request for reading one attribute.
