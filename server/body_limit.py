@@ -7,6 +7,11 @@ HTTP 413 with `Result` first: `http_io.too_large`), and the server never holds m
 request. A body within the limit is handed on as it came, followed by whatever the server says next (a
 long poll waits on the disconnect message for a client that hangs up).
 
+It covers the arena only. The admin API and the replay-file upload (server/admin.py, server/viewer_files.py)
+keep their bounded read (`http_io.read_body`): they refuse a caller without the admin token before reading
+anything, and a middleware would answer such a caller 413 instead of 401 or 403. server/play/ has its own
+limit and wording.
+
 Slow bodies are not this module's business: the connection closes a body that has not arrived in time
 (server/connections.py, BODY_TIMEOUT_S); the read here then sees the client gone and nobody is answered.
 """
