@@ -26,13 +26,14 @@ import secrets
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rummy.private_files import create_private
 from rummy.standings import Standings
-from server.accounts import DEFAULT_ITERATIONS, AccountError, Accounts
+from server.accounts import DEFAULT_ITERATIONS, AccountError
+from server.deps import AccountsDep, AdminTokenDep, RecordsDep, SettingsDep
 from server.http_io import BodyTooLarge, SafeJSONResponse, read_body
 from server.storage.runs import store_run
 
@@ -113,10 +114,10 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def refusal(request: Request) -> JSONResponse | None:
-    """Why this caller may not use the admin API, or None when it may."""
+async def refusal(request: Request, settings: SettingsDep, admin_token: AdminTokenDep) -> JSONResponse | None:
+    """Why this caller may not use the admin API, or None when it may (a dependency: `refused: Refused`)."""
     host = request.client.host if request.client else ""
-    if not _is_loopback(host) and not request.app.state.settings.admin_remote:
+    if not _is_loopback(host) and not settings.admin_remote:
         return _error("admin calls are accepted from this machine only (serve --admin-remote allows others)", 403)
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
@@ -125,14 +126,18 @@ def refusal(request: Request) -> JSONResponse | None:
             401,
             **{"WWW-Authenticate": "Bearer"},
         )
-    if not hmac.compare_digest(given.strip().encode(), request.app.state.admin_token.encode()):
+    if not hmac.compare_digest(given.strip().encode(), admin_token.encode()):
         return _error("wrong admin token", 403)
     return None
 
 
-async def _allowed_body(request: Request, model: type[BaseModel]) -> Any:
+# The answer that refuses the caller, or None for one the admin API serves. Checked before the body is read.
+Refused = Annotated[JSONResponse | None, Depends(refusal)]
+
+
+async def _allowed_body(request: Request, refused: JSONResponse | None, model: type[BaseModel]) -> Any:
     """The validated body of an allowed caller, or the JSONResponse that refuses the call."""
-    if (refused := refusal(request)) is not None:
+    if refused is not None:
         return refused
     try:
         return model.model_validate_json(await read_body(request))
@@ -150,25 +155,26 @@ router = APIRouter(prefix="/admin", tags=["local admin (not the arena's)"])
 
 @router.get("")
 async def admin_hint(
-    request: Request, challenge: Annotated[str | None, Query(min_length=16, max_length=200)] = None
+    request: Request,
+    settings: SettingsDep,
+    admin_token: AdminTokenDep,
+    challenge: Annotated[str | None, Query(min_length=16, max_length=200)] = None,
 ) -> JSONResponse:
     """The name of this referee's admin token file, beside its records (no folder); with `?challenge=`, the
     proof that it holds the token (module doc). Never the token itself."""
-    settings = request.app.state.settings
     hint: dict[str, Any] = {"TokenFile": "RECORDS" + TOKEN_SUFFIX, "RemoteAllowed": settings.admin_remote}
     if challenge is not None:
         port = request.scope.get("server", (None, 0))[1] or 0
-        hint["Proof"] = proof(request.app.state.admin_token, challenge, int(port))
+        hint["Proof"] = proof(admin_token, challenge, int(port))
     return JSONResponse(hint)
 
 
 @router.post("/bots", status_code=201)
-async def add_bot(request: Request) -> Response:
+async def add_bot(request: Request, refused: Refused, accounts: AccountsDep) -> Response:
     """Register a bot and answer its password (shown once: the server keeps a salted hash)."""
-    body = await _allowed_body(request, NewBot)
+    body = await _allowed_body(request, refused, NewBot)
     if isinstance(body, Response):
         return body
-    accounts: Accounts = request.app.state.accounts
     try:
         password = accounts.add_bot(body.Name, user=body.User, iterations=body.Iterations)
     except AccountError as error:
@@ -177,24 +183,23 @@ async def add_bot(request: Request) -> Response:
 
 
 @router.delete("/bots/{name}")
-async def remove_bot(request: Request, name: str) -> Response:
+async def remove_bot(name: str, refused: Refused, accounts: AccountsDep) -> Response:
     """Forget a bot: it can no longer log in; its recorded matches stay."""
-    if (refused := refusal(request)) is not None:
+    if refused is not None:
         return refused
     try:
-        request.app.state.accounts.remove_bot(name)
+        accounts.remove_bot(name)
     except AccountError as error:
         return _error(str(error), 404)
     return SafeJSONResponse({"Removed": name})
 
 
 @router.post("/runs", status_code=201)
-async def add_run(request: Request) -> Response:
+async def add_run(request: Request, refused: Refused, records: RecordsDep) -> Response:
     """Group recorded matches into a run the viewer shows as one entry, with its standings."""
-    body = await _allowed_body(request, NewRun)
+    body = await _allowed_body(request, refused, NewRun)
     if isinstance(body, Response):
         return body
-    records = request.app.state.records
     unknown = [game.GameId for game in body.Games if records.match_summary(game.GameId) is None]
     if unknown:
         return _error(f"no recorded match with GameId {', '.join(map(str, unknown[:10]))}", 400)
@@ -212,17 +217,16 @@ async def add_run(request: Request) -> Response:
 
 
 @router.post("/games/forget")
-async def forget_games(request: Request) -> Response:
+async def forget_games(request: Request, refused: Refused, records: RecordsDep) -> Response:
     """Delete finished matches from the records (a run asked not to be recorded); a running one is refused."""
-    body = await _allowed_body(request, ForgetGames)
+    body = await _allowed_body(request, refused, ForgetGames)
     if isinstance(body, Response):
         return body
-    records = request.app.state.records
     summaries = {game_id: records.match_summary(game_id) for game_id in body.GameIds}
     unknown = [game_id for game_id, summary in summaries.items() if summary is None]
     if unknown:
         return _error(f"no recorded match with GameId {', '.join(map(str, unknown[:10]))}", 400)
-    running = [game_id for game_id, summary in summaries.items() if summary["EndedAt"] is None]
+    running = [game_id for game_id, summary in summaries.items() if summary is not None and summary["EndedAt"] is None]
     if running:
         listed = ", ".join(map(str, running[:10]))
         return _error(f"match {listed} has not ended: only finished matches are forgotten", 409)

@@ -6,7 +6,7 @@ connections exhaust the default limit and every real call times out. `GuardedH11
 connection whose request headers are not complete HEADER_TIMEOUT_S after it opened or after the
 first byte of the request arrived, and one whose request body is not complete BODY_TIMEOUT_S after
 its headers (a stalled body held the handler waiting for ever; uvicorn has no such timeout).
-The handler then sees the client gone (server.app answers that without a traceback).
+The handler (or, for the arena, server/body_limit.py) then sees the client gone and answers it without a traceback.
 
 `QuietAcceptErrors` keeps the log readable when the process runs out of file descriptors anyway:
 asyncio logs a traceback for every failed accept (241,529 of them, 99 MB, in 40 s of the probe); it

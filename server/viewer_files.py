@@ -26,12 +26,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from rummy.cards import token_of
-from server.admin import refusal
+from server.admin import Refused
+from server.deps import ImagesDep, RecordsDep, ReplayFilesDep
 from server.file_steps import PICTURES_NOTE, file_steps
 from server.http_io import BodyTooLarge, RowId, SafeJSONResponse, read_body
 from server.replay_file_store import ReplayFileStore, StoreFull
 from server.replay_upload import MAX_FILE_BYTES, UploadError, cleaned_lines, file_name
 from server.review_cache import graded
+from server.storage.records import Records
 from server.viewer_review import OBJECTIVES, review_page_response
 from server.viewer_routes import step_cards, step_pictures
 
@@ -43,19 +45,14 @@ def _error(message: str, status: int) -> JSONResponse:
     return SafeJSONResponse({"ErrorMessage": message}, status_code=status)
 
 
-def _store(request: Request) -> ReplayFileStore:
-    store: ReplayFileStore = request.app.state.replay_files
-    return store
-
-
 def _links(file_id: int) -> dict[str, str]:
     return {"Viewer": f"/viewer#file/{file_id}", "Review": f"/viewer/review/file/{file_id}"}
 
 
 @router.post("/viewer/api/files", status_code=201)
-async def add_file(request: Request, name: str | None = None) -> Response:
+async def add_file(request: Request, refused: Refused, store: ReplayFilesDep, name: str | None = None) -> Response:
     """Keep a replay file (its text as the body) for the viewer; the answer says where it shows."""
-    if (refused := refusal(request)) is not None:
+    if refused is not None:
         return refused
     try:
         data = await read_body(request, MAX_FILE_BYTES)
@@ -70,7 +67,6 @@ async def add_file(request: Request, name: str | None = None) -> Response:
         steps = await asyncio.to_thread(file_steps, 0, lines, shown)  # it must replay before it is kept
     except REPLAYS as error:
         return _error(f"{shown}: its gamestates do not replay: {error}", 400)
-    store = _store(request)
     try:
         file_id, existing = store.add(shown, lines, time.time())
     except StoreFull as full:
@@ -89,21 +85,20 @@ async def add_file(request: Request, name: str | None = None) -> Response:
 
 
 @router.get("/viewer/api/files")
-async def list_files(request: Request) -> JSONResponse:
-    return SafeJSONResponse({"Files": _store(request).summaries()})
+async def list_files(store: ReplayFilesDep) -> JSONResponse:
+    return SafeJSONResponse({"Files": store.summaries()})
 
 
 @router.delete("/viewer/api/files/{file_id}")
-async def remove_file(file_id: RowId, request: Request) -> Response:
-    if (refused := refusal(request)) is not None:
+async def remove_file(file_id: RowId, refused: Refused, store: ReplayFilesDep) -> Response:
+    if refused is not None:
         return refused
-    if not _store(request).remove(file_id):
+    if not store.remove(file_id):
         return _error(f"no replay file {file_id}", 404)
     return SafeJSONResponse({"Removed": file_id})
 
 
-def _kept(request: Request, file_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]] | JSONResponse:
-    store = _store(request)
+def _kept(store: ReplayFileStore, file_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]] | JSONResponse:
     summary = store.summary(file_id)
     lines = store.lines(file_id) if summary is not None else None
     if summary is None or lines is None:
@@ -112,13 +107,15 @@ def _kept(request: Request, file_id: int) -> tuple[dict[str, Any], list[dict[str
 
 
 @router.get("/viewer/api/files/{file_id}/steps")
-async def file_steps_view(file_id: RowId, request: Request, pictures: int | None = None) -> Response:
+async def file_steps_view(
+    file_id: RowId, store: ReplayFilesDep, images: ImagesDep, pictures: int | None = None
+) -> Response:
     """A kept file step by step: both hands as far as it shows them, with its recognizer's labels."""
-    found = _kept(request, file_id)
+    found = _kept(store, file_id)
     if isinstance(found, JSONResponse):
         return found
     summary, lines = found
-    return await asyncio.to_thread(_steps_answer, request.app.state.images, summary, lines, pictures)
+    return await asyncio.to_thread(_steps_answer, images, summary, lines, pictures)
 
 
 def _steps_answer(images: Any, summary: dict[str, Any], lines: list[dict[str, Any]], pictures: int | None) -> Response:
@@ -149,30 +146,36 @@ def _steps_answer(images: Any, summary: dict[str, Any], lines: list[dict[str, An
     return SafeJSONResponse(answer)
 
 
-async def _review(request: Request, file_id: int, objective: str) -> dict[str, Any] | JSONResponse:
+async def _review(
+    store: ReplayFileStore, records: Records, file_id: int, objective: str
+) -> dict[str, Any] | JSONResponse:
     from strategies.coaching.file_review import review_lines
     from strategies.coaching.grading import default_grader
 
     if objective not in OBJECTIVES:
         return _error(f"objective must be one of {', '.join(OBJECTIVES)}", 400)
-    found = _kept(request, file_id)
+    found = _kept(store, file_id)
     if isinstance(found, JSONResponse):
         return found
     summary, lines = found
-    key = (str(request.app.state.records.path), f"file {file_id}", objective)
+    key = (str(records.path), f"file {file_id}", objective)
     return await graded(key, lambda: review_lines(lines, summary["Name"], default_grader(objective)))
 
 
 @router.get("/viewer/api/files/{file_id}/review")
-async def file_review_json(file_id: RowId, request: Request, objective: str = "win") -> Response:
+async def file_review_json(
+    file_id: RowId, store: ReplayFilesDep, records: RecordsDep, objective: str = "win"
+) -> Response:
     """Every decision the file lets us rebuild, graded as `rummy-vision review FILE` grades it."""
-    review = await _review(request, file_id, objective)
+    review = await _review(store, records, file_id, objective)
     return review if isinstance(review, Response) else SafeJSONResponse(review)
 
 
 @router.get("/viewer/review/file/{file_id}", include_in_schema=False)
-async def file_review_page(file_id: RowId, request: Request, objective: str = "win") -> Response:
-    review = await _review(request, file_id, objective)
+async def file_review_page(
+    file_id: RowId, store: ReplayFilesDep, records: RecordsDep, objective: str = "win"
+) -> Response:
+    review = await _review(store, records, file_id, objective)
     if isinstance(review, Response):
         return review
     return review_page_response(review, objective, f"/viewer#file/{file_id}", f"/viewer/review/file/{file_id}")

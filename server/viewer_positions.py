@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from server.deps import RecordsDep
 from server.viewer_routes import finished_match_summary
 
 router = APIRouter(tags=["viewer"])
@@ -36,9 +37,9 @@ def _position(records: Any, game_id: int, step: int) -> dict[str, Any] | JSONRes
 
 
 @router.get("/viewer/api/games/{game_id}/steps/{step}/position")
-async def step_position_view(game_id: int, step: int, request: Request) -> JSONResponse:
+async def step_position_view(game_id: int, step: int, records: RecordsDep) -> JSONResponse:
     """The `analyze` position of the player to move after `step` (as `replay GAME --turn STEP --position`)."""
-    found = await asyncio.to_thread(_position, request.app.state.records, game_id, step)
+    found = await asyncio.to_thread(_position, records, game_id, step)
     return found if isinstance(found, JSONResponse) else JSONResponse(found)
 
 
@@ -46,7 +47,7 @@ async def step_position_view(game_id: int, step: int, request: Request) -> JSONR
 async def step_analysis_view(
     game_id: int,
     step: int,
-    request: Request,
+    records: RecordsDep,
     strategy: str = DEFAULT_STRATEGY,
     nodes: int = DEFAULT_NODES,
     objective: str = "win",
@@ -58,7 +59,7 @@ async def step_analysis_view(
         return JSONResponse({"ErrorMessage": f"objective is win or margin; nodes 1 to {MAX_NODES}"}, status_code=400)
     if parse_spec(strategy)[0] not in strategy_names():
         return JSONResponse({"ErrorMessage": f"unknown strategy {strategy!r}"}, status_code=400)
-    found = await asyncio.to_thread(_position, request.app.state.records, game_id, step)
+    found = await asyncio.to_thread(_position, records, game_id, step)
     if isinstance(found, JSONResponse):
         return found
     return await asyncio.to_thread(_analysis, found, strategy, nodes, objective)

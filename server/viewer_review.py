@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from server.deps import RecordsDep
 from server.http_io import RowId
 from server.review_cache import graded
+from server.storage.records import Records
 from server.viewer_routes import finished_match_summary
 
 router = APIRouter(tags=["viewer"])
@@ -23,32 +25,33 @@ router = APIRouter(tags=["viewer"])
 OBJECTIVES = ("win", "margin")
 
 
-async def _review(request: Request, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
+async def _review(records: Records, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
     from strategies.coaching.game_review import review_record
     from strategies.coaching.grading import default_grader
 
     if objective not in OBJECTIVES:
         return JSONResponse({"ErrorMessage": f"objective must be one of {', '.join(OBJECTIVES)}"}, status_code=400)
-    records = request.app.state.records
     summary = finished_match_summary(records, game_id, "review it when it ends")
     if isinstance(summary, JSONResponse):
         return summary
     record = records.match_record(game_id)
+    if record is None:  # forgotten (admin /games/forget) since its summary was read
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
     return await graded(
         (str(records.path), f"game {game_id}", objective), lambda: review_record(record, default_grader(objective))
     )
 
 
 @router.get("/viewer/api/games/{game_id}/review")
-async def review_json(game_id: RowId, request: Request, objective: str = "win") -> Response:
+async def review_json(game_id: RowId, records: RecordsDep, objective: str = "win") -> Response:
     """Every decision of a finished match with its loss, exact or estimated, the totals and the chart's points."""
-    review = await _review(request, game_id, objective)
+    review = await _review(records, game_id, objective)
     return review if isinstance(review, Response) else JSONResponse(review)
 
 
 @router.get("/viewer/review/{game_id}", include_in_schema=False)
-async def review_page(game_id: RowId, request: Request, objective: str = "win") -> Response:
-    review = await _review(request, game_id, objective)
+async def review_page(game_id: RowId, records: RecordsDep, objective: str = "win") -> Response:
+    review = await _review(records, game_id, objective)
     if isinstance(review, Response):
         return review
     return review_page_response(review, objective, f"/viewer#game/{game_id}", f"/viewer/review/{game_id}")

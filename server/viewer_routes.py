@@ -52,6 +52,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from rummy import Match
 from rummy.moves import named_card_ids
 from server.cards.viewer_cards import opening_cards, shown_cards
+from server.deps import ImagesDep, RecordsDep, RefereeDep, ReplayFilesDep
 from server.http_io import RowId
 from server.page_files import PageFiles
 
@@ -87,13 +88,12 @@ async def viewer_page_slash() -> Response:
 
 
 @router.get("/viewer/api/entries")
-async def entries_view(request: Request) -> JSONResponse:
+async def entries_view(images: ImagesDep, records: RecordsDep, replay_files: ReplayFilesDep) -> JSONResponse:
     """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each,
     and each replay file sent to the viewer."""
     from server.storage.runs import grouped_game_ids, list_runs
 
-    request.app.state.images.watch()  # a person's page: deals are drawn as they are made from now on
-    records = request.app.state.records
+    images.watch()  # a person's page: deals are drawn as they are made from now on
     runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
     grouped = grouped_game_ids(records.db)
     matches = records.list_matches()
@@ -101,7 +101,7 @@ async def entries_view(request: Request) -> JSONResponse:
     # Replay files sent to the viewer (server/viewer_files.py), by when they were played (else when sent).
     files = [
         {**kept, "Entry": "file", "StartedAt": kept["StartedAt"] or kept["UploadedAt"]}
-        for kept in request.app.state.replay_files.summaries()
+        for kept in replay_files.summaries()
     ]
     entries = sorted([*runs, *games, *files], key=lambda entry: entry["StartedAt"] or 0, reverse=True)
     # The newest finished matches are the likeliest to be opened next: their pictures are drawn meanwhile.
@@ -110,16 +110,15 @@ async def entries_view(request: Request) -> JSONResponse:
         record = records.match_record(game["GameId"])
         if record is not None:
             cards.extend(opening_cards(record))
-    request.app.state.images.prerender(cards)
+    images.prerender(cards)
     return JSONResponse({"Entries": entries})
 
 
 @router.get("/viewer/api/runs/{run_id}")
-async def run_view(run_id: RowId, request: Request) -> JSONResponse:
+async def run_view(run_id: RowId, records: RecordsDep, images: ImagesDep) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
     from server.storage.runs import run_detail
 
-    records = request.app.state.records
     run = run_detail(records.db, run_id)
     if run is None:
         return JSONResponse({"ErrorMessage": f"no match run or tournament {run_id}"}, status_code=404)
@@ -129,21 +128,20 @@ async def run_view(run_id: RowId, request: Request) -> JSONResponse:
         record = records.match_record(game["GameId"])
         if record is not None and record["Status"] != "RUNNING":
             cards.extend(opening_cards(record))
-    request.app.state.images.watch()  # a person's page
-    await asyncio.to_thread(request.app.state.images.prerender, cards)  # reads the pictures' folder: off the loop
+    images.watch()  # a person's page
+    await asyncio.to_thread(images.prerender, cards)  # reads the pictures' folder: off the loop
     return JSONResponse(run)
 
 
 @router.get("/viewer/api/games/{game_id}/live")
-async def live_view(game_id: RowId, request: Request) -> JSONResponse:
+async def live_view(game_id: RowId, images: ImagesDep, records: RecordsDep, referee: RefereeDep) -> JSONResponse:
     """A running match as a spectator sees it: hands as ids and images, never landmarks or the deck."""
     # An async route runs on the referee's event loop, so the match cannot change while it is read.
-    request.app.state.images.watch()  # a spectator: the next rounds' pictures are drawn as they are dealt
-    records = request.app.state.records
+    images.watch()  # a spectator: the next rounds' pictures are drawn as they are dealt
     summary = match_summary(records, game_id)
     if isinstance(summary, JSONResponse):
         return summary
-    live = request.app.state.referee.live.get(game_id)
+    live = referee.live.get(game_id)
     if summary["Status"] != "RUNNING" or live is None or live.match.over:
         if summary["Status"] == "RUNNING":
             # Recorded as running, but not played by this server (another process writes the same file).
@@ -167,22 +165,25 @@ async def live_view(game_id: RowId, request: Request) -> JSONResponse:
 
 
 @router.get("/viewer/api/games/{game_id}/steps")
-async def steps_view(game_id: RowId, request: Request, pictures: int | None = None) -> JSONResponse:
+async def steps_view(
+    game_id: RowId, records: RecordsDep, images: ImagesDep, pictures: int | None = None
+) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
     pictures drawn already, inline."""
     from server.storage.runs import run_of_game
 
-    records = request.app.state.records
     summary = finished_match_summary(
         records, game_id, "its steps would reveal the deck", Live=f"/viewer/api/games/{game_id}/live"
     )
     if isinstance(summary, JSONResponse):
         return summary
     record = records.match_record(game_id)
+    if record is None:  # forgotten (admin /games/forget) since its summary was read
+        return JSONResponse({"ErrorMessage": f"no match {game_id}"}, status_code=404)
     summary["RunId"] = run_of_game(records.db, game_id)
     # Rebuilding and encoding the match (and reading its pictures) off the event loop: the page's script and
     # stylesheet, asked for at the same time, are answered meanwhile.
-    return await asyncio.to_thread(_steps_answer, request.app.state.images, summary, record, pictures)
+    return await asyncio.to_thread(_steps_answer, images, summary, record, pictures)
 
 
 def _steps_answer(

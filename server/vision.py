@@ -23,9 +23,9 @@ import hashlib
 import uuid
 from collections import OrderedDict
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from recognizers.observation import candidates_of
@@ -165,9 +165,13 @@ def _token(url: str) -> str:
 router = APIRouter(tags=["vision (serve --vision)"])
 
 
-def _service(request: Request) -> VisionService:
+async def vision_service(request: Request) -> VisionService:
+    """The app's service (a dependency, as server/deps.py's: kept here so the vision code loads only with it)."""
     service: VisionService = request.app.state.vision
     return service
+
+
+VisionDep = Annotated[VisionService, Depends(vision_service)]
 
 
 def _azure_error(status: int, code: str, message: str, inner: str | None = None) -> JSONResponse:
@@ -177,16 +181,16 @@ def _azure_error(status: int, code: str, message: str, inner: str | None = None)
     return JSONResponse({"error": error}, status_code=status)
 
 
-def _azure_key_refusal(request: Request) -> JSONResponse | None:
+def _azure_key_refusal(request: Request, service: VisionService) -> JSONResponse | None:
     given = request.headers.get("Ocp-Apim-Subscription-Key") or request.query_params.get("subscription-key")
     if not given:
         return _azure_error(401, "401", AZURE_401_MISSING)
-    if given != _service(request).key:
+    if given != service.key:
         return _azure_error(401, "401", AZURE_401)
     return None
 
 
-async def _picture(request: Request, url_field: str) -> tuple[str | None, str | None]:
+async def _picture(request: Request, service: VisionService, url_field: str) -> tuple[str | None, str | None]:
     """(token, None) for the card the request shows, or (None, why) when it is not one of ours."""
     size = request.headers.get("content-length", "")
     if size.isdigit() and int(size) > MAX_IMAGE_BYTES:
@@ -206,16 +210,16 @@ async def _picture(request: Request, url_field: str) -> tuple[str | None, str | 
         if not isinstance(url, str) or not url:
             return None, "url"
         token = token_of_card_url(url)
-        if token is None or _service(request).referee.landmark_of_token(token) is None:
+        if token is None or service.referee.landmark_of_token(token) is None:
             return None, "url"
-        _service(request).asked["url"] += 1
+        service.asked["url"] += 1
         return token, None
     if not body:
         return None, "image"
-    token = _service(request).token_of_picture(body)
+    token = service.token_of_picture(body)
     if token is None:
         return None, "image"
-    _service(request).asked["bytes"] += 1
+    service.asked["bytes"] += 1
     return token, None
 
 
@@ -255,15 +259,15 @@ def _envelope(**fields: Any) -> dict[str, Any]:
 
 
 @router.post("/vision/v3.2/analyze")
-async def azure_analyze(request: Request) -> JSONResponse:
+async def azure_analyze(request: Request, service: VisionDep) -> JSONResponse:
     """Azure Computer Vision v3.2 analyze: landmarks under `categories[].detail` when `details` has Landmarks."""
-    refused = _azure_key_refusal(request)
+    refused = _azure_key_refusal(request, service)
     if refused is not None:
         return refused
-    token, why = await _picture(request, "url")
+    token, why = await _picture(request, service, "url")
     if token is None:
         return _azure_bad_picture(why or "url")
-    label = _service(request).label(token)
+    label = service.label(token)
     assert label is not None
     details = request.query_params.get("details", "").lower().split(",")
     features = request.query_params.get("visualFeatures", "").lower().split(",")
@@ -279,30 +283,30 @@ async def azure_analyze(request: Request) -> JSONResponse:
 
 
 @router.post("/vision/v3.2/models/{model}/analyze")
-async def azure_domain_model(model: str, request: Request) -> JSONResponse:
+async def azure_domain_model(model: str, request: Request, service: VisionDep) -> JSONResponse:
     """Azure Computer Vision v3.2 domain model analyze: `result.landmarks` (only the landmarks model here)."""
-    refused = _azure_key_refusal(request)
+    refused = _azure_key_refusal(request, service)
     if refused is not None:
         return refused
     if model != "landmarks":
         return _azure_error(
             400, "InvalidRequest", f"Model '{model}' is not served by the local referee.", "NotSupportedModel"
         )
-    token, why = await _picture(request, "url")
+    token, why = await _picture(request, service, "url")
     if token is None:
         return _azure_bad_picture(why or "url")
-    label = _service(request).label(token)
+    label = service.label(token)
     assert label is not None
     return JSONResponse(_envelope(result={"landmarks": _landmarks(label)}))
 
 
 @router.post("/vision/v3.2/describe")
-async def azure_describe(request: Request) -> JSONResponse:
+async def azure_describe(request: Request, service: VisionDep) -> JSONResponse:
     """Azure Computer Vision v3.2 describe: no caption names a landmark here (the landmark calls do that)."""
-    refused = _azure_key_refusal(request)
+    refused = _azure_key_refusal(request, service)
     if refused is not None:
         return refused
-    token, why = await _picture(request, "url")
+    token, why = await _picture(request, service, "url")
     if token is None:
         return _azure_bad_picture(why or "url")
     return JSONResponse(_envelope(description={"tags": ["building", "outdoor"], "captions": []}))
@@ -313,8 +317,9 @@ def _custom_vision_error(status: int, code: str, message: str, *, wrapped: bool 
     return JSONResponse({"error": body} if wrapped else body, status_code=status)
 
 
-async def _custom_vision(request: Request, project: str, iteration: str, url_field: str | None) -> JSONResponse:
-    service = _service(request)
+async def _custom_vision(
+    request: Request, service: VisionService, project: str, iteration: str, url_field: str | None
+) -> JSONResponse:
     given = request.headers.get("Prediction-Key", "")
     if not given:
         return _custom_vision_error(401, "401", AZURE_401_MISSING, wrapped=True)
@@ -322,7 +327,7 @@ async def _custom_vision(request: Request, project: str, iteration: str, url_fie
         return _custom_vision_error(401, "401", AZURE_401, wrapped=True)
     if url_field is not None and not request.headers.get("content-type", "").startswith("application/json"):
         return _custom_vision_error(400, "BadRequestImageUrl", "Invalid image url")
-    token, why = await _picture(request, url_field or "Url")
+    token, why = await _picture(request, service, url_field or "Url")
     if token is None:
         if why == "size":
             return _custom_vision_error(400, "BadRequestImageSizeBytes", "Image size in bytes is too large.")
@@ -359,15 +364,19 @@ async def _custom_vision(request: Request, project: str, iteration: str, url_fie
 
 
 @router.post("/customvision/{version}/Prediction/{project}/classify/iterations/{iteration}/url")
-async def custom_vision_url(version: str, project: str, iteration: str, request: Request) -> JSONResponse:
+async def custom_vision_url(
+    version: str, project: str, iteration: str, request: Request, service: VisionDep
+) -> JSONResponse:
     """Custom Vision classify by image URL (`{"Url": ...}`): every tag's probability, best first."""
-    return await _custom_vision(request, project, iteration, "Url")
+    return await _custom_vision(request, service, project, iteration, "Url")
 
 
 @router.post("/customvision/{version}/Prediction/{project}/classify/iterations/{iteration}/image")
-async def custom_vision_image(version: str, project: str, iteration: str, request: Request) -> JSONResponse:
+async def custom_vision_image(
+    version: str, project: str, iteration: str, request: Request, service: VisionDep
+) -> JSONResponse:
     """Custom Vision classify by image bytes: every tag's probability, best first."""
-    return await _custom_vision(request, project, iteration, None)
+    return await _custom_vision(request, service, project, iteration, None)
 
 
 def how_to_point_bots(base: str, key: str) -> list[str]:
