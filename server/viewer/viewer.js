@@ -671,7 +671,7 @@
   const EXPECTED = "expected over the belief";
 
   // What the mover's bot believed of the cards it was not sure of when it chose (recorded with its
-  // suggestions as "Beliefs": [{"Cards", "What", "Belief": "giralda 0.62 / koutoubia mosque 0.31"}]).
+  // suggestions as "Beliefs": [{"Cards", "What", "Belief": "<landmark> 0.62 / <another> 0.31"}]).
   function renderBeliefs(box, step, suggestions) {
     if (!suggestions.some((suggestion) => suggestion.Expected === true)) return;
     const beliefs = (suggestions.find((suggestion) => Array.isArray(suggestion.Beliefs)) || {}).Beliefs || [];
