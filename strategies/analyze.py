@@ -9,6 +9,7 @@ from typing import Any
 
 from rummy import Lay
 from rummy.belief import UnsureCards, expected_note, unsure_cards
+from rummy.labels import Recognizer
 from strategies.agent import describe_card_move, describe_count_move
 from strategies.belief_play import RankedCardMove
 from strategies.position import Position
@@ -128,19 +129,20 @@ def _player(strategy: str, objective: Objective | str, time_ms: float, nodes: in
 def analyse_seen(
     position: Position,
     raw: Mapping[str, Any],
-    recognizer: str,
+    recognizer: Recognizer,
+    recognizer_name: str,
     strategy: str = "expectimax",
     objective: Objective | str = Objective.WIN,
     time_ms: float = 1000,
     nodes: int | None = None,
-    noise_seed: int | str = 0,
 ) -> Analysis:
-    """Rank the moves of `position` as its mover sees them through `recognizer` (strategies.seen_position):
+    """Rank the moves of `position` as its mover sees them through `recognizer` (`recognizer_name`, built on
+    `strategies.seen_position.position_truth`):
     on a certain belief as `analyse` does, else every card move valued as its expectation over the belief."""
     from strategies.belief_play import decide
     from strategies.seen_position import seen_tracker
 
-    tracker = seen_tracker(position, raw, recognizer, noise_seed)
+    tracker = seen_tracker(position, raw, recognizer)
     belief = tracker.belief()
     states = tracker.belief_states()
     if len(states) == 1:  # one count-level position: its values are exact, no expectation
@@ -168,7 +170,7 @@ def analyse_seen(
         objective,
         0,
         decision.exact,
-        {**strategy_source(player), "recognizer": recognizer, "error_model": tracker.error_model.source},
+        {**strategy_source(player), "recognizer": recognizer_name, "error_model": tracker.error_model.source},
         how,
         expected=True,
         beliefs=unsure_cards(belief, mine + theirs),

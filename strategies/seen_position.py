@@ -18,7 +18,7 @@ from typing import Any
 
 from rummy import CardLabel, RulesConfig, Tracker
 from rummy.belief import Belief, ErrorModel, error_model_of, infer
-from rummy.labels import recognize_within
+from rummy.labels import Recognizer, recognize_within
 from strategies.position import Position
 
 NO_ANSWER = CardLabel(None, 0.0, "recognizer gave no answer")
@@ -49,18 +49,17 @@ class PositionTracker(Tracker):
         return self._belief
 
 
-def seen_tracker(
-    position: Position, raw: Mapping[str, Any], recognizer_spec: str, noise_seed: int | str = 0
-) -> Tracker:
-    """The tracker of the position's mover seeing its cards through `recognizer_spec` (its oracle: the
-    position's own labels, by card URL)."""
-    from recognizers.registry import get_recognizer
+def position_truth(raw: Mapping[str, Any]) -> dict[str, str]:
+    """The position's own labels by card URL: what an `oracle` (and a simulated recognizer's truth) reads."""
+    gamestate, labels = raw["GameState"], raw["CardLabels"]
+    return {str(card[1]): labels[str(card[0])] for key in ("MyHand", "OppHand") for card in gamestate[key]}
 
+
+def seen_tracker(position: Position, raw: Mapping[str, Any], recognizer: Recognizer) -> Tracker:
+    """The tracker of the position's mover seeing its cards through `recognizer` (built by the caller, with
+    `position_truth` as its source: strategies/ names no recognizer)."""
     gamestate = raw["GameState"]
-    labels = raw["CardLabels"]
     cards = [(int(card[0]), str(card[1])) for key in ("MyHand", "OppHand") for card in gamestate[key]]
-    truth = {url: labels[str(card_id)] for card_id, url in cards}
-    recognizer = get_recognizer(recognizer_spec, source=truth, noise_seed=noise_seed)
     catalog = list(gamestate.get("AllCardTypes") or position.rules.catalog)
     found = recognize_within(recognizer, cards, catalog, None)
     seen = {card_id: found.get(card_id, NO_ANSWER) for card_id, _url in cards}

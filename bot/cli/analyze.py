@@ -97,10 +97,12 @@ def _analysed(
 ) -> tuple[Any, Any]:
     """One line's position and its analysis; raises PositionError for a bad position, exits 2 when the
     strategy cannot value it at all (a table not built, a position the kernel does not take)."""
+    from recognizers.registry import get_recognizer
     from rummy.bounded_json import loads
     from strategies.analyze import analyse, analyse_seen
     from strategies.kernel import KernelUnsupported
     from strategies.position import PositionError, parse_position
+    from strategies.seen_position import position_truth
     from strategies.table import TableError
 
     try:
@@ -110,7 +112,8 @@ def _analysed(
             raise PositionError(f"not valid JSON: {error}") from None
         position = parse_position(raw)
         if recognizer is not None:
-            return position, analyse_seen(position, raw, recognizer, strategy, objective, time_ms, nodes)
+            seeing = get_recognizer(recognizer, source=position_truth(raw), noise_seed=0)
+            return position, analyse_seen(position, raw, seeing, recognizer, strategy, objective, time_ms, nodes)
         return position, analyse(position, strategy, objective, time_ms, nodes)
     except (TableError, KernelUnsupported) as error:
         errors.print(f"[red]{error}[/red]")

@@ -37,6 +37,7 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
         "strategies.position",
         "strategies.belief_play",
         "strategies.agent",
+        "strategies.seen_position",
         "strategies.learning",
         "strategies.provenance",
     ),
