@@ -64,7 +64,7 @@ def check_recording_command(
 
     out = Console()
     try:
-        rules = RulesConfig(
+        rules = RulesConfig.with_choices(
             malformed_lay=malformed_lay,
             draw_after_emptying=draw_after_emptying,
             points_shown=points_shown,
