@@ -26,6 +26,7 @@ from typing import (
     Annotated,
     Any,
     Literal,
+    NamedTuple,
     NotRequired,
     Required,
     TypedDict,
@@ -63,6 +64,13 @@ class MaxLen:
 
 
 @dataclass(frozen=True)
+class Items:
+    """A JSON array of exactly these items, in order (a [card id, URL] pair)."""
+
+    types: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class Named:
     """How an error message names what a value must be, when the plain type would say it badly."""
 
@@ -79,7 +87,7 @@ LENIENT = Lenient()
 Text = Annotated[str, MaxLen(MAX_TEXT)]
 Url = Annotated[str, MaxLen(MAX_URL)]
 CardId = Annotated[int, Range(-MAX_CARD_ID, MAX_CARD_ID), Named("a card id (a whole number)")]
-HandCard = Annotated[tuple[CardId, Url], Named("a [card id, URL] pair")]
+HandCard = Annotated[list[int | str], Items((CardId, Url)), Named("a [card id, URL] pair")]
 Hand = Annotated[list[HandCard], MaxLen(MAX_CARDS), Named(f"a list of at most {MAX_CARDS} [card id, URL] pairs")]
 Points = Annotated[int, Range(-MAX_POINTS, MAX_POINTS)]
 Rounds = Annotated[int, Range(0, MAX_ROUNDS)]
@@ -235,14 +243,23 @@ REPLAY_LINES: dict[str, type] = {
 # A checker returns None for a value that fits, else (where inside the value, what is wrong): ("[2][0]",
 # "must be ..."). The path is built only on failure, so a valid message costs no string work.
 Problem = tuple[str, str]
+
+
+class How(NamedTuple):
+    skip_lenient: bool  # Lenient fields pass whatever they hold (`check`), or are checked too (`fits`)
+    bounds: bool  # Range and MaxLen apply, or only the types do
+
+
 Checker = Callable[[Any], Problem | None]
 
 
-def check(model: Any, data: Any, where: str = "") -> Any:
+def check(model: Any, data: Any, where: str = "", *, bounds: bool = True) -> Any:
     """`data` unchanged if it fits `model` (a TypedDict or any annotation above), else MessageError naming the
     first field that does not, what it must be and what it is. `where` names `data` itself (e.g. "GameState").
-    Fields marked Lenient are not checked (see `fits`)."""
-    problem = _checker(model, True)(data)
+    Fields marked Lenient are not checked (see `fits`). Without `bounds`, only the types are: for a reader that
+    compares values with the rules (check-recording reports a RemainingRounds of -1 as a divergence) rather
+    than storing or drawing them."""
+    problem = _checker(model, How(skip_lenient=True, bounds=bounds))(data)
     if problem is not None:
         path, text = problem
         raise MessageError(f"{_join(where, path) or 'the message'} {text}")
@@ -251,7 +268,7 @@ def check(model: Any, data: Any, where: str = "") -> Any:
 
 def fits(model: Any, data: Any) -> bool:
     """Whether `data` fits `model`, its Lenient fields included: what a reader keeps of a Lenient field."""
-    return _checker(model, False)(data) is None
+    return _checker(model, How(skip_lenient=False, bounds=True))(data) is None
 
 
 def field_type(model: Any, key: str) -> Any:
@@ -259,11 +276,11 @@ def field_type(model: Any, key: str) -> Any:
     return _hints(model)[key][0]
 
 
-def check_replay_line(line: Mapping[str, Any], where: str = "") -> ReplayLine | None:
-    """A replay file's line checked against its type's model; None for a type the format does not name (a
-    reader skips those)."""
+def check_replay_line(line: Mapping[str, Any], where: str = "", *, bounds: bool = True) -> ReplayLine | None:
+    """A replay file's line checked (`check`) against its type's model; None for a type the format does not
+    name (a reader skips those)."""
     model = REPLAY_LINES.get(str(line.get("type")))
-    return None if model is None else check(model, line, where)  # type: ignore[no-any-return]
+    return None if model is None else check(model, line, where, bounds=bounds)  # type: ignore[no-any-return]
 
 
 def excerpt(value: Any, limit: int = 40) -> str:
@@ -333,29 +350,29 @@ def describe(hint: Any) -> str:
 
 
 @cache
-def _checker(hint: Any, skip_lenient: bool) -> Checker:
+def _checker(hint: Any, how: How) -> Checker:
     """A function that checks a value against `hint` (compiled once per annotation)."""
     base, marks = _unwrap(hint)
-    if skip_lenient and LENIENT in marks:
+    if how.skip_lenient and LENIENT in marks:
         return lambda _value: None
     if is_typeddict(base):
-        return _object_checker(base, skip_lenient)
+        return _object_checker(base, how)
     origin = get_origin(base)
     if origin in (Union, types.UnionType):
-        return _union_checker(hint, skip_lenient)
+        return _union_checker(hint, how)
     if origin in (list, tuple, dict):
-        return _container_checker(hint, skip_lenient)
-    return _scalar_checker(hint)
+        return _container_checker(hint, how)
+    return _scalar_checker(hint, how)
 
 
 def _must(hint: Any, value: Any) -> Problem:
     return "", f"must be {describe(hint)}, not {excerpt(value)}"
 
 
-def _scalar_checker(hint: Any) -> Checker:
+def _scalar_checker(hint: Any, how: How) -> Checker:
     base, marks = _unwrap(hint)
-    bounds = next((mark for mark in marks if isinstance(mark, Range)), None)
-    limit = next((mark.limit for mark in marks if isinstance(mark, MaxLen)), None)
+    bounds = next((mark for mark in marks if isinstance(mark, Range) and how.bounds), None)
+    limit = next((mark.limit for mark in marks if isinstance(mark, MaxLen) and how.bounds), None)
     if base is Any:
         return lambda _value: None
     if get_origin(base) is Literal:
@@ -383,11 +400,11 @@ def _scalar_checker(hint: Any) -> Checker:
     return lambda value: None if test(value) else _must(hint, value)
 
 
-def _union_checker(hint: Any, skip_lenient: bool) -> Checker:
+def _union_checker(hint: Any, how: How) -> Checker:
     base, _marks = _unwrap(hint)
-    options = [_checker(option, skip_lenient) for option in get_args(base)]
+    options = [_checker(option, how) for option in get_args(base)]
     not_none = [option for option in get_args(base) if option is not type(None)]
-    single = _checker(not_none[0], skip_lenient) if len(not_none) == 1 else None
+    single = _checker(not_none[0], how) if len(not_none) == 1 else None
 
     def either(value: Any) -> Problem | None:
         if any(option(value) is None for option in options):
@@ -398,12 +415,13 @@ def _union_checker(hint: Any, skip_lenient: bool) -> Checker:
     return either
 
 
-def _container_checker(hint: Any, skip_lenient: bool) -> Checker:
+def _container_checker(hint: Any, how: How) -> Checker:
     base, marks = _unwrap(hint)
-    limit = next((mark.limit for mark in marks if isinstance(mark, MaxLen)), None)
+    limit = next((mark.limit for mark in marks if isinstance(mark, MaxLen) and how.bounds), None)
     origin, args = get_origin(base), get_args(base)
-    if origin is tuple:
-        items = [_checker(arg, skip_lenient) for arg in args]
+    fixed = next((mark.types for mark in marks if isinstance(mark, Items)), None)
+    if fixed is not None:
+        items = [_checker(item, how) for item in fixed]
 
         def pair(value: Any) -> Problem | None:
             if not isinstance(value, list | tuple) or len(value) != len(items):
@@ -412,7 +430,7 @@ def _container_checker(hint: Any, skip_lenient: bool) -> Checker:
 
         return pair
     if origin is list:
-        item = _checker(args[0], skip_lenient)
+        item = _checker(args[0], how)
 
         def listed(value: Any) -> Problem | None:
             if not isinstance(value, list) or (limit is not None and len(value) > limit):
@@ -420,7 +438,7 @@ def _container_checker(hint: Any, skip_lenient: bool) -> Checker:
             return _first((f"[{index}]", item(element)) for index, element in enumerate(value))
 
         return listed
-    entry = _checker(args[1], skip_lenient)
+    entry = _checker(args[1], how)
 
     def mapped(value: Any) -> Problem | None:
         if not isinstance(value, dict) or (limit is not None and len(value) > limit):
@@ -447,8 +465,8 @@ def _first(found: Any) -> Problem | None:
     return None
 
 
-def _object_checker(model: Any, skip_lenient: bool) -> Checker:
-    fields = [(name, _checker(hint, skip_lenient), required, hint) for name, (hint, required) in _hints(model).items()]
+def _object_checker(model: Any, how: How) -> Checker:
+    fields = [(name, _checker(hint, how), required, hint) for name, (hint, required) in _hints(model).items()]
 
     def checked(value: Any) -> Problem | None:
         if not isinstance(value, dict):

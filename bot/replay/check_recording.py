@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from bot.replay.recording import read_replay
-from rummy import DEFAULT_RULES, RulesConfig
+from bot.replay.recording import ReplayError, read_replay
+from rummy import DEFAULT_RULES, MalformedLay, MyScore, PointsShown, RulesConfig
+from rummy.messages import Gamestate, MessageError, check_replay_line
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def _ids(hand: list[Any]) -> list[int]:
     return [int(card[0]) for card in hand]
 
 
-def _malformed(move: Any, before: dict[str, Any], rules: RulesConfig) -> str | None:
+def _malformed(move: Any, before: Gamestate, rules: RulesConfig) -> str | None:
     """Why the local rules refuse `move` in `before`, or None when it is well formed."""
     if not isinstance(move, dict) or len(move) != 1:
         return "not an object with exactly one key"
@@ -117,9 +118,9 @@ class _Checker:
     def diverge(self, line: int, what: str, expected: object, found: object) -> None:
         self.report.divergences.append(Divergence(line, what, str(expected), str(found)))
 
-    def see(self, state: dict[str, Any], line: int = 0) -> None:
+    def see(self, state: Gamestate, line: int = 0) -> None:
         for _card_id, url in [*state["MyHand"], *state["OppHand"]]:
-            self.seen.add(url)
+            self.seen.add(str(url))
         left = state.get("RemainingRounds")
         if (
             self.readings.remaining_rounds == "with-current"
@@ -133,9 +134,7 @@ class _Checker:
         if state.get("RemainingMoves") == self.rules.max_turns and state.get("GameStatus") == "RUNNING":
             self.i_moved_first = bool(state.get("IsMover"))
 
-    def check_move(
-        self, line: int, record: dict[str, Any], before: dict[str, Any], after: dict[str, Any] | None
-    ) -> None:
+    def check_move(self, line: int, record: dict[str, Any], before: Gamestate, after: Gamestate | None) -> None:
         rules = self.rules
         move = record.get("move")
         urls = {int(card[0]): str(card[1]) for card in [*before["MyHand"], *before["OppHand"]]}
@@ -143,7 +142,7 @@ class _Checker:
             if int(card_id) in urls and landmark:
                 self.labels[urls[int(card_id)]] = str(landmark)
         why = _malformed(move, before, rules)
-        wasted_malformed = why is not None and rules.malformed_lay == "waste" and "Lay" in (move or {})
+        wasted_malformed = why is not None and rules.malformed_lay == MalformedLay.WASTE and "Lay" in (move or {})
         expected = "INVALID_MOVE" if why is not None and not wasted_malformed else "SUCCESS"
         found = record.get("result")
         if found in ("SUCCESS", "INVALID_MOVE"):
@@ -159,8 +158,8 @@ class _Checker:
     def apply_move(
         self,
         move: dict[str, Any],
-        before: dict[str, Any],
-        after: dict[str, Any],
+        before: Gamestate,
+        after: Gamestate,
         malformed: bool,
         mine: list[int],
         theirs: list[int],
@@ -189,10 +188,10 @@ class _Checker:
         return points, mine
 
     def check_answer(
-        self, line: int, move: dict[str, Any], before: dict[str, Any], after: dict[str, Any], malformed: bool
+        self, line: int, move: dict[str, Any], before: Gamestate, after: Gamestate, malformed: bool
     ) -> None:
         rules = self.rules
-        net = rules.points_shown == "net"
+        net = rules.points_shown == PointsShown.NET
         mine, theirs = _ids(before["MyHand"]), _ids(before["OppHand"])
         my_sets = before["MyPoints"] + (rules.hand_penalty * len(mine) if net else 0)
         opp_sets = before["OppPoints"] + (rules.hand_penalty * len(theirs) if net else 0)
@@ -242,7 +241,7 @@ class _Checker:
         if after["GameStatus"] != "RUNNING" and (after["MyPoints"], after["OppPoints"]) != finals:
             self.diverge(line, "points", f"final points {finals}", f"{(after['MyPoints'], after['OppPoints'])}")
 
-    def check_final(self, line: int, final: dict[str, Any], first_remaining: int, round_keys: list[int]) -> None:
+    def check_final(self, line: int, final: Gamestate, first_remaining: int, round_keys: list[int]) -> None:
         """MyScore/OppScore and the status of the match's last gamestate, from its points, the rules and the
         readings. `first_remaining` is the first gamestate's RemainingRounds; `round_keys` the RemainingRounds
         of each round the recording saw, in order."""
@@ -253,7 +252,7 @@ class _Checker:
         if round_keys:  # the last round's final points are the last gamestate's
             self.round_finals.setdefault(round_keys[-1], (mine, theirs))
         totals: tuple[int, int] | None = None
-        if self.rules.my_score == "points":
+        if self.rules.my_score == MyScore.POINTS:
             if rounds == 1 and score != (mine, theirs):
                 self.diverge(line, "score", f"MyScore/OppScore {(mine, theirs)} (the points)", f"{score}")
             totals = score
@@ -291,12 +290,12 @@ class _Checker:
     def check_running_drawn_before(
         self,
         line: int,
-        after: dict[str, Any],
+        after: Gamestate,
         mine: list[int],
         theirs: list[int],
         drew: bool,
         turns_left: int,
-        before: dict[str, Any],
+        before: Gamestate,
     ) -> None:
         """After our move, under draw=before: our hand as the move left it; the opponent's with one new card."""
         after_mine, after_theirs = _ids(after["MyHand"]), _ids(after["OppHand"])
@@ -314,12 +313,12 @@ class _Checker:
     def check_running(
         self,
         line: int,
-        after: dict[str, Any],
+        after: Gamestate,
         mine: list[int],
         theirs: list[int],
         draws: bool,
         turns_left: int,
-        before: dict[str, Any],
+        before: Gamestate,
     ) -> None:
         after_mine, after_theirs = _ids(after["MyHand"]), _ids(after["OppHand"])
         new = [card_id for card_id in after_mine if card_id not in mine]
@@ -338,12 +337,25 @@ def check_recording(
 ) -> CheckReport:
     """Every divergence between the recording at `path` and the local rules `rules` under `readings`."""
     path = Path(path)
-    return _check(path, read_replay(path), rules, readings)
+    return _check(path, checked_replay(path), rules, readings)
+
+
+def checked_replay(path: Path) -> list[dict[str, Any]]:
+    """The lines of the replay file at `path`, each of its declared type (rummy.messages; the bounds are the
+    viewer's, not checked here: a count past them is a divergence to report): ReplayError names the line and
+    the field that is not what the format says."""
+    lines = read_replay(path)
+    for number, line in enumerate(lines, start=1):
+        try:
+            check_replay_line(line, bounds=False)
+        except MessageError as error:
+            raise ReplayError(f"{path}:{number}: {error}") from None
+    return lines
 
 
 def _check(path: Path, records: list[dict[str, Any]], rules: RulesConfig, readings: Readings) -> CheckReport:
     checker = _Checker(path, rules, readings)
-    before: dict[str, Any] | None = None
+    before: Gamestate | None = None
     for index, record in enumerate(records):
         if record["type"] == "gamestate":
             before = record["gamestate"]
@@ -385,16 +397,16 @@ class Fit:
 
 # The rules' open switches (RulesConfig) that check-recording tries, with their values.
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
-    "malformed_lay": ("refuse", "waste"),
+    "malformed_lay": tuple(MalformedLay),
     "draw_after_emptying": (False, True),
-    "points_shown": ("sets", "net"),
-    "my_score": ("rounds", "points"),
+    "points_shown": tuple(PointsShown),
+    "my_score": tuple(MyScore),
 }
 
 
 def every_reading(paths: list[Path]) -> list[tuple[Fit, ...]]:
     """For every combination of the rules' switches and the readings, each recording's report."""
-    recordings = [(path, read_replay(path)) for path in paths]
+    recordings = [(path, checked_replay(path)) for path in paths]
     found = []
     names = [*RULE_CHOICES, *Readings.CHOICES]
     values = [*RULE_CHOICES.values(), *Readings.CHOICES.values()]
