@@ -409,8 +409,11 @@ def _union_checker(hint: Any, how: How) -> Checker:
     def either(value: Any) -> Problem | None:
         if any(option(value) is None for option in options):
             return None
-        # `X | None` with a value that is not None: X's own problem says more (which item, which bound).
-        return single(value) if single is not None and value is not None else _must(hint, value)
+        # `X | None` with a value that is not None: X's own problem says more when it is an item's or a bound's.
+        own = single(value) if single is not None and value is not None else None
+        if own is not None and own != _must(not_none[0], value):
+            return own
+        return _must(hint, value)
 
     return either
 
