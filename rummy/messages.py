@@ -138,6 +138,7 @@ class GiveMessage(TypedDict):
 
 
 MoveMessage = LayMessage | TakeMessage | GiveMessage
+MOVE_KEYS = tuple(key for shape in (LayMessage, TakeMessage, GiveMessage) for key in shape.__annotations__)
 MOVE_SHAPES = "{'Lay': [ids]}, {'Take': id} or {'Give': id}"
 
 
@@ -148,7 +149,7 @@ def move_shape(value: Any) -> MoveMessage | None:
         return None
     ((kind, body),) = value.items()
     ids = body if kind == "Lay" else [body]
-    if kind not in ("Lay", "Take", "Give") or not isinstance(ids, list) or len(ids) > MAX_CARDS:
+    if kind not in MOVE_KEYS or not isinstance(ids, list) or len(ids) > MAX_CARDS:
         return None
     if not all(isinstance(card_id, int) and not isinstance(card_id, bool) for card_id in ids):
         return None
