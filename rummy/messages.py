@@ -430,7 +430,11 @@ def _container_checker(hint: Any, how: How) -> Checker:
         def pair(value: Any) -> Problem | None:
             if not isinstance(value, list | tuple) or len(value) != len(items):
                 return _must(hint, value)
-            return _first(((f"[{index}]", item(element)) for index, (item, element) in enumerate(zip(items, value))))
+            for index, item in enumerate(items):
+                problem = item(value[index])
+                if problem is not None:
+                    return _under(f"[{index}]", problem)
+            return None
 
         return pair
     if origin is list:
@@ -439,7 +443,11 @@ def _container_checker(hint: Any, how: How) -> Checker:
         def listed(value: Any) -> Problem | None:
             if not isinstance(value, list) or (limit is not None and len(value) > limit):
                 return _must(hint, value)
-            return _first((f"[{index}]", item(element)) for index, element in enumerate(value))
+            for index, element in enumerate(value):
+                problem = item(element)
+                if problem is not None:
+                    return _under(f"[{index}]", problem)
+            return None
 
         return listed
     entry = _checker(args[1], how)
@@ -447,10 +455,13 @@ def _container_checker(hint: Any, how: How) -> Checker:
     def mapped(value: Any) -> Problem | None:
         if not isinstance(value, dict) or (limit is not None and len(value) > limit):
             return _must(hint, value)
-        for key in value:
+        for key, element in value.items():
             if not _card_id_text(key):
                 return "", f"must be keyed by card ids, not {excerpt(key)}"
-        return _first((f"[{json.dumps(key)}]", entry(element)) for key, element in value.items())
+            problem = entry(element)
+            if problem is not None:
+                return _under(f"[{json.dumps(key)}]", problem)
+        return None
 
     return mapped
 
@@ -460,13 +471,10 @@ def _card_id_text(key: Any) -> bool:
     return isinstance(key, str) and key.lstrip("-").isdigit() and abs(int(key)) <= MAX_CARD_ID
 
 
-def _first(found: Any) -> Problem | None:
-    """The first problem of (path step, problem or None) pairs, its path prefixed with the step."""
-    for step, problem in found:
-        if problem is not None:
-            path, text = problem
-            return step + ("." + path if path and not path.startswith("[") else path), text
-    return None
+def _under(step: str, problem: Problem) -> Problem:
+    """A part's problem as its whole's: "[0]" under "MyHand" is "MyHand[0]", "IsMover" under "" is "IsMover"."""
+    path, text = problem
+    return _join(step, path), text
 
 
 def _object_checker(model: Any, how: How) -> Checker:
@@ -482,8 +490,7 @@ def _object_checker(model: Any, how: How) -> Checker:
                 continue
             problem = field(value[name])
             if problem is not None:
-                path, text = problem
-                return name + ("." + path if path and not path.startswith("[") else path), text
+                return _under(name, problem)
         return None
 
     return checked
