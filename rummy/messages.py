@@ -5,14 +5,14 @@ Each message is a TypedDict (what mypy sees), its fields annotated with what a v
 whole number's bounds, `MaxLen` for a text's or a list's length, `Lenient` for a field a reader drops when it
 does not fit rather than refusing the whole message (a value only shown, never acted on). `check(Model, data)`
 walks those annotations and returns `data` unchanged (extra keys stay) or raises `MessageError`, one line
-naming the field and what it must be: "gamestate.MyHand[2][0] must be a whole number from ..., not \"7\"".
+naming the field and what it must be: `gamestate.MyHand[2][0] must be a card id (a whole number), not "7"`.
 
 The bounds are what a match can have (a count past them only makes readers build huge answers): a file
 naming RemainingRounds 10^6 is refused before the viewer builds a round per round number.
 
 Users: the bot client (every GameState it receives, bot/client/protocol_client.py), the replay upload
 (server/replay_upload.py), `check-recording` (bot/replay/check_recording.py); `render_gamestate` builds a
-`Gamestate` and `Lay/Take/Give.to_json` a `MoveMessage`. Moves a bot answers are checked by
+`Gamestate`, and `Lay/Take/Give.to_json` a `MoveMessage`. Moves a bot answers are checked by
 `rummy.moves.parse_move`, whose errors the referee sends back (it knows the rules' Lay sizes).
 """
 
