@@ -8,7 +8,9 @@ format does not name. Card URLs keep their path only (a signed URL's query is a 
 the server's base URL its scheme, host and port.
 
 A file that is not a replay file, or whose lines are not of the types the viewer needs, is refused as a whole
-with `UploadError`, whose message names the line and what is wrong with it: nothing of it is stored.
+with `UploadError`, whose message names the line and what is wrong with it: nothing of it is stored. The
+lines' types and bounds are declared once, in rummy/messages.py (`check_replay_line`); what is here is the
+cutting down: which fields are kept, and a Lenient field that does not fit dropped rather than refused.
 """
 
 from __future__ import annotations
