@@ -70,7 +70,7 @@ def check_recording_command(
             points_shown=points_shown,
             my_score=my_score,
         )
-        readings = Readings(match_decided, tied_match, remaining_rounds, draw)
+        readings = Readings.named(match_decided, tied_match, remaining_rounds, draw)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     if all_readings:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.replay.recording import ReplayError, read_replay
 from rummy import DEFAULT_RULES, MalformedLay, MyScore, PointsShown, RulesConfig
@@ -39,27 +40,62 @@ class Divergence:
         return f"line {self.line}: {self.what}: the local rules expect {self.expected}, the recording has {self.found}"
 
 
+class MatchDecided(StrEnum):
+    """The match's winner: most rounds won, or most total points."""
+
+    ROUNDS = "rounds"
+    POINTS = "points"
+
+
+class TiedMatch(StrEnum):
+    """Equal rounds won: the match is DRAWN, or total points decide."""
+
+    DRAWN = "drawn"
+    POINTS = "points"
+
+
+class RoundsLeft(StrEnum):
+    """RemainingRounds counts the current round (1 in the last round) or only the rounds after it (0 there)."""
+
+    WITH_CURRENT = "with-current"
+    WITHOUT_CURRENT = "without-current"
+
+
+class DrawTime(StrEnum):
+    """The mover draws after its move, or at the start of its turn."""
+
+    AFTER = "after"
+    BEFORE = "before"
+
+
 @dataclass(frozen=True)
 class Readings:
-    """The open readings a recording settles (the local referee plays the first of each)."""
+    """The open readings a recording settles (the local referee plays the first of each). A reading's plain
+    name ("points", "without-current": a CLI option, a test) becomes its enum member here, the edge."""
 
-    match_decided: str = "rounds"  # the match's winner: most rounds won ("rounds") or most total points ("points")
-    tied_match: str = "drawn"  # equal rounds won: the match is DRAWN ("drawn") or total points decide ("points")
-    remaining_rounds: str = "with-current"  # RemainingRounds counts the current round ("with-current": 1 in the
-    # last round) or only the rounds after it ("without-current": 0 in the last round)
-    draw: str = "after"  # the mover draws after its move ("after") or at the start of its turn ("before")
+    match_decided: MatchDecided = MatchDecided.ROUNDS
+    tied_match: TiedMatch = TiedMatch.DRAWN
+    remaining_rounds: RoundsLeft = RoundsLeft.WITH_CURRENT
+    draw: DrawTime = DrawTime.AFTER
 
-    CHOICES = {
-        "match_decided": ("rounds", "points"),
-        "tied_match": ("drawn", "points"),
-        "remaining_rounds": ("with-current", "without-current"),
-        "draw": ("after", "before"),
+    CHOICES: ClassVar[dict[str, type[StrEnum]]] = {
+        "match_decided": MatchDecided,
+        "tied_match": TiedMatch,
+        "remaining_rounds": RoundsLeft,
+        "draw": DrawTime,
     }
 
+    @classmethod
+    def named(cls, match_decided: str, tied_match: str, remaining_rounds: str, draw: str) -> Readings:
+        """The readings as a command line names them; ValueError names any that is not one of its values."""
+        return cls(match_decided, tied_match, remaining_rounds, draw)  # type: ignore[arg-type]  # __post_init__
+
     def __post_init__(self) -> None:
-        for name, allowed in self.CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} is {getattr(self, name)!r}, must be one of {', '.join(allowed)}")
+        for name, reading in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in reading._value2member_map_:
+                raise ValueError(f"{name} is {value!r}, must be one of {', '.join(reading)}")
+            object.__setattr__(self, name, reading(value))
 
     def describe(self) -> str:
         return ", ".join(f"{name}={getattr(self, name)}" for name in self.CHOICES)
@@ -123,7 +159,7 @@ class _Checker:
             self.seen.add(str(url))
         left = state.get("RemainingRounds")
         if (
-            self.readings.remaining_rounds == "with-current"
+            self.readings.remaining_rounds == RoundsLeft.WITH_CURRENT
             and state.get("GameStatus") == "RUNNING"
             and isinstance(left, int)
             and left < 1
@@ -200,7 +236,7 @@ class _Checker:
         draws = before["CardsInDeck"] > 0 if rules.draw_after_emptying else bool(mine and theirs)
         turns_left = before["RemainingMoves"] - int(draws)
         round_over = not ((mine or draws) and theirs) or turns_left <= 0
-        if self.readings.draw == "before":
+        if self.readings.draw == DrawTime.BEFORE:
             # Nobody draws after a move: the next mover draws as its turn starts (so the answer shows it).
             turns_left = before["RemainingMoves"] - 1
             round_over = not (mine and theirs) or turns_left <= 0
@@ -214,17 +250,17 @@ class _Checker:
             if not same_round:
                 self.diverge(line, "end of round", "the round to go on", "the round ended")
                 return
-            if self.readings.draw == "before":
+            if self.readings.draw == DrawTime.BEFORE:
                 self.check_running_drawn_before(line, after, mine, theirs, draws, turns_left, before)
                 theirs = theirs[:-1] if draws else theirs
             else:
                 self.check_running(line, after, mine, theirs, draws, turns_left, before)
-            mine_drew = draws and self.readings.draw == "after"
+            mine_drew = draws and self.readings.draw == DrawTime.AFTER
             if points is not None:
                 shown = my_sets + points - (rules.hand_penalty * (len(mine) + mine_drew) if net else 0)
                 if after["MyPoints"] != shown:
                     self.diverge(line, "points", f"MyPoints {shown}", f"MyPoints {after['MyPoints']}")
-            opp_drew = draws and self.readings.draw == "before"
+            opp_drew = draws and self.readings.draw == DrawTime.BEFORE
             opp_shown = opp_sets - (rules.hand_penalty * (len(theirs) + opp_drew) if net else 0)
             if after["OppPoints"] != opp_shown:
                 self.diverge(line, "points", f"OppPoints {opp_shown}", f"OppPoints {after['OppPoints']}")
@@ -232,7 +268,7 @@ class _Checker:
         if same_round:
             self.diverge(line, "end of round", "the round to end", "the round went on")
             return
-        if draws and self.readings.draw == "after":
+        if draws and self.readings.draw == DrawTime.AFTER:
             mine = [*mine, -1]  # the drawn card (its id is not known here)
         if points is None:
             return
@@ -245,7 +281,7 @@ class _Checker:
         """MyScore/OppScore and the status of the match's last gamestate, from its points, the rules and the
         readings. `first_remaining` is the first gamestate's RemainingRounds; `round_keys` the RemainingRounds
         of each round the recording saw, in order."""
-        counts_current = self.readings.remaining_rounds == "with-current"
+        counts_current = self.readings.remaining_rounds == RoundsLeft.WITH_CURRENT
         rounds = max(1, first_remaining if counts_current else first_remaining + 1)
         mine, theirs = final["MyPoints"], final["OppPoints"]
         score = (final["MyScore"], final["OppScore"])
@@ -270,8 +306,8 @@ class _Checker:
                     sum(self.round_finals[key][0] for key in round_keys),
                     sum(self.round_finals[key][1] for key in round_keys),
                 )
-        by_points = self.readings.match_decided == "points" or (
-            won is not None and won == lost and self.readings.tied_match == "points"
+        by_points = self.readings.match_decided == MatchDecided.POINTS or (
+            won is not None and won == lost and self.readings.tied_match == TiedMatch.POINTS
         )
         if won is None and not by_points:
             return  # MyScore holds points: who won the most rounds is not in the recording
@@ -409,7 +445,7 @@ def every_reading(paths: list[Path]) -> list[tuple[Fit, ...]]:
     recordings = [(path, checked_replay(path)) for path in paths]
     found = []
     names = [*RULE_CHOICES, *Readings.CHOICES]
-    values = [*RULE_CHOICES.values(), *Readings.CHOICES.values()]
+    values: list[tuple[Any, ...]] = [*RULE_CHOICES.values(), *(tuple(kind) for kind in Readings.CHOICES.values())]
     for combination in itertools.product(*values):
         chosen = dict(zip(names, combination))
         rules = replace(DEFAULT_RULES, **{name: chosen[name] for name in RULE_CHOICES})

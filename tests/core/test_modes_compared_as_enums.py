@@ -1,5 +1,6 @@
 """Modes are compared as the enums they are: a count move's kind against MoveKind, the rules' open choices
-against MalformedLay, PointsShown and MyScore, never against their plain names typed by hand."""
+against MalformedLay, PointsShown and MyScore, check-recording's readings against theirs; never against their
+plain names typed by hand."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ PRODUCT = ("rummy", "recognizers", "strategies", "server", "bot")
 BY_HAND = re.compile(
     r"""(\.kind|\bkind)\s*(==|!=)\s*["'](lay|waste|take|give)["']"""
     r"""|\b(malformed_lay|points_shown|my_score)\s*(==|!=)\s*["']"""
+    r"""|\breadings\.(match_decided|tied_match|remaining_rounds|draw)\s*(==|!=)\s*["']"""
 )
 # Files other branches are changing now; their comparisons move to the enums when those branches land.
 PENDING = {"server/play/ledger.py", "server/play/views.py", "strategies/belief_play.py", "strategies/agent.py"}
@@ -34,4 +36,5 @@ def test_no_mode_is_compared_to_its_plain_name() -> None:
 def test_the_check_sees_a_comparison_by_hand() -> None:
     assert BY_HAND.search('if move.kind == "lay":')
     assert BY_HAND.search("net = rules.points_shown == 'net'")
+    assert BY_HAND.search('if self.readings.draw == "before":')
     assert not BY_HAND.search("if move.kind == MoveKind.LAY:")
