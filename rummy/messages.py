@@ -104,8 +104,8 @@ Labels = Annotated[
 
 class Gamestate(TypedDict):
     """One player's view of a match, as the arena sends it (rules.md, "The gamestate"): `render_gamestate`
-    writes every key, in this order. The arena sends them all; those marked NotRequired are the ones every
-    reader here does without (a replay file kept by hand, a client's test), so only the five it needs are."""
+    writes every key, in this order. The arena sends them all, but only the five every reader here needs are
+    required; the others (NotRequired) are checked when present, so a replay file kept by hand still reads."""
 
     AllCardTypes: NotRequired[Annotated[list[str], MaxLen(MAX_CARDS), LENIENT]]
     MyHand: Hand
