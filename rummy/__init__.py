@@ -5,7 +5,7 @@ Everything else in the project imports from here; this package imports nothing o
 
 from rummy.cards import Card, Deal, deal_round
 from rummy.catalog import DEFAULT_CATALOG
-from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.config import DEFAULT_RULES, MalformedLay, MyScore, PointsShown, RulesConfig
 from rummy.countstate import (
     DECIDE,
     DRAW,
@@ -43,13 +43,16 @@ __all__ = [
     "GameInfo",
     "Give",
     "Lay",
+    "MalformedLay",
     "MalformedMove",
     "Match",
     "Move",
     "MoveKind",
     "MoveOutcome",
+    "MyScore",
     "OVER",
     "Phase",
+    "PointsShown",
     "Round",
     "RulesConfig",
     "Status",

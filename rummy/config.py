@@ -3,8 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from rummy.catalog import DEFAULT_CATALOG
+
+
+class MalformedLay(StrEnum):
+    """A Lay of the wrong size, with a repeated id or an id not in the hand: refused (INVALID_MOVE, nothing
+    changes) or accepted as a wasted turn."""
+
+    REFUSE = "refuse"
+    WASTE = "waste"
+
+
+class PointsShown(StrEnum):
+    """MyPoints/OppPoints during a round: set points (the hand penalty only at the round's end), or set points
+    minus the hand penalty at every gamestate."""
+
+    SETS = "sets"
+    NET = "net"
+
+
+class MyScore(StrEnum):
+    """MyScore/OppScore: rounds won, or the match's points so far (finished rounds)."""
+
+    ROUNDS = "rounds"
+    POINTS = "points"
+
+
+# The rules' open choices that are modes, with their enums: a RulesConfig given a mode's plain name (a CLI
+# option, a test) holds the enum member; any other value is a problem (see RulesConfig.problems).
+MODES: dict[str, type[StrEnum]] = {"malformed_lay": MalformedLay, "points_shown": PointsShown, "my_score": MyScore}
 
 
 @dataclass(frozen=True)
@@ -19,18 +48,30 @@ class RulesConfig:
     max_lay: int = 5
     catalog: tuple[str, ...] = field(default=DEFAULT_CATALOG)
     # The choices the arena's help leaves open (see RULES.md); the defaults are the local referee's.
-    # A Lay of the wrong size, with a repeated id or an id not in the hand: "refuse" (INVALID_MOVE,
-    # nothing changes) or "waste" (accepted as a wasted turn).
-    malformed_lay: str = "refuse"
+    malformed_lay: MalformedLay = MalformedLay.REFUSE
     # After a move that empties a hand: no draw and the round ends (False), or the mover draws first (True).
     draw_after_emptying: bool = False
-    # MyPoints/OppPoints during a round: "sets" (set points; the hand penalty only at the round's end)
-    # or "net" (set points minus the hand penalty at every gamestate).
-    points_shown: str = "sets"
-    # MyScore/OppScore: "rounds" (rounds won) or "points" (the match's points so far, finished rounds).
-    my_score: str = "rounds"
+    points_shown: PointsShown = PointsShown.SETS
+    my_score: MyScore = MyScore.ROUNDS
+
+    @classmethod
+    def with_choices(
+        cls, *, malformed_lay: str, draw_after_emptying: bool, points_shown: str, my_score: str
+    ) -> RulesConfig:
+        """The default rules with the open choices as a command line names them ("waste", "net", ...);
+        ValueError names any that is not one of its mode's values."""
+        return cls(
+            malformed_lay=malformed_lay,  # type: ignore[arg-type]  # checked and made the enum in __post_init__
+            draw_after_emptying=draw_after_emptying,
+            points_shown=points_shown,  # type: ignore[arg-type]
+            my_score=my_score,  # type: ignore[arg-type]
+        )
 
     def __post_init__(self) -> None:
+        for name, mode in MODES.items():  # the edge where a mode's plain name becomes its enum member
+            value = getattr(self, name)
+            if not isinstance(value, mode) and value in mode._value2member_map_:
+                object.__setattr__(self, name, mode(value))
         problems = self.problems()
         if problems:
             raise ValueError("invalid rules: " + "; ".join(problems))
@@ -56,13 +97,10 @@ class RulesConfig:
             found.append(f"min_lay {self.min_lay} and max_lay {self.max_lay} must satisfy 1 <= min_lay <= max_lay")
         if self.hand_penalty < 0:
             found.append(f"hand_penalty is {self.hand_penalty}, must not be negative")
-        for name, value, allowed in (
-            ("malformed_lay", self.malformed_lay, ("refuse", "waste")),
-            ("points_shown", self.points_shown, ("sets", "net")),
-            ("my_score", self.my_score, ("rounds", "points")),
-        ):
-            if value not in allowed:
-                found.append(f"{name} is {value!r}, must be one of {', '.join(allowed)}")
+        for name, mode in MODES.items():
+            value = getattr(self, name)
+            if not isinstance(value, mode):
+                found.append(f"{name} is {value!r}, must be one of {', '.join(mode)}")
         for name, table in (("same_kind_points", self.same_kind_points), ("different_points", self.different_points)):
             sizes = [size for size, _points in table]
             if len(set(sizes)) != len(sizes) or any(points <= 0 for _size, points in table):

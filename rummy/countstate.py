@@ -69,9 +69,9 @@ class CountMove:
 
     @property
     def label(self) -> str:
-        if self.kind == "lay":
+        if self.kind == MoveKind.LAY:
             return "Lay " + "+".join(f"{count}x{chr(65 + t)}" for t, count in enumerate(self.counts) if count)
-        if self.kind == "waste":
+        if self.kind == MoveKind.WASTE:
             return "Waste (invalid set)"
         return f"{self.kind.title()} {chr(65 + self.type)}"
 
@@ -98,7 +98,7 @@ class CountRules:
         self.give_ids = tuple(range(first_give, first_give + n))
         moves.extend([CountMove(first_give + t, MoveKind.GIVE, type=t) for t in range(n)])
         self.moves: tuple[CountMove, ...] = tuple(moves)
-        self.lay_codes = tuple(pack(move.counts) if move.kind == "lay" else 0 for move in moves)
+        self.lay_codes = tuple(pack(move.counts) if move.kind == MoveKind.LAY else 0 for move in moves)
         self.unit = tuple(1 << (BITS * t) for t in range(n))
         self._own: dict[int, tuple[int, ...]] = {}
         self._draws: dict[int, tuple[tuple[int, float], ...]] = {}
@@ -140,7 +140,7 @@ class CountRules:
         ids = [
             move.id
             for move in self.moves
-            if move.kind == "lay" and all(have >= need for have, need in zip(counts, move.counts))
+            if move.kind == MoveKind.LAY and all(have >= need for have, need in zip(counts, move.counts))
         ]
         if any(
             config.set_points(sub) == 0
@@ -290,14 +290,14 @@ class CountState:
         )
         move = rules.moves[move_id]
         kind = move.kind
-        if kind == "lay":
+        if kind == MoveKind.LAY:
             hands[mover] -= rules.lay_codes[move_id]
             self.points[mover] += move.points
-        elif kind == "take":
+        elif kind == MoveKind.TAKE:
             unit = rules.unit[move.type]
             hands[mover] += unit
             hands[1 - mover] -= unit
-        elif kind == "give":
+        elif kind == MoveKind.GIVE:
             unit = rules.unit[move.type]
             hands[mover] -= unit
             hands[1 - mover] += unit
@@ -380,14 +380,14 @@ def card_move(
     move = rules.moves[move_id]
     trust = trust or {}
     by_trust = sorted(my_cards, key=lambda card: -trust.get(card[0], 1.0))
-    if move.kind == "lay":
+    if move.kind == MoveKind.LAY:
         chosen: list[int] = []
         for t, need in enumerate(move.counts):
             chosen.extend([card_id for card_id, kind in by_trust if kind == t][:need])
         return Lay(tuple(chosen))
-    if move.kind == "take":
+    if move.kind == MoveKind.TAKE:
         return Take(next(card_id for card_id, kind in opp_cards if kind == move.type))
-    if move.kind == "give":
+    if move.kind == MoveKind.GIVE:
         of_type = [card_id for card_id, kind in my_cards if kind == move.type]
         return Give(min(of_type, key=lambda card_id: trust.get(card_id, 1.0)))
     config = rules.config

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rummy.cards import Card, Deal, deal_round
-from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.config import DEFAULT_RULES, MalformedLay, RulesConfig
 from rummy.moves import Give, Lay, MalformedMove, Move, Take, require_card_id
 
 
@@ -112,7 +112,7 @@ class Round:
             try:
                 cards = self._lay_cards(player, move)
             except MalformedMove:
-                if self.rules.malformed_lay != "waste":
+                if self.rules.malformed_lay != MalformedLay.WASTE:
                     raise
                 cards = []  # a malformed Lay taken as a wasted turn
             counts = Counter(card.kind for card in cards)

@@ -1,28 +1,14 @@
-"""One player's view of a match, with exactly the keys of the arena's gamestate."""
+"""One player's view of a match, with exactly the keys of the arena's gamestate (declared in rummy.messages)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from rummy.config import MyScore, PointsShown
 from rummy.engine import Match
+from rummy.messages import GAMESTATE_KEYS, Gamestate
 
-GAMESTATE_KEYS = (
-    "AllCardTypes",
-    "MyHand",
-    "OppHand",
-    "MyPoints",
-    "OppPoints",
-    "MyScore",
-    "OppScore",
-    "RemainingRounds",
-    "RemainingMoves",
-    "CardsInDeck",
-    "ResponseDeadline",
-    "GameStatus",
-    "IsMover",
-    "GameId",
-    "OpponentId",
-)
+__all__ = ["GAMESTATE_KEYS", "Gamestate", "render_gamestate"]  # the keys and their types: rummy.messages
 
 
 def render_gamestate(
@@ -38,12 +24,12 @@ def render_gamestate(
     shown = match.current
     opponent = 1 - player
     points = list(shown.points)
-    if match.rules.points_shown == "net" and not shown.over:
+    if match.rules.points_shown == PointsShown.NET and not shown.over:
         points = [points[p] - match.rules.hand_penalty * len(shown.hands[p]) for p in (0, 1)]
     score = list(match.rounds_won)
-    if match.rules.my_score == "points":
+    if match.rules.my_score == MyScore.POINTS:
         score = [sum(done.points[p] for done in match.finished_rounds) for p in (0, 1)]
-    return {
+    view: Gamestate = {
         "AllCardTypes": list(match.rules.catalog),
         "MyHand": [[card.id, url_prefix + card.url] for card in shown.hands[player]],
         "OppHand": [[card.id, url_prefix + card.url] for card in shown.hands[opponent]],
@@ -60,3 +46,5 @@ def render_gamestate(
         "GameId": game_id,
         "OpponentId": opponent_id,
     }
+    # Passed on as a plain dict: a bot's calculate_move(gamestate) takes one, and may change its copy.
+    return cast(dict[str, Any], view)

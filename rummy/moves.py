@@ -9,6 +9,7 @@ from typing import Any
 
 from rummy import bounded_json
 from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.messages import MOVE_KEYS
 
 
 class MalformedMove(ValueError):
@@ -39,8 +40,7 @@ class Give:
         return {"Give": self.id}
 
 
-Move = Lay | Take | Give
-MOVE_KEYS = ("Lay", "Take", "Give")
+Move = Lay | Take | Give  # as JSON: a rummy.messages.MoveMessage
 
 
 def _excerpt(value: Any, limit: int = 60) -> str:

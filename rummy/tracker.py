@@ -34,7 +34,7 @@ from rummy.belief import (
     ranked_candidates,
     set_kind,
 )
-from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.config import DEFAULT_RULES, PointsShown, RulesConfig
 from rummy.countstate import CountState, card_move, count_rules, pack, second_mover
 from rummy.labels import CardLabel
 from rummy.moves import Lay, Move
@@ -157,7 +157,7 @@ class Tracker:
 
     def _set_points(self, gamestate: Mapping[str, Any], points: str, hand: str) -> int:
         shown = int(gamestate[points])
-        if self.rules.points_shown == "net":
+        if self.rules.points_shown == PointsShown.NET:
             return shown + self.rules.hand_penalty * len(gamestate[hand])
         return shown
 

@@ -178,7 +178,7 @@ def _rules(malformed_lay: str, draw_after_emptying: bool, points_shown: str, my_
     from rummy import RulesConfig
 
     try:
-        return RulesConfig(
+        return RulesConfig.with_choices(
             malformed_lay=malformed_lay,
             draw_after_emptying=draw_after_emptying,
             points_shown=points_shown,

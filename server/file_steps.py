@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rummy.messages import MAX_ROUNDS  # a file naming more rounds is refused: the steps build one per round
 from rummy.moves import named_card_ids
 from rummy.rebuild import Step
 from rummy.replay_lines import labels_by_round
@@ -28,7 +29,6 @@ PICTURES_NOTE = (
 TOKEN = re.compile(r"^file(\d{1,18})-r(\d{1,6})-c(-?\d{1,18})-([0-9a-f]{8})$")
 OTHER_SIDE = {"WON": "LOST", "LOST": "WON", "WON_BY_TIMEOUT": "LOST_BY_TIMEOUT", "LOST_BY_TIMEOUT": "WON_BY_TIMEOUT"}
 
-MAX_ROUNDS = 100  # a file naming more rounds (RemainingRounds) is refused: the steps build one per round
 Labels = dict[int, dict[int, str]]  # RemainingRounds of a round -> card id -> landmark
 
 

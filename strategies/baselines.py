@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rummy import CountState
+from rummy import CountState, MoveKind
 
 
 class RandomStrategy:
@@ -27,14 +27,14 @@ class GreedyStrategy:
     def choose(self, state: CountState, deadline: float | None = None) -> int:
         rules = state.rules
         legal = state.legal_moves()
-        lays = [move_id for move_id in legal if rules.moves[move_id].kind == "lay"]
+        lays = [move_id for move_id in legal if rules.moves[move_id].kind == MoveKind.LAY]
         if lays:
             return max(lays, key=lambda move_id: (rules.moves[move_id].points, -move_id))
         mine = state.counts(state.mover)
-        takes = [move_id for move_id in legal if rules.moves[move_id].kind == "take"]
+        takes = [move_id for move_id in legal if rules.moves[move_id].kind == MoveKind.TAKE]
         if takes:
             return max(takes, key=lambda move_id: (mine[rules.moves[move_id].type], -move_id))
-        gives = [move_id for move_id in legal if rules.moves[move_id].kind == "give"]
+        gives = [move_id for move_id in legal if rules.moves[move_id].kind == MoveKind.GIVE]
         if gives:
             return min(gives, key=lambda move_id: (mine[rules.moves[move_id].type], move_id))
         return legal[0]

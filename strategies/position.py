@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummy import DEFAULT_RULES, CountState, Move, RulesConfig, count_rules
+from rummy import DEFAULT_RULES, CountState, Move, MoveKind, RulesConfig, count_rules
 from rummy.countstate import card_move, pack, second_mover
 
 REQUIRED = ("GameState", "CardLabels", "DeckCounts")
@@ -47,7 +47,7 @@ class Position:
                 counts = Counter(kinds[card_id] for card_id in raw["Lay"])
                 code = pack([counts.get(t, 0) for t in range(rules.n_types)])
                 for move in rules.moves:
-                    if move.kind == "lay" and rules.lay_codes[move.id] == code:
+                    if move.kind == MoveKind.LAY and rules.lay_codes[move.id] == code:
                         return move.id
                 return rules.waste_id
             if "Take" in raw:

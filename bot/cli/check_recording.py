@@ -64,13 +64,13 @@ def check_recording_command(
 
     out = Console()
     try:
-        rules = RulesConfig(
+        rules = RulesConfig.with_choices(
             malformed_lay=malformed_lay,
             draw_after_emptying=draw_after_emptying,
             points_shown=points_shown,
             my_score=my_score,
         )
-        readings = Readings(match_decided, tied_match, remaining_rounds, draw)
+        readings = Readings.named(match_decided, tied_match, remaining_rounds, draw)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     if all_readings:

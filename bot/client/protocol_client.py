@@ -17,6 +17,10 @@ means a server that is not running or a wrong base URL, and waiting would only h
 raises `ServerUnreachable` at once with what was tried. Once the server has answered, losing it is
 an outage worth riding out: the first retry of each call logs a warning (visible without -v) and the
 recovery is logged too.
+
+A `GameState` in an answer is checked against the protocol's gamestate (`rummy.messages.Gamestate`): one that
+is not (a hand that is no list of [card id, URL] pairs, IsMover that is not true or false...) raises
+`ProtocolError` naming the field, never retried and never handed to a bot.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from tenacity.stop import stop_base
 
 from bot.client.config import Credentials, protocol_base
 from rummy import bounded_json
+from rummy.messages import Gamestate, MessageError, check
 
 log = logging.getLogger("bot.protocol")
 
@@ -99,6 +104,8 @@ class Answer:
 
     @property
     def game_state(self) -> dict[str, Any] | None:
+        """The answer's GameState, checked when the answer came (`ArenaClient` raises ProtocolError for one that
+        is not a gamestate); None when there is none."""
         state = self.body.get("GameState")
         return state if isinstance(state, dict) else None
 
@@ -317,6 +324,7 @@ class ArenaClient:
             )
         if hold_ms == 0:
             self.round_trips.append(elapsed)
+        _check_game_state(call, data)
         answer = Answer(call, data["Result"], data, elapsed)
         if answer.result == "CALL_ALREADY_IN_PROCESS":
             raise _Retryable("CALL_ALREADY_IN_PROCESS", answer)
@@ -325,6 +333,16 @@ class ArenaClient:
         if answer.result not in RESULTS:
             log.warning("%s: unknown Result %r, passed on as is", call, answer.result)
         return answer
+
+
+def _check_game_state(call: str, data: dict[str, Any]) -> None:
+    """A GameState that is not the protocol's gamestate (rummy.messages) ends the call: the server would send
+    the same again, and a bot must not be handed it. The message names the field and what it must be."""
+    if data.get("GameState") is not None:
+        try:
+            check(Gamestate, data["GameState"], "GameState")
+        except MessageError as error:
+            raise ProtocolError(f"{call}: the answer's GameState is not the protocol's: {error}") from None
 
 
 def unreachable_message(base_url: str, error: httpx.TransportError, timeout_s: float) -> str:

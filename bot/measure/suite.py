@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from rummy import DEFAULT_CATALOG, CountState, random_decision
+from rummy import DEFAULT_CATALOG, CountState, MoveKind, random_decision
 from strategies.baselines import GreedyStrategy
 from strategies.position import parse_position
 from strategies.search import Objective
@@ -65,22 +65,22 @@ def _reason(state: CountState, move_id: int) -> str:
     mine, theirs = state.counts(0), state.counts(1)
     size, their_size = sum(mine), sum(theirs)
     name = chr(65 + move.type) if move.type >= 0 else ""
-    if move.kind == "lay" and sum(move.counts) == size:
+    if move.kind == MoveKind.LAY and sum(move.counts) == size:
         return f"{move.label} empties the hand: the round ends at once, before the opponent can answer"
-    if move.kind == "give" and size == 1:
+    if move.kind == MoveKind.GIVE and size == 1:
         return (
             f"{move.label} gives away the last card: the hand is empty, "
             "the round ends at once with the opponent's penalty"
         )
-    if move.kind == "take" and their_size == 1:
+    if move.kind == MoveKind.TAKE and their_size == 1:
         return f"{move.label} takes the opponent's last card, ending the round at once"
-    if move.kind == "take" and theirs[move.type] >= 3:
+    if move.kind == MoveKind.TAKE and theirs[move.type] >= 3:
         return f"{move.label} breaks the opponent's {theirs[move.type]}x{name} set and adds to our own"
-    if move.kind == "take":
+    if move.kind == MoveKind.TAKE:
         return f"{move.label} builds our {mine[move.type] + 1}x{name} and shrinks the opponent's options"
-    if move.kind == "give":
+    if move.kind == MoveKind.GIVE:
         return f"{move.label} sheds a card we cannot use (3 points of penalty) onto the opponent"
-    if move.kind == "waste":
+    if move.kind == MoveKind.WASTE:
         return "a wasted lay is a pass: every real move makes things worse"
     return f"{move.label} scores {move.points} now; bigger or riskier plans do worse on average"
 
@@ -107,7 +107,7 @@ def build(count: int, seed: int, margin_every: int = 4) -> list[dict[str, Any]]:
         greedy_move = greedy.choose(state.copy())
         # Keep positions with a clear best move that the naive baseline gets wrong, or any clear non-lay.
         needed = 0.1 if objective is Objective.WIN else 2.0
-        interesting = greedy_move != best or state.rules.moves[best].kind != "lay"
+        interesting = greedy_move != best or state.rules.moves[best].kind != MoveKind.LAY
         if gap < needed or not interesting or state.key() in seen:
             continue
         seen.add(state.key())

@@ -20,11 +20,13 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.replay.recording import read_replay
-from rummy import DEFAULT_RULES, RulesConfig
+from bot.replay.recording import ReplayError, read_replay
+from rummy import DEFAULT_RULES, MalformedLay, MyScore, PointsShown, RulesConfig
+from rummy.messages import Gamestate, MessageError, check_replay_line
 
 
 @dataclass(frozen=True)
@@ -38,27 +40,62 @@ class Divergence:
         return f"line {self.line}: {self.what}: the local rules expect {self.expected}, the recording has {self.found}"
 
 
+class MatchDecided(StrEnum):
+    """The match's winner: most rounds won, or most total points."""
+
+    ROUNDS = "rounds"
+    POINTS = "points"
+
+
+class TiedMatch(StrEnum):
+    """Equal rounds won: the match is DRAWN, or total points decide."""
+
+    DRAWN = "drawn"
+    POINTS = "points"
+
+
+class RoundsLeft(StrEnum):
+    """RemainingRounds counts the current round (1 in the last round) or only the rounds after it (0 there)."""
+
+    WITH_CURRENT = "with-current"
+    WITHOUT_CURRENT = "without-current"
+
+
+class DrawTime(StrEnum):
+    """The mover draws after its move, or at the start of its turn."""
+
+    AFTER = "after"
+    BEFORE = "before"
+
+
 @dataclass(frozen=True)
 class Readings:
-    """The open readings a recording settles (the local referee plays the first of each)."""
+    """The open readings a recording settles (the local referee plays the first of each). A reading's plain
+    name ("points", "without-current": a CLI option, a test) becomes its enum member here, the edge."""
 
-    match_decided: str = "rounds"  # the match's winner: most rounds won ("rounds") or most total points ("points")
-    tied_match: str = "drawn"  # equal rounds won: the match is DRAWN ("drawn") or total points decide ("points")
-    remaining_rounds: str = "with-current"  # RemainingRounds counts the current round ("with-current": 1 in the
-    # last round) or only the rounds after it ("without-current": 0 in the last round)
-    draw: str = "after"  # the mover draws after its move ("after") or at the start of its turn ("before")
+    match_decided: MatchDecided = MatchDecided.ROUNDS
+    tied_match: TiedMatch = TiedMatch.DRAWN
+    remaining_rounds: RoundsLeft = RoundsLeft.WITH_CURRENT
+    draw: DrawTime = DrawTime.AFTER
 
-    CHOICES = {
-        "match_decided": ("rounds", "points"),
-        "tied_match": ("drawn", "points"),
-        "remaining_rounds": ("with-current", "without-current"),
-        "draw": ("after", "before"),
+    CHOICES: ClassVar[dict[str, type[StrEnum]]] = {
+        "match_decided": MatchDecided,
+        "tied_match": TiedMatch,
+        "remaining_rounds": RoundsLeft,
+        "draw": DrawTime,
     }
 
+    @classmethod
+    def named(cls, match_decided: str, tied_match: str, remaining_rounds: str, draw: str) -> Readings:
+        """The readings as a command line names them; ValueError names any that is not one of its values."""
+        return cls(match_decided, tied_match, remaining_rounds, draw)  # type: ignore[arg-type]  # __post_init__
+
     def __post_init__(self) -> None:
-        for name, allowed in self.CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} is {getattr(self, name)!r}, must be one of {', '.join(allowed)}")
+        for name, reading in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in reading._value2member_map_:
+                raise ValueError(f"{name} is {value!r}, must be one of {', '.join(reading)}")
+            object.__setattr__(self, name, reading(value))
 
     def describe(self) -> str:
         return ", ".join(f"{name}={getattr(self, name)}" for name in self.CHOICES)
@@ -81,7 +118,7 @@ def _ids(hand: list[Any]) -> list[int]:
     return [int(card[0]) for card in hand]
 
 
-def _malformed(move: Any, before: dict[str, Any], rules: RulesConfig) -> str | None:
+def _malformed(move: Any, before: Gamestate, rules: RulesConfig) -> str | None:
     """Why the local rules refuse `move` in `before`, or None when it is well formed."""
     if not isinstance(move, dict) or len(move) != 1:
         return "not an object with exactly one key"
@@ -117,12 +154,12 @@ class _Checker:
     def diverge(self, line: int, what: str, expected: object, found: object) -> None:
         self.report.divergences.append(Divergence(line, what, str(expected), str(found)))
 
-    def see(self, state: dict[str, Any], line: int = 0) -> None:
+    def see(self, state: Gamestate, line: int = 0) -> None:
         for _card_id, url in [*state["MyHand"], *state["OppHand"]]:
-            self.seen.add(url)
+            self.seen.add(str(url))
         left = state.get("RemainingRounds")
         if (
-            self.readings.remaining_rounds == "with-current"
+            self.readings.remaining_rounds == RoundsLeft.WITH_CURRENT
             and state.get("GameStatus") == "RUNNING"
             and isinstance(left, int)
             and left < 1
@@ -133,9 +170,7 @@ class _Checker:
         if state.get("RemainingMoves") == self.rules.max_turns and state.get("GameStatus") == "RUNNING":
             self.i_moved_first = bool(state.get("IsMover"))
 
-    def check_move(
-        self, line: int, record: dict[str, Any], before: dict[str, Any], after: dict[str, Any] | None
-    ) -> None:
+    def check_move(self, line: int, record: dict[str, Any], before: Gamestate, after: Gamestate | None) -> None:
         rules = self.rules
         move = record.get("move")
         urls = {int(card[0]): str(card[1]) for card in [*before["MyHand"], *before["OppHand"]]}
@@ -143,7 +178,7 @@ class _Checker:
             if int(card_id) in urls and landmark:
                 self.labels[urls[int(card_id)]] = str(landmark)
         why = _malformed(move, before, rules)
-        wasted_malformed = why is not None and rules.malformed_lay == "waste" and "Lay" in (move or {})
+        wasted_malformed = why is not None and rules.malformed_lay == MalformedLay.WASTE and "Lay" in (move or {})
         expected = "INVALID_MOVE" if why is not None and not wasted_malformed else "SUCCESS"
         found = record.get("result")
         if found in ("SUCCESS", "INVALID_MOVE"):
@@ -159,8 +194,8 @@ class _Checker:
     def apply_move(
         self,
         move: dict[str, Any],
-        before: dict[str, Any],
-        after: dict[str, Any],
+        before: Gamestate,
+        after: Gamestate,
         malformed: bool,
         mine: list[int],
         theirs: list[int],
@@ -189,10 +224,10 @@ class _Checker:
         return points, mine
 
     def check_answer(
-        self, line: int, move: dict[str, Any], before: dict[str, Any], after: dict[str, Any], malformed: bool
+        self, line: int, move: dict[str, Any], before: Gamestate, after: Gamestate, malformed: bool
     ) -> None:
         rules = self.rules
-        net = rules.points_shown == "net"
+        net = rules.points_shown == PointsShown.NET
         mine, theirs = _ids(before["MyHand"]), _ids(before["OppHand"])
         my_sets = before["MyPoints"] + (rules.hand_penalty * len(mine) if net else 0)
         opp_sets = before["OppPoints"] + (rules.hand_penalty * len(theirs) if net else 0)
@@ -201,7 +236,7 @@ class _Checker:
         draws = before["CardsInDeck"] > 0 if rules.draw_after_emptying else bool(mine and theirs)
         turns_left = before["RemainingMoves"] - int(draws)
         round_over = not ((mine or draws) and theirs) or turns_left <= 0
-        if self.readings.draw == "before":
+        if self.readings.draw == DrawTime.BEFORE:
             # Nobody draws after a move: the next mover draws as its turn starts (so the answer shows it).
             turns_left = before["RemainingMoves"] - 1
             round_over = not (mine and theirs) or turns_left <= 0
@@ -215,17 +250,17 @@ class _Checker:
             if not same_round:
                 self.diverge(line, "end of round", "the round to go on", "the round ended")
                 return
-            if self.readings.draw == "before":
+            if self.readings.draw == DrawTime.BEFORE:
                 self.check_running_drawn_before(line, after, mine, theirs, draws, turns_left, before)
                 theirs = theirs[:-1] if draws else theirs
             else:
                 self.check_running(line, after, mine, theirs, draws, turns_left, before)
-            mine_drew = draws and self.readings.draw == "after"
+            mine_drew = draws and self.readings.draw == DrawTime.AFTER
             if points is not None:
                 shown = my_sets + points - (rules.hand_penalty * (len(mine) + mine_drew) if net else 0)
                 if after["MyPoints"] != shown:
                     self.diverge(line, "points", f"MyPoints {shown}", f"MyPoints {after['MyPoints']}")
-            opp_drew = draws and self.readings.draw == "before"
+            opp_drew = draws and self.readings.draw == DrawTime.BEFORE
             opp_shown = opp_sets - (rules.hand_penalty * (len(theirs) + opp_drew) if net else 0)
             if after["OppPoints"] != opp_shown:
                 self.diverge(line, "points", f"OppPoints {opp_shown}", f"OppPoints {after['OppPoints']}")
@@ -233,7 +268,7 @@ class _Checker:
         if same_round:
             self.diverge(line, "end of round", "the round to end", "the round went on")
             return
-        if draws and self.readings.draw == "after":
+        if draws and self.readings.draw == DrawTime.AFTER:
             mine = [*mine, -1]  # the drawn card (its id is not known here)
         if points is None:
             return
@@ -242,18 +277,18 @@ class _Checker:
         if after["GameStatus"] != "RUNNING" and (after["MyPoints"], after["OppPoints"]) != finals:
             self.diverge(line, "points", f"final points {finals}", f"{(after['MyPoints'], after['OppPoints'])}")
 
-    def check_final(self, line: int, final: dict[str, Any], first_remaining: int, round_keys: list[int]) -> None:
+    def check_final(self, line: int, final: Gamestate, first_remaining: int, round_keys: list[int]) -> None:
         """MyScore/OppScore and the status of the match's last gamestate, from its points, the rules and the
         readings. `first_remaining` is the first gamestate's RemainingRounds; `round_keys` the RemainingRounds
         of each round the recording saw, in order."""
-        counts_current = self.readings.remaining_rounds == "with-current"
+        counts_current = self.readings.remaining_rounds == RoundsLeft.WITH_CURRENT
         rounds = max(1, first_remaining if counts_current else first_remaining + 1)
         mine, theirs = final["MyPoints"], final["OppPoints"]
         score = (final["MyScore"], final["OppScore"])
         if round_keys:  # the last round's final points are the last gamestate's
             self.round_finals.setdefault(round_keys[-1], (mine, theirs))
         totals: tuple[int, int] | None = None
-        if self.rules.my_score == "points":
+        if self.rules.my_score == MyScore.POINTS:
             if rounds == 1 and score != (mine, theirs):
                 self.diverge(line, "score", f"MyScore/OppScore {(mine, theirs)} (the points)", f"{score}")
             totals = score
@@ -271,8 +306,8 @@ class _Checker:
                     sum(self.round_finals[key][0] for key in round_keys),
                     sum(self.round_finals[key][1] for key in round_keys),
                 )
-        by_points = self.readings.match_decided == "points" or (
-            won is not None and won == lost and self.readings.tied_match == "points"
+        by_points = self.readings.match_decided == MatchDecided.POINTS or (
+            won is not None and won == lost and self.readings.tied_match == TiedMatch.POINTS
         )
         if won is None and not by_points:
             return  # MyScore holds points: who won the most rounds is not in the recording
@@ -291,12 +326,12 @@ class _Checker:
     def check_running_drawn_before(
         self,
         line: int,
-        after: dict[str, Any],
+        after: Gamestate,
         mine: list[int],
         theirs: list[int],
         drew: bool,
         turns_left: int,
-        before: dict[str, Any],
+        before: Gamestate,
     ) -> None:
         """After our move, under draw=before: our hand as the move left it; the opponent's with one new card."""
         after_mine, after_theirs = _ids(after["MyHand"]), _ids(after["OppHand"])
@@ -314,12 +349,12 @@ class _Checker:
     def check_running(
         self,
         line: int,
-        after: dict[str, Any],
+        after: Gamestate,
         mine: list[int],
         theirs: list[int],
         draws: bool,
         turns_left: int,
-        before: dict[str, Any],
+        before: Gamestate,
     ) -> None:
         after_mine, after_theirs = _ids(after["MyHand"]), _ids(after["OppHand"])
         new = [card_id for card_id in after_mine if card_id not in mine]
@@ -338,12 +373,25 @@ def check_recording(
 ) -> CheckReport:
     """Every divergence between the recording at `path` and the local rules `rules` under `readings`."""
     path = Path(path)
-    return _check(path, read_replay(path), rules, readings)
+    return _check(path, checked_replay(path), rules, readings)
+
+
+def checked_replay(path: Path) -> list[dict[str, Any]]:
+    """The lines of the replay file at `path`, each of its declared type (rummy.messages; the bounds are the
+    viewer's, not checked here: a count past them is a divergence to report): ReplayError names the line and
+    the field that is not what the format says."""
+    lines = read_replay(path)
+    for number, line in enumerate(lines, start=1):
+        try:
+            check_replay_line(line, bounds=False)
+        except MessageError as error:
+            raise ReplayError(f"{path}:{number}: {error}") from None
+    return lines
 
 
 def _check(path: Path, records: list[dict[str, Any]], rules: RulesConfig, readings: Readings) -> CheckReport:
     checker = _Checker(path, rules, readings)
-    before: dict[str, Any] | None = None
+    before: Gamestate | None = None
     for index, record in enumerate(records):
         if record["type"] == "gamestate":
             before = record["gamestate"]
@@ -385,19 +433,19 @@ class Fit:
 
 # The rules' open switches (RulesConfig) that check-recording tries, with their values.
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
-    "malformed_lay": ("refuse", "waste"),
+    "malformed_lay": tuple(MalformedLay),
     "draw_after_emptying": (False, True),
-    "points_shown": ("sets", "net"),
-    "my_score": ("rounds", "points"),
+    "points_shown": tuple(PointsShown),
+    "my_score": tuple(MyScore),
 }
 
 
 def every_reading(paths: list[Path]) -> list[tuple[Fit, ...]]:
     """For every combination of the rules' switches and the readings, each recording's report."""
-    recordings = [(path, read_replay(path)) for path in paths]
+    recordings = [(path, checked_replay(path)) for path in paths]
     found = []
     names = [*RULE_CHOICES, *Readings.CHOICES]
-    values = [*RULE_CHOICES.values(), *Readings.CHOICES.values()]
+    values: list[tuple[Any, ...]] = [*RULE_CHOICES.values(), *(tuple(kind) for kind in Readings.CHOICES.values())]
     for combination in itertools.product(*values):
         chosen = dict(zip(names, combination))
         rules = replace(DEFAULT_RULES, **{name: chosen[name] for name in RULE_CHOICES})

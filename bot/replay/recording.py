@@ -4,7 +4,8 @@ Default directory: `platformdirs.user_data_dir("rummy-vision")/replays` (e.g.
 `~/.local/share/rummy-vision/replays`); `play --record DIR` chooses another. File name:
 `<UTC start, YYYYmmddTHHMMSSZ>-game<GameId>-<bot id>-vs-<opponent>.jsonl` (unsafe characters become `_`).
 
-Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix time, seconds, float):
+Format, version 1. Every line is one JSON object with `"type"` and `"t"` (Unix time, seconds, float); each
+line's fields and their types are declared in rummy/messages.py (`HeaderLine`, `GamestateLine`, ...):
 
 - `{"type": "header", "version": 1, "t", "game_id", "bot_id", "opponent_id", "bot", "recognizer",
   "base_url", "game_style_id", "move_time_ms"}` -- always the first line. `bot` is

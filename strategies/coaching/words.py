@@ -3,6 +3,7 @@ Take or a Give does to both hands."""
 
 from __future__ import annotations
 
+from rummy import MoveKind
 from strategies.agent import describe_count_move
 from strategies.position import Position
 
@@ -28,7 +29,7 @@ def explain_move(position: Position, move_id: int, comparison: str = "") -> str:
     penalty = rules.hand_penalty
     alike = dict(rules.same_kind_points)
     label = describe_count_move(move, names)
-    if move.kind == "lay":
+    if move.kind == MoveKind.LAY:
         size = sum(move.counts)
         kind = "alike" if len([c for c in move.counts if c]) == 1 else "all different"
         left = sum(mine) - size
@@ -39,7 +40,7 @@ def explain_move(position: Position, move_id: int, comparison: str = "") -> str:
         )
         if left == 0:
             text += " Your hand is empty after it, which ends the round at once."
-    elif move.kind == "take":
+    elif move.kind == MoveKind.TAKE:
         t = move.type
         name = names[t]
         after = mine[t] + 1
@@ -53,7 +54,7 @@ def explain_move(position: Position, move_id: int, comparison: str = "") -> str:
             f" Your hand grows by a card (another -{penalty} if it is still there at the end) and theirs "
             f"shrinks by one; after the move you draw, and the deck still holds {deck[t]} {name}."
         )
-    elif move.kind == "give":
+    elif move.kind == MoveKind.GIVE:
         t = move.type
         name = names[t]
         text = (

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from rummy import DEFAULT_RULES, RulesConfig, count_rules, game_info
+from rummy import DEFAULT_RULES, MoveKind, RulesConfig, count_rules, game_info
 
 MAX_TYPES = 4
 MAX_MOVE_BITS = 63
@@ -187,7 +187,7 @@ def kernel_tables(config: RulesConfig = DEFAULT_RULES) -> KernelTables:
     max_deck = min(config.deck_size, n_types * cards)
     triples, ids, mine, theirs, deck = _triple_index(cards)
     rules = count_rules(config)
-    lays = [move for move in rules.moves if move.kind == "lay"]
+    lays = [move for move in rules.moves if move.kind == MoveKind.LAY]
     non_sets = _non_sets(config, n_types)
     counts = _sequence_counts(n_types, mine, theirs, deck, max_deck)
     lay_codes = np.array([_pack(move.counts) for move in lays], dtype=np.int64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummy import CountRules, CountState
+from rummy import CountRules, CountState, MoveKind
 from strategies.learning.features import Featurizer, FloatArray, IntArray
 from strategies.learning.model import ValueModel
 
@@ -24,13 +24,13 @@ class MoveTables:
         self.theirs = np.zeros((n, t), dtype=np.int64)
         self.points = np.zeros(n)
         for move in rules.moves:
-            if move.kind == "lay":
+            if move.kind == MoveKind.LAY:
                 self.mine[move.id] = -np.array(move.counts)
                 self.points[move.id] = move.points
-            elif move.kind == "take":
+            elif move.kind == MoveKind.TAKE:
                 self.mine[move.id, move.type] = 1
                 self.theirs[move.id, move.type] = -1
-            elif move.kind == "give":
+            elif move.kind == MoveKind.GIVE:
                 self.mine[move.id, move.type] = -1
                 self.theirs[move.id, move.type] = 1
         self.penalty = float(rules.config.hand_penalty)

@@ -11,7 +11,7 @@ import math
 from enum import StrEnum
 from functools import lru_cache
 
-from rummy import CountRules, CountState
+from rummy import CountRules, CountState, MoveKind
 
 
 class Objective(StrEnum):
@@ -30,7 +30,9 @@ class Evaluator:
         self.penalty = config.hand_penalty
         self.n_types = rules.n_types
         self.lay_points = tuple(move.points for move in rules.moves)
-        per_card = max((move.points / sum(move.counts) for move in rules.moves if move.kind == "lay"), default=0.0)
+        per_card = max(
+            (move.points / sum(move.counts) for move in rules.moves if move.kind == MoveKind.LAY), default=0.0
+        )
         # A card still in play can move the final margin by at most this much, whichever way it ends:
         # laid by one player (at most the best points per card of any set) or left in a hand (the penalty).
         # With D the points difference so far and C the cards in both hands and the deck, every final

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rummy import CountRules, CountState
+from rummy import CountRules, CountState, MoveKind
 
 KILLER_SLOTS = 2
 MAX_PLY = 64
@@ -12,11 +12,11 @@ def static_rank(rules: CountRules) -> tuple[int, ...]:
     """Lower ranks first: big sets, then takes, gives, and the wasted lay (a pass) last."""
     ranks = []
     for move in rules.moves:
-        if move.kind == "lay":
+        if move.kind == MoveKind.LAY:
             ranks.append(100 - move.points)
-        elif move.kind == "take":
+        elif move.kind == MoveKind.TAKE:
             ranks.append(200 + move.type)
-        elif move.kind == "give":
+        elif move.kind == MoveKind.GIVE:
             ranks.append(300 + move.type)
         else:
             ranks.append(400)

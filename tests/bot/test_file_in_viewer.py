@@ -185,7 +185,7 @@ def test_a_file_with_a_bad_line_is_refused_naming_the_line(recorded, viewer) -> 
     server = viewer()
     refused = server.send("".join(json.dumps(line) + "\n" for line in lines).encode(), "bad.jsonl", **server.admin)
     assert refused.status_code == 400
-    assert f"line {number} (gamestate): MyHand must be a list" in refused.json()["ErrorMessage"]
+    assert f"line {number} (gamestate): gamestate.MyHand must be a list" in refused.json()["ErrorMessage"]
     too_big = server.send(b"x" * (8 * 1024 * 1024 + 1), "big.jsonl", **server.admin)
     assert too_big.status_code == 413 and "limit" in too_big.json()["ErrorMessage"]
     assert server.http.get("/viewer/api/files").json()["Files"] == []

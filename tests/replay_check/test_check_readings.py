@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
@@ -199,3 +200,16 @@ def test_all_readings_names_the_one_that_fits_or_the_first_divergence_under_each
     assert result.exit_code == 1 and "No reading fits" in said and "draw=before:" in said and "deck" in said
     named = CliRunner().invoke(app, ["check-recording", str(path), "--draw", "before"])
     assert named.exit_code == 0 and "no divergence" in named.output
+
+
+def test_a_reading_named_plainly_becomes_its_enum_and_a_wrong_one_is_named() -> None:
+    from bot.replay.check_recording import DrawTime, RoundsLeft
+
+    readings = Readings.named("rounds", "drawn", "without-current", "before")
+    assert readings.draw is DrawTime.BEFORE and readings.remaining_rounds is RoundsLeft.WITHOUT_CURRENT
+    assert readings == Readings(remaining_rounds=RoundsLeft.WITHOUT_CURRENT, draw=DrawTime.BEFORE)
+    assert (
+        readings.describe() == "match_decided=rounds, tied_match=drawn, remaining_rounds=without-current, draw=before"
+    )
+    with pytest.raises(ValueError, match="draw is 'later', must be one of after, before"):
+        Readings.named("rounds", "drawn", "with-current", "later")

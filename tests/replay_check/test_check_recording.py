@@ -137,3 +137,21 @@ def test_cli_lists_divergences_and_takes_the_switches(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "no divergence" in result.output
     result = CliRunner().invoke(app, ["check-recording", str(tmp_path / "missing.jsonl")])
     assert result.exit_code == 2 and "missing.jsonl" in result.output
+
+
+def test_a_line_that_is_not_of_its_declared_type_is_named_before_any_check(tmp_path: Path) -> None:
+    """The lines' types are rummy.messages': a hand that is no list stops the check at once, naming the line and
+    the field, instead of a KeyError from deep inside the comparison."""
+    from typer.testing import CliRunner
+
+    from bot.cli.main import app
+
+    path = recording(tmp_path, "points_shown", DEFAULT_RULES)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    number = next(index for index, line in enumerate(lines, start=1) if line["type"] == "gamestate")
+    lines[number - 1]["gamestate"]["MyHand"] = "five cards"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = CliRunner().invoke(app, ["check-recording", str(path)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert f"{path.name}:{number}: gamestate.MyHand must be a list of at most 100 [card id, URL] pairs" in said
