@@ -117,7 +117,8 @@ class Gamestate(TypedDict):
     RemainingRounds: Rounds
     RemainingMoves: NotRequired[Annotated[int, Range(0, MAX_CARDS * 2)]]
     CardsInDeck: NotRequired[Annotated[int, Range(0, MAX_CARDS)]]
-    ResponseDeadline: NotRequired[Moment]
+    # Epoch milliseconds: a whole number from the arena; a decimal one is read too rather than end the match.
+    ResponseDeadline: NotRequired[Annotated[int | float, Range(0, MAX_MOMENT_MS)]]
     GameStatus: Text  # RUNNING, or how the match ended (rummy.engine.Status on the local referee)
     IsMover: bool
     GameId: NotRequired[MatchId | None]

@@ -164,3 +164,12 @@ def test_the_rules_modes_are_enums_checked_at_the_edge() -> None:
     assert chosen.points_shown is PointsShown.SETS and chosen.draw_after_emptying
     with pytest.raises(ValueError, match="points_shown is 'gross', must be one of sets, net"):
         RulesConfig(points_shown="gross")  # type: ignore[arg-type]
+
+
+def test_a_decimal_deadline_is_read_and_a_word_is_refused() -> None:
+    from rummy.messages import Gamestate, MessageError, check
+
+    state = {"MyHand": [[1, "u.jpg"]], "OppHand": [], "RemainingRounds": 1, "GameStatus": "RUNNING", "IsMover": True}
+    assert check(Gamestate, {**state, "ResponseDeadline": 1764200000000.5}, "GameState")["ResponseDeadline"] > 0
+    with pytest.raises(MessageError, match="ResponseDeadline"):
+        check(Gamestate, {**state, "ResponseDeadline": "soon"}, "GameState")
