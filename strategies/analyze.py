@@ -10,12 +10,13 @@ from typing import Any
 from rummy import Lay
 from rummy.belief import UnsureCards, expected_note, unsure_cards
 from strategies.agent import describe_card_move, describe_count_move
-from strategies.belief_play import RankedCardMove
+from strategies.belief_play import RankedCardMove, decide
 from strategies.position import Position
 from strategies.provenance import strategy_source
 from strategies.registry import get_strategy, takes_option
 from strategies.search import Objective
 from strategies.search_strategies import SearchStrategy
+from strategies.seen_position import seen_tracker
 from strategies.table.perfect import PerfectStrategy
 
 
@@ -137,9 +138,6 @@ def analyse_seen(
 ) -> Analysis:
     """Rank the moves of `position` as its mover sees them through `recognizer` (strategies.seen_position):
     on a certain belief as `analyse` does, else every card move valued as its expectation over the belief."""
-    from strategies.belief_play import decide
-    from strategies.seen_position import seen_tracker
-
     tracker = seen_tracker(position, raw, recognizer, noise_seed)
     belief = tracker.belief()
     states = tracker.belief_states()

@@ -54,6 +54,7 @@ def seen_tracker(
 ) -> Tracker:
     """The tracker of the position's mover seeing its cards through `recognizer_spec` (its oracle: the
     position's own labels, by card URL)."""
+    # loads a recognizer only when one is asked for; an arrow to recognizers/ the layers forbid (test_import_layers)
     from recognizers.registry import get_recognizer
 
     gamestate = raw["GameState"]
