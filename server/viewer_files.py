@@ -34,6 +34,8 @@ from server.replay_upload import MAX_FILE_BYTES, UploadError, cleaned_lines, fil
 from server.review_cache import graded
 from server.viewer_review import OBJECTIVES, review_page_response
 from server.viewer_routes import step_cards, step_pictures
+from strategies.coaching.file_review import review_lines
+from strategies.coaching.grading import default_grader
 
 router = APIRouter(tags=["viewer"])
 REPLAYS = (KeyError, TypeError, ValueError, IndexError, AttributeError)  # what a file that does not replay raises
@@ -150,9 +152,6 @@ def _steps_answer(images: Any, summary: dict[str, Any], lines: list[dict[str, An
 
 
 async def _review(request: Request, file_id: int, objective: str) -> dict[str, Any] | JSONResponse:
-    from strategies.coaching.file_review import review_lines
-    from strategies.coaching.grading import default_grader
-
     if objective not in OBJECTIVES:
         return _error(f"objective must be one of {', '.join(OBJECTIVES)}", 400)
     found = _kept(request, file_id)
