@@ -13,6 +13,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from azure.cognitiveservices.vision.computervision import ComputerVisionClient
+from azure.cognitiveservices.vision.computervision.models import Details, VisualFeatureTypes
+from azure.core.exceptions import DeserializationError
+from msrest.authentication import CognitiveServicesCredentials
+from msrest.exceptions import ClientRequestError, HttpOperationError
+
 from recognizers.failures import ApiFailure
 from recognizers.observation import Observation
 from recognizers.remote import OUTAGE_PAUSE, ApiRecognizer, failure_for_status
@@ -27,9 +33,6 @@ class AzureRecognizer(ApiRecognizer):
     def __init__(
         self, endpoint: str, key: Secret | str, *, mode: str = "analyze", timeout: float = 15.0, **options: Any
     ) -> None:
-        from azure.cognitiveservices.vision.computervision import ComputerVisionClient
-        from msrest.authentication import CognitiveServicesCredentials
-
         if mode not in MODES:
             raise ValueError(f"azure mode must be one of {', '.join(MODES)}, not {mode!r}")
         secret = key if isinstance(key, Secret) else Secret(key)
@@ -49,10 +52,6 @@ class AzureRecognizer(ApiRecognizer):
         return f"AzureRecognizer(endpoint={self.endpoint!r}, key={MASK!r}, mode={self.mode!r})"
 
     def _fetch(self, url: str, image: bytes | None = None) -> Observation:
-        from azure.cognitiveservices.vision.computervision.models import Details, VisualFeatureTypes
-        from azure.core.exceptions import DeserializationError
-        from msrest.exceptions import ClientRequestError, HttpOperationError
-
         client = self._client
         # A picture the service cannot reach goes as bytes, through the SDK's *_in_stream calls;
         # each call gets a fresh stream, since a retry must send the whole picture again.

@@ -9,6 +9,9 @@ from typing import Annotated
 
 import typer
 
+# Imports inside functions: the CLI registers these commands at every start; what they run (the Custom
+# Vision training SDK, the gallery with numpy and PIL) loads when one runs.
+
 TRAINING_KEY_ENV = "CUSTOM_VISION_TRAINING_KEY"
 TRAINING_ENDPOINT_ENV = "CUSTOM_VISION_TRAINING_ENDPOINT"
 

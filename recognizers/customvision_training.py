@@ -18,6 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from azure.cognitiveservices.vision.customvision.training import CustomVisionTrainingClient
+from azure.cognitiveservices.vision.customvision.training.models import (
+    ImageFileCreateBatch,
+    ImageFileCreateEntry,
+)
+from msrest.authentication import ApiKeyCredentials
+from msrest.exceptions import HttpOperationError
+
 from recognizers.secrets import MASK, Secret
 
 log = logging.getLogger("recognizers")
@@ -72,9 +80,6 @@ class CustomVisionTrainer:
         poll_s: float = 5.0,
         timeout_s: float = 3600.0,
     ) -> None:
-        from azure.cognitiveservices.vision.customvision.training import CustomVisionTrainingClient
-        from msrest.authentication import ApiKeyCredentials
-
         secret = training_key if isinstance(training_key, Secret) else Secret(training_key)
         if not endpoint or not secret:
             raise TrainingError("training needs the Custom Vision endpoint and a training key")
@@ -112,12 +117,6 @@ class CustomVisionTrainer:
         prediction_resource_id: str,
         progress: Callable[[str], None] = log.info,
     ) -> Published:
-        from azure.cognitiveservices.vision.customvision.training.models import (
-            ImageFileCreateBatch,
-            ImageFileCreateEntry,
-        )
-        from msrest.exceptions import HttpOperationError
-
         client: Any = self._client
         step = "listing domains"
         try:

@@ -28,7 +28,10 @@ def default_recognizer(base_url: str | None = None) -> str | None:
 
 def blind_reason(recognizer: Any) -> str | None:
     """Why `recognizer` cannot label a live round's cards, or None when it can (or might)."""
+    # loads numpy, PIL and the gallery (~0.3 s), which importing live does not
     from recognizers.local import LocalRecognizer
+
+    # loads httpx through recognizers.oracle (~0.1 s), which importing live does not
     from recognizers.stub import StubRecognizer
 
     if isinstance(recognizer, StubRecognizer):

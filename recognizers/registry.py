@@ -32,7 +32,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from recognizers.cache import LabelCache
+from recognizers.corrected import CorrectingRecognizer
+from recognizers.noisy import NoisyRecognizer
+from recognizers.second_opinion import ASKS_PER_ROUND, SecondOpinion
 from recognizers.settings import Settings, SettingsError, load_settings
+from recognizers.shared_limiter import SharedRateLimiter, default_limiter_path
+from recognizers.tiers import FREE, TIER_ENV, tier_setting
+from recognizers.user_file import entry_point_factory, load_recognizer_file, split_file_spec
 from rummy.labels import Recognizer
 
 log = logging.getLogger("recognizers")
@@ -59,8 +66,6 @@ def names_help() -> str:
 
 def get_recognizer(spec: str, **options: Any) -> Recognizer:
     """The recognizer `spec` names, configured from options, the environment and the config file."""
-    from recognizers.user_file import entry_point_factory, load_recognizer_file, split_file_spec
-
     first_spec, plus, second_spec = spec.partition("+")
     if plus:
         return _second_opinion(spec, first_spec, second_spec, options)
@@ -75,6 +80,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
     if name in ("noisy", "harsh"):
         return _noisy(spec, name, rest, options)
     if name == "local":
+        # numpy, PIL and the gallery (~0.3 s): only when this recognizer is asked for
         from recognizers.local import DEFAULT_THRESHOLD, LocalRecognizer
 
         teacher = get_recognizer(rest, **options) if rest else None
@@ -82,18 +88,17 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
             _gallery(options, _settings(options)), teacher, threshold=options.get("local_threshold", DEFAULT_THRESHOLD)
         )
     if name == "corrected":
-        from recognizers.corrected import CorrectingRecognizer
-
         return CorrectingRecognizer(get_recognizer(rest or "oracle", **options))
     if rest:
         raise ValueError(f"{name} takes no parameters after ':' (got {spec!r})")
     if name == "oracle":
-        from recognizers.oracle import OracleRecognizer
+        from recognizers.oracle import OracleRecognizer  # loads httpx (~0.1 s): only when this recognizer is asked for
 
         if options.get("source") is not None:
             return OracleRecognizer.from_mapping(options["source"])
         return OracleRecognizer(options.get("base_url"), options.get("game_id"))
     if name == "stub":
+        # loads httpx through recognizers.oracle (~0.1 s): only when this recognizer is asked for
         from recognizers.stub import StubRecognizer
 
         cache = _cache(options, _settings(options)) if options.get("cache") is not False else None
@@ -107,8 +112,6 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
 
 def _second_opinion(spec: str, first_spec: str, second_spec: str, options: dict[str, Any]) -> Recognizer:
     """FIRST+SECOND: FIRST labels every card, SECOND is asked again where it pays."""
-    from recognizers.second_opinion import ASKS_PER_ROUND, SecondOpinion
-
     if not first_spec.strip() or not second_spec.strip():
         raise ValueError(f"FIRST+SECOND needs a recognizer on both sides of '+' (got {spec!r})")
     # The second service errs independently of the first: simulated noise gets a seed of its own.
@@ -122,8 +125,6 @@ def _second_opinion(spec: str, first_spec: str, second_spec: str, options: dict[
 
 def _noisy(spec: str, name: str, rest: str, options: dict[str, Any]) -> Recognizer:
     """noisy:RATE[:INNER] and harsh:RATE[:INNER]: INNER's labels (default: oracle) with simulated errors."""
-    from recognizers.noisy import NoisyRecognizer
-
     rate_text, _, inner_spec = rest.partition(":")
     try:
         rate = float(rate_text)
@@ -142,6 +143,7 @@ def _noisy(spec: str, name: str, rest: str, options: dict[str, Any]) -> Recogniz
 
 
 def _azure(options: dict[str, Any]) -> Recognizer:
+    # loads httpx and the Azure SDK: only when this recognizer is asked for
     from recognizers.azure import AzureRecognizer
 
     settings = _settings(options)
@@ -158,6 +160,7 @@ def _azure(options: dict[str, Any]) -> Recognizer:
 
 
 def _customvision(options: dict[str, Any]) -> Recognizer:
+    # loads httpx (~0.1 s): only when this recognizer is asked for
     from recognizers.customvision import CustomVisionRecognizer
 
     settings = _settings(options)
@@ -177,8 +180,6 @@ def _settings(options: Mapping[str, Any]) -> Settings:
 
 
 def _cache(options: Mapping[str, Any], settings: Settings) -> Any:
-    from recognizers.cache import LabelCache
-
     given = options.get("cache")
     if isinstance(given, LabelCache):
         return given
@@ -188,7 +189,7 @@ def _cache(options: Mapping[str, Any], settings: Settings) -> Any:
 
 def _gallery(options: Mapping[str, Any], settings: Settings) -> Any:
     """The gallery named in options, else `gallery.sqlite3` beside the label cache."""
-    from recognizers.gallery import Gallery
+    from recognizers.gallery import Gallery  # numpy and PIL (~0.2 s): only for local
 
     given = options.get("gallery")
     if isinstance(given, Gallery):
@@ -205,9 +206,6 @@ def _gallery(options: Mapping[str, Any], settings: Settings) -> Any:
 
 def _say_free_tier_assumed(service: str) -> None:
     """Warn once per process and service: a user who set no tier may have a faster key and not know why it crawls."""
-    from recognizers.shared_limiter import default_limiter_path
-    from recognizers.tiers import FREE, TIER_ENV
-
     if service in _FREE_TIER_SAID:
         return
     _FREE_TIER_SAID.add(service)
@@ -222,10 +220,9 @@ def _say_free_tier_assumed(service: str) -> None:
 
 
 def _api_options(options: Mapping[str, Any], settings: Settings, service: str) -> dict[str, Any]:
+    # loads httpx (~0.1 s): only for the paid services
     from recognizers.image_source import DEFAULT_MAX_BYTES, ImageFetcher
-    from recognizers.remote import RetrySettings
-    from recognizers.shared_limiter import SharedRateLimiter
-    from recognizers.tiers import FREE, tier_setting
+    from recognizers.remote import RetrySettings  # loads httpx (~0.1 s): only for the paid services
 
     chosen: dict[str, Any] = {"cache": _cache(options, settings)}
     chosen["images"] = options.get("images") or ImageFetcher(

@@ -8,11 +8,13 @@ terminal replay (bot/replay/replays.py) and by the server's viewer for a file se
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import PurePath
 from typing import Any
 
+from rummy.config import DEFAULT_RULES
 from rummy.rebuild import Replay, ReplayError, Step
 from rummy.replay_lines import labels_by_round
 
@@ -202,10 +204,6 @@ def _round_over(gamestate: Mapping[str, Any]) -> bool:
 
 def _set_points(laid: list[int], labels: Mapping[int, str]) -> int:
     """The default rules' points for laying these cards, from their labels; 0 when one is not labelled."""
-    from collections import Counter
-
-    from rummy.config import DEFAULT_RULES
-
     if not laid or any(card_id not in labels for card_id in laid):
         return 0
     return DEFAULT_RULES.set_points(tuple(Counter(labels[card_id] for card_id in laid).values()))

@@ -16,6 +16,7 @@ from typing import Any
 from rummy.config import DEFAULT_RULES
 from rummy.gamestate import render_gamestate
 from rummy.rebuild import Replay, ReplayError, rebuild_at
+from rummy.replay_lines import labels_by_round
 
 SWAPPED = (("MyHand", "OppHand"), ("MyPoints", "OppPoints"), ("MyScore", "OppScore"))
 
@@ -52,8 +53,6 @@ def _from_records(replay: Replay, step_number: int) -> dict[str, Any]:
 
 
 def _from_file(replay: Replay, step_number: int, lines: list[dict[str, Any]]) -> dict[str, Any]:
-    from rummy.replay_lines import labels_by_round
-
     view = replay.steps[step_number].views[0]
     if view is None or view.get("GameStatus") != "RUNNING":
         raise ReplayError(f"the match is over at step {step_number}: there is no move to analyse")

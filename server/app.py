@@ -135,8 +135,9 @@ def _add_vision(app: FastAPI, settings: Settings, referee: Referee) -> None:
     """serve --vision: the Azure Computer Vision and Custom Vision calls of the starter templates."""
     app.state.vision = None
     if settings.vision is not None:
+        # only with `serve --vision`: the vision calls and the recognizer that answers them
         from server.vision import VisionService
-        from server.vision import router as vision_router
+        from server.vision import router as vision_router  # as above: only with `serve --vision`
 
         app.state.vision = VisionService(referee, settings.vision, settings.vision_key, seed=settings.seed or 0)
         app.include_router(vision_router)

@@ -11,6 +11,18 @@ from typing import Any
 
 import typer
 import typer.core
+from rich.console import Console
+from rich.table import Table
+
+from rummy import RulesConfig
+from rummy.terminal_text import escape
+from server.accounts import AccountError, Accounts, BotStatus
+from server.records_lock import RecordsInUse, RecordsLock
+from server.settings import Settings, default_db_path
+from server.storage.records import connect
+
+# Imports inside functions: the CLI registers these commands at every start; `serve` loads the referee
+# (fastapi, uvicorn, the card renderer, the vision service: about 0.8 s) only when it runs.
 
 DB_HELP = "SQLite records file (default: the user data dir, rummy-vision/records.sqlite3)."
 
@@ -41,8 +53,6 @@ def register(app: typer.Typer) -> None:
 
 
 def _db(db: Path | None) -> Path:
-    from server.settings import default_db_path
-
     return db if db is not None else default_db_path()
 
 
@@ -108,10 +118,6 @@ def serve(
 
     The open-choice options play by another reading of the arena's help (see `check-recording`).
     """
-    from rich.console import Console
-
-    from server.settings import Settings
-
     err = Console(stderr=True, highlight=False)
     rules = _rules(malformed_lay, draw_after_emptying, points_shown, my_score)
     vision = _checked_vision(vision)
@@ -146,7 +152,6 @@ def _serve_locked(
 ) -> None:
     """Serve the app on the listening socket, holding the records' lock (exits 1 when another server holds it)."""
     from server.app import create_app
-    from server.records_lock import RecordsInUse, RecordsLock
     from server.serving import serve_app
 
     try:
@@ -175,8 +180,6 @@ def _serve_locked(
 
 def _rules(malformed_lay: str, draw_after_emptying: bool, points_shown: str, my_score: str) -> Any:
     """The rules with the open choices as given."""
-    from rummy import RulesConfig
-
     try:
         return RulesConfig.with_choices(
             malformed_lay=malformed_lay,
@@ -251,12 +254,6 @@ def bots_add(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Register a bot and print its password (only once: the server keeps a salted hash)."""
-    from rich.console import Console
-
-    from rummy.terminal_text import escape
-    from server.accounts import AccountError, Accounts
-    from server.storage.records import connect
-
     connection = connect(_db(db))
     try:
         password = Accounts(connection).add_bot(name, user=user, balance=balance)
@@ -278,9 +275,6 @@ def bots_set(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Change a bot's status (suspended/inactive bots cannot offer games) or balance."""
-    from server.accounts import AccountError, Accounts, BotStatus
-    from server.storage.records import connect
-
     chosen = None
     if status is not None:
         try:
@@ -299,13 +293,6 @@ def bots_set(
 
 def bots_list(db: Path | None = typer.Option(None, help=DB_HELP)) -> None:
     """List registered bots (never passwords)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from rummy.terminal_text import escape
-    from server.accounts import Accounts
-    from server.storage.records import connect
-
     connection = connect(_db(db))
     try:
         bots = Accounts(connection).all()
@@ -322,9 +309,6 @@ def bots_password(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Give a bot a new password and print it (only once); the old one stops working."""
-    from server.accounts import AccountError, Accounts
-    from server.storage.records import connect
-
     connection = connect(_db(db))
     try:
         password = Accounts(connection).new_password(name)
@@ -341,9 +325,6 @@ def bots_remove(
     db: Path | None = typer.Option(None, help=DB_HELP),
 ) -> None:
     """Remove a bot: it can no longer log in. Its recorded matches stay in the records file."""
-    from server.accounts import AccountError, Accounts
-    from server.storage.records import connect
-
     connection = connect(_db(db))
     try:
         Accounts(connection).remove_bot(name)

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from server.http_io import without_folders
 from server.worker_pools import in_coach_pool
+from strategies.coaching.game_review import ReviewError
 
 _reviews: LRUCache[tuple[str, str, str], dict[str, Any]] = LRUCache(maxsize=64)
 _lock = asyncio.Lock()
@@ -19,8 +20,6 @@ _lock = asyncio.Lock()
 
 async def graded(key: tuple[str, str, str], grade: Callable[[], Any]) -> dict[str, Any] | JSONResponse:
     """The review `grade()` makes (a `GameReview`), as JSON: made in a worker thread, one at a time, then kept."""
-    from strategies.coaching.game_review import ReviewError
-
     async with _lock:  # one grading at a time: it is CPU-bound
         if key not in _reviews:
             try:

@@ -70,7 +70,7 @@ def serve_app(
 def _raise_file_limit() -> None:
     """Open files up to the hard limit: each connection holds one until the timeouts close it."""
     try:
-        import resource
+        import resource  # Windows has no resource module (the ImportError below)
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)

@@ -36,6 +36,8 @@ from server.review_cache import graded
 from server.storage.records import Records
 from server.viewer_review import OBJECTIVES, review_page_response
 from server.viewer_routes import step_cards, step_pictures
+from strategies.coaching.file_review import review_lines
+from strategies.coaching.grading import default_grader
 
 router = APIRouter(tags=["viewer"])
 REPLAYS = (KeyError, TypeError, ValueError, IndexError, AttributeError)  # what a file that does not replay raises
@@ -149,9 +151,6 @@ def _steps_answer(images: Any, summary: dict[str, Any], lines: list[dict[str, An
 async def _review(
     store: ReplayFileStore, records: Records, file_id: int, objective: str
 ) -> dict[str, Any] | JSONResponse:
-    from strategies.coaching.file_review import review_lines
-    from strategies.coaching.grading import default_grader
-
     if objective not in OBJECTIVES:
         return _error(f"objective must be one of {', '.join(OBJECTIVES)}", 400)
     found = _kept(store, file_id)

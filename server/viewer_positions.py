@@ -14,8 +14,13 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from rummy.rebuild import ReplayError, replay_record
+from rummy.step_positions import step_position
 from server.deps import RecordsDep
 from server.viewer_routes import finished_match_summary
+from strategies.analyze import analyse
+from strategies.position import PositionError, parse_position
+from strategies.registry import parse_spec, strategy_names
 
 router = APIRouter(tags=["viewer"])
 DEFAULT_STRATEGY = "expectimax"
@@ -24,9 +29,6 @@ MAX_NODES = 200_000  # a page's request must not hold a core for long
 
 
 def _position(records: Any, game_id: int, step: int) -> dict[str, Any] | JSONResponse:
-    from rummy.rebuild import ReplayError, replay_record
-    from rummy.step_positions import step_position
-
     summary = finished_match_summary(records, game_id, "its positions would reveal the deck")
     if isinstance(summary, JSONResponse):
         return summary
@@ -53,8 +55,6 @@ async def step_analysis_view(
     objective: str = "win",
 ) -> JSONResponse:
     """That position's moves, best first, with values (as `analyze OUT.json --strategy S --nodes N --json`)."""
-    from strategies.registry import parse_spec, strategy_names
-
     if objective not in ("win", "margin") or not 1 <= nodes <= MAX_NODES:
         return JSONResponse({"ErrorMessage": f"objective is win or margin; nodes 1 to {MAX_NODES}"}, status_code=400)
     if parse_spec(strategy)[0] not in strategy_names():
@@ -66,9 +66,6 @@ async def step_analysis_view(
 
 
 def _analysis(position: dict[str, Any], strategy: str, nodes: int, objective: str) -> JSONResponse:
-    from strategies.analyze import analyse
-    from strategies.position import PositionError, parse_position
-
     try:
         analysis = analyse(parse_position(position), strategy, objective, 1000, nodes)
     except (PositionError, ValueError) as error:

@@ -19,6 +19,9 @@ from server.http_io import RowId
 from server.review_cache import graded
 from server.storage.records import Records
 from server.viewer_routes import finished_match_summary
+from strategies.coaching.game_review import review_record
+from strategies.coaching.grading import default_grader
+from strategies.coaching.review_page import review_html
 
 router = APIRouter(tags=["viewer"])
 
@@ -26,9 +29,6 @@ OBJECTIVES = ("win", "margin")
 
 
 async def _review(records: Records, game_id: int, objective: str) -> dict[str, Any] | JSONResponse:
-    from strategies.coaching.game_review import review_record
-    from strategies.coaching.grading import default_grader
-
     if objective not in OBJECTIVES:
         return JSONResponse({"ErrorMessage": f"objective must be one of {', '.join(OBJECTIVES)}"}, status_code=400)
     summary = finished_match_summary(records, game_id, "review it when it ends")
@@ -59,8 +59,6 @@ async def review_page(game_id: RowId, records: RecordsDep, objective: str = "win
 
 def review_page_response(review: dict[str, Any], objective: str, viewer_link: str, page_path: str) -> HTMLResponse:
     """The review's HTML page, with a link to the same page graded by the other objective."""
-    from strategies.coaching.review_page import review_html
-
     other = "margin" if objective == "win" else "win"
     page = review_html(review, viewer_link=viewer_link)
     switch = f'<p><a id="objective" href="{page_path}?objective={other}">Grade by {other} instead</a></p>'

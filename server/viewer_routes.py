@@ -50,11 +50,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rummy import Match
+from rummy.cards import token_of
 from rummy.moves import named_card_ids
+from rummy.rebuild import ReplayError, replay_record
 from server.cards.viewer_cards import opening_cards, shown_cards
 from server.deps import ImagesDep, RecordsDep, RefereeDep, ReplayFilesDep
 from server.http_io import RowId
 from server.page_files import PageFiles
+from server.storage.runs import grouped_game_ids, list_runs, run_detail, run_of_game
 
 # The page's files, with the content types browsers need to run and style them.
 STATIC_FILES = {
@@ -91,8 +94,6 @@ async def viewer_page_slash() -> Response:
 async def entries_view(images: ImagesDep, records: RecordsDep, replay_files: ReplayFilesDep) -> JSONResponse:
     """The viewer's list, newest first: each `match` run and tournament as one entry, other matches one each,
     and each replay file sent to the viewer."""
-    from server.storage.runs import grouped_game_ids, list_runs
-
     images.watch()  # a person's page: deals are drawn as they are made from now on
     runs = [{**run, "Entry": "run"} for run in list_runs(records.db)]
     grouped = grouped_game_ids(records.db)
@@ -117,8 +118,6 @@ async def entries_view(images: ImagesDep, records: RecordsDep, replay_files: Rep
 @router.get("/viewer/api/runs/{run_id}")
 async def run_view(run_id: RowId, records: RecordsDep, images: ImagesDep) -> JSONResponse:
     """A `match` run or a tournament: its standings and its rounds in the order played, each with its start."""
-    from server.storage.runs import run_detail
-
     run = run_detail(records.db, run_id)
     if run is None:
         return JSONResponse({"ErrorMessage": f"no match run or tournament {run_id}"}, status_code=404)
@@ -170,8 +169,6 @@ async def steps_view(
 ) -> JSONResponse:
     """A finished match rebuilt step by step, with every card's landmark; with `pictures`, that step's
     pictures drawn already, inline."""
-    from server.storage.runs import run_of_game
-
     summary = finished_match_summary(
         records, game_id, "its steps would reveal the deck", Live=f"/viewer/api/games/{game_id}/live"
     )
@@ -189,8 +186,6 @@ async def steps_view(
 def _steps_answer(
     images: Any, summary: dict[str, Any], record: Mapping[str, Any], pictures: int | None
 ) -> JSONResponse:
-    from rummy.rebuild import ReplayError, replay_record
-
     game_id = summary["GameId"]
     try:
         replay = replay_record(record)
@@ -230,8 +225,6 @@ def step_cards(step: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def step_pictures(images: Any, step: Mapping[str, Any]) -> dict[str, str]:
     """The small pictures of a step's cards (both hands, the move's cards, the drawn card) that are drawn
     already (in memory or on disk: nothing is drawn here), as data URLs keyed by the URL the page asks for."""
-    from rummy.cards import token_of
-
     found: dict[str, str] = {}
     for card in step_cards(step):
         if card["Url"] is None:

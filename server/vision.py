@@ -20,6 +20,7 @@ always gets the same answer; the harsh model's "round" is the cards in view in t
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
 from collections import OrderedDict
 from datetime import UTC, datetime
@@ -29,7 +30,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from recognizers.observation import candidates_of
+from recognizers.registry import get_recognizer
 from rummy.labels import CardLabel, Recognizer
+from server.cards import HEIGHT, WIDTH
 
 DEFAULT_VISION_KEY = "rummy-vision-local-key"
 TRUTH = "oracle"
@@ -59,8 +62,6 @@ def check_spec(spec: str) -> str:
             f"--vision takes the truth (oracle) or an error model over it, e.g. noisy:0.1, harsh:0.1, "
             f"corrected:harsh:0.2; not {spec!r}"
         )
-    from recognizers.registry import get_recognizer
-
     get_recognizer(spec, source={})  # a bad rate says so now, not at the first call
     return spec
 
@@ -150,8 +151,6 @@ class VisionService:
     def _model(self, game_id: int) -> Recognizer:
         model = self._models.get(game_id)
         if model is None:
-            from recognizers.registry import get_recognizer
-
             self._models = {g: m for g, m in self._models.items() if g in self.referee.live}  # forget ended ones
             model = get_recognizer(self.spec, source=lambda: self._asked, noise_seed=self.seed)
             self._models[game_id] = model
@@ -200,8 +199,6 @@ async def _picture(request: Request, service: VisionService, url_field: str) -> 
         return None, "size"
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind == "application/json":
-        import json
-
         try:
             data = json.loads(body)
         except ValueError:
@@ -248,8 +245,6 @@ def _landmarks(label: CardLabel) -> list[dict[str, Any]]:
 
 
 def _envelope(**fields: Any) -> dict[str, Any]:
-    from server.cards import HEIGHT, WIDTH
-
     return {
         **fields,
         "requestId": str(uuid.uuid4()),

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from rummy import DEFAULT_RULES, CardLabel, CountMove, Move, Recognizer, RulesConfig, Tracker
+from rummy import DEFAULT_RULES, CardLabel, CountMove, Lay, Move, Recognizer, RulesConfig, Take, Tracker
 from rummy.belief import EXPECTED, Belief, error_model_of, unsure_cards
 from rummy.labels import recognize_within
 from strategies.base import Strategy
@@ -190,8 +190,6 @@ class ArenaAgent:
 
 def describe_card_move(move: Move, belief: Belief) -> str:
     """A card move with each card's landmark as the belief holds it ("Lay giralda 0.62 / koutoubia ..., big ben")."""
-    from rummy import Lay, Take
-
     if isinstance(move, Lay):
         return "Lay " + ", ".join(belief.describe(card) for card in move.ids)
     return f"{'Take' if isinstance(move, Take) else 'Give'} {belief.describe(move.id)}"

@@ -11,12 +11,13 @@ from rummy import Lay
 from rummy.belief import UnsureCards, expected_note, unsure_cards
 from rummy.labels import Recognizer
 from strategies.agent import describe_card_move, describe_count_move
-from strategies.belief_play import RankedCardMove
+from strategies.belief_play import RankedCardMove, decide
 from strategies.position import Position
 from strategies.provenance import strategy_source
 from strategies.registry import get_strategy, takes_option
 from strategies.search import Objective
 from strategies.search_strategies import SearchStrategy
+from strategies.seen_position import seen_tracker
 from strategies.table.perfect import PerfectStrategy
 
 
@@ -139,9 +140,6 @@ def analyse_seen(
     """Rank the moves of `position` as its mover sees them through `recognizer` (`recognizer_name`, built on
     `strategies.seen_position.position_truth`):
     on a certain belief as `analyse` does, else every card move valued as its expectation over the belief."""
-    from strategies.belief_play import decide
-    from strategies.seen_position import seen_tracker
-
     tracker = seen_tracker(position, raw, recognizer)
     belief = tracker.belief()
     states = tracker.belief_states()

@@ -20,6 +20,7 @@ from typing import Any
 from strategies.base import Strategy
 from strategies.baselines import GreedyStrategy, RandomStrategy
 from strategies.characters import CHARACTERS, make_character
+from strategies.learning.strategy import LearnedStrategy
 from strategies.search_strategies import ExactStrategy, HeuristicStrategy, SearchStrategy
 from strategies.table.perfect import PerfectStrategy
 
@@ -27,9 +28,7 @@ StrategyFactory = Callable[..., Strategy]
 
 
 def _learned(weights: str | None = None) -> Strategy:
-    """The TD(lambda)-trained value model; loads numpy only when asked for."""
-    from strategies.learning.strategy import LearnedStrategy
-
+    """The TD(lambda)-trained value model."""
     return LearnedStrategy(weights)
 
 

@@ -13,13 +13,14 @@ import math
 import random
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rummy import CountState
+from strategies.kernel.budget import enumerated_turns, solve_fits, state_cap
+from strategies.kernel.tables import KernelUnsupported
+from strategies.kernel.warm import is_warm, warm_up, warm_up_soon
 from strategies.search import Objective, Searcher, SearchOptions, SearchResult
-
-if TYPE_CHECKING:
-    from strategies.table.fileformat import MarginTable
+from strategies.table.fileformat import MarginTable, TableError, load_table
+from strategies.table.lookup import exact_move_values, table_for
 
 DEFAULT_TIME_MS = 1000
 # Stop this much before a deadline: the search notices the clock every few milliseconds.
@@ -72,20 +73,16 @@ class SearchStrategy:
         self.table = _table_for(leaves, table) if leaves != "plan" or exact_solve else None
         options = options or SearchOptions(objective=self.objective)
         if self.table is not None and leaves != "plan":
-            from strategies.table.leaves import TableSearcher
+            from strategies.table.leaves import TableSearcher  # loads numba: only for a search with table leaves
 
             self.searcher: Searcher = TableSearcher(self.table, options)
         else:
             self.searcher = Searcher(options)
         if self.table is not None or (exact_solve and nodes is not None):
-            from strategies.kernel.warm import warm_up
-
             # Compile (or load) the kernel now, not inside a timed move; under a node budget, whether a
             # move is solved exactly must not depend on when a background warm-up finishes either.
             warm_up()
         elif exact_solve:
-            from strategies.kernel.warm import warm_up_soon
-
             # Exact solves wait until the kernel is ready; meanwhile the search answers.
             warm_up_soon()
         if self.searcher.options.objective is not self.objective:
@@ -121,11 +118,6 @@ class SearchStrategy:
     def _solve_exactly(self, state: CountState, deadline: float | None) -> SearchResult | None:
         """Every move's exact value from the kernel (or the table), if the solve fits the budget: under a
         node budget a cap on the states it may enumerate, so that the clock never decides."""
-        from strategies.kernel.budget import enumerated_turns, solve_fits, state_cap
-        from strategies.kernel.tables import KernelUnsupported
-        from strategies.kernel.warm import is_warm
-        from strategies.table.lookup import exact_move_values, table_for
-
         if not is_warm():
             return None
         began = time.monotonic()
@@ -191,8 +183,6 @@ LEAVES = ("plan", "table", "auto")
 
 
 def _table_for(leaves: str, path: str | Path | MarginTable | None) -> MarginTable | None:
-    from strategies.table.fileformat import MarginTable, TableError, load_table
-
     if isinstance(path, MarginTable):
         return path
     try:

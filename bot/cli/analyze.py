@@ -1,11 +1,17 @@
 """`rummy-vision analyze`: rank the moves of positions from a file."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from rummy.belief import EXPECTED
 from strategies.registry import SPEC_HELP
@@ -45,9 +51,6 @@ def analyze(
     ),
 ) -> None:
     """Rank the moves of a position, best first, like a coach's suggestions."""
-    import json
-
-    from rich.console import Console
 
     from strategies.position import PositionError
 
@@ -159,9 +162,6 @@ def _lines(file: Path, errors: Any) -> list[tuple[int, str]]:
 
 def _print_analysis(console: Any, where: str, strategy: str, position: Any, analysis: Any, top: int) -> None:
     """One position's ranked moves as a table, with where the values came from."""
-    import json
-
-    from rich.table import Table
 
     from strategies.search import Objective
 

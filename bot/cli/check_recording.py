@@ -1,11 +1,15 @@
 """`rummy-vision check-recording FILE...`: replay recorded matches through the local rules, list divergences."""
 
+# Imports inside functions: the command loads the replay and the rules' readings only when it runs, so that
+# `rummy-vision --help` and the other commands do not.
+
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
 
 def register(app: typer.Typer) -> None:
@@ -56,8 +60,6 @@ def check_recording_command(
     the round, and the match's final score and status. The options switch the rules' open choices, so you
     can find the ones under which a recording has no divergence, then play locally by them.
     """
-    from rich.console import Console
-
     from bot.replay.check_recording import Readings, check_recording
     from bot.replay.recording import ReplayError
     from rummy import RulesConfig

@@ -1,11 +1,20 @@
 """`rummy-vision recognizers import DIR`, `export DIR`, `list`, `forget` and `stats`: the local recognizer's gallery."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
 
 PICTURE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp"}
 
@@ -60,8 +69,6 @@ def import_pictures(
     gallery: GalleryOption = None,
 ) -> None:
     """Add a folder of labelled pictures to the gallery (pictures already in it are skipped)."""
-    from rich.console import Console
-    from rich.progress import Progress
 
     from recognizers.local import LocalRecognizer
     from rummy.terminal_text import escape
@@ -77,8 +84,6 @@ def import_pictures(
             if recognizer.learn(data, landmark, source="import"):
                 added += 1
             else:
-                import hashlib
-
                 from recognizers.features import open_image
 
                 known = recognizer.gallery.landmark_of(hashlib.sha256(data).hexdigest())
@@ -135,11 +140,6 @@ def list_pictures(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Every picture in the gallery: its id (for `forget`), landmark, source, content hash and when it came."""
-    import datetime
-    import json
-
-    from rich.console import Console
-    from rich.table import Table
 
     from rummy.terminal_text import escape
 
@@ -193,10 +193,6 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """The gallery per landmark, how often it answered, and the calls to the inner recognizer it saved."""
-    import json
-
-    from rich.console import Console
-    from rich.table import Table
 
     store = _open(gallery)
     per_landmark = store.pictures_by_landmark()

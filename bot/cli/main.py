@@ -31,6 +31,7 @@ from bot.cli import (
     tournament,
     train,
 )
+from bot.matches.selfplay import self_play
 from server import commands as server_commands
 from server.storage.schema import RecordsTooNew
 
@@ -67,8 +68,6 @@ def selfplay(
     seed: int = typer.Option(1, help="Deal seed: the same seed replays the same round."),
 ) -> None:
     """Play one seeded round between two random players and print it turn by turn."""
-    from bot.matches.selfplay import self_play
-
     console = Console()
     match, turns = self_play(seed)
     table = Table(title=f"Self-play, seed {seed}: landmarks {', '.join(match.current.deal.kinds)}")

@@ -1,5 +1,8 @@
 """`rummy-vision match A B`: bot-vs-bot rounds with honest statistics."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
 import json
@@ -10,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
@@ -140,7 +145,6 @@ class MatchOptions:
 
 def run_match(options: MatchOptions) -> None:
     """The work of `match`: check the players, play the rounds, record them and print the results."""
-    from rich.console import Console
 
     from bot.cli.interrupted import exit_if_interrupted
     from bot.matches.summary import summarize
@@ -342,7 +346,6 @@ def _distinct_names(first: str, second: str) -> tuple[str, str]:
 @contextmanager
 def _progress(console: Any, total: int, label: str) -> Iterator[Callable[[int], None]]:
     """A progress bar; yields the function that advances it."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
     columns = (
         "[progress.description]{task.description}",

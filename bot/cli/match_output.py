@@ -11,6 +11,7 @@ from rich.text import Text
 
 from bot.matches.summary import PlayerSummary
 from rummy.terminal_text import escape
+from strategies.provenance import source_text
 
 COLUMNS = ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults")
 
@@ -78,8 +79,6 @@ def arena_judgement(summary: PlayerSummary) -> str:
 
 def print_sources(console: Any, names: Sequence[str], sources: Sequence[dict[str, Any]]) -> None:
     """What played for each name: strategy, objective, budget, table, weights, recognizer (or the bot file)."""
-    from strategies.provenance import source_text
-
     for name, source in zip(names, sources):
         text = f"bot file {source['bot_file']}" if "bot_file" in source else source_text(source)
         console.print(f"{name}: {text}", soft_wrap=True, highlight=False, markup=False)

@@ -5,8 +5,14 @@ and load, to `measurements/NAME.json` (`--name` to name the run, `--out` for ano
 `--no-save` to only print).
 """
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import json
+import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -506,7 +512,6 @@ def regret(
     save: SaveOption = True,
 ) -> None:
     """How far strategies' moves are from perfect play, by turns left (regret in points against exact values)."""
-    import time
 
     from bot.measure.regret import compare_rows, stage_rows
     from bot.measure.sampling import parse_turns
@@ -957,8 +962,6 @@ def lockout(
 
     Exits 1 (after storing the result) when the victim lost a match on time or its client stopped.
     """
-    import json
-    import tempfile
 
     from bot.measure.lockout import measure, survived
 

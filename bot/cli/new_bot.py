@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from bot.cli.command_name import command_name
 from bot.templates import TEMPLATES, template_source
 
 NEXT_STEPS = {
@@ -61,7 +62,6 @@ def new_bot(
     except OSError as error:
         typer.echo(f"cannot write {path}: {error}", err=True)
         raise typer.Exit(1) from None
-    from bot.cli.command_name import command_name
 
     typer.echo(f"Wrote the {template} template to {path}.")
     typer.echo(NEXT_STEPS[template])

@@ -1,13 +1,20 @@
 """`rummy-vision play`: play matches on the local server or the online arena with a strategy or a bot file."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.logging import RichHandler
 
 from bot.cli.recognize import TIER_HELP
 from recognizers.registry import names_help
@@ -81,7 +88,6 @@ def play(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also log retries and protocol details.")] = False,
 ) -> None:
     """Offer games, play them with the bot under a deadline guard, record each match, show a summary."""
-    from rich.console import Console
 
     from bot.client.config import ConfigError, redacting_filter, resolve_base_url, resolve_credentials
     from bot.client.protocol_client import ArenaClient
@@ -166,10 +172,6 @@ def _style(err: Any, client: Any, game_type: int | None, game_style: int | None)
 
 
 def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, json_output: bool) -> None:
-    import signal
-    import threading
-
-    from rich.console import Console
 
     from bot.cli.play_interrupt import CtrlC
     from bot.cli.play_output import JsonLines, LiveStatus
@@ -196,7 +198,6 @@ def _play(client: Any, match_bot: Any, options: Any, err: Any, *, quiet: bool, j
 
 def _run(runner: Any, live: Any, err: Any, ctrl_c: Any, previous: Any) -> tuple[list[Any], int]:
     """The matches' summaries and the exit code (0, 1 on an error, 130 on Ctrl-C); puts back the SIGINT handler."""
-    import signal
 
     from bot.client.protocol_client import ProtocolError
     from bot.client.runner import PlayError
@@ -269,7 +270,6 @@ def _report(
 
 
 def _setup_logging(console: Any, *, verbose: bool, secret_filter: logging.Filter) -> None:
-    from rich.logging import RichHandler
 
     handler = RichHandler(console=console, show_path=False, rich_tracebacks=False)
     handler.addFilter(secret_filter)

@@ -1,11 +1,15 @@
 """`rummy-vision play-human`: play a house bot or a character yourself, in the terminal."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
 
 def register(app: typer.Typer) -> None:
@@ -70,7 +74,6 @@ def play_human(
 
     Your seat plays through the referee under the style's deadline; the viewer and `replay` show the match.
     """
-    from rich.console import Console
 
     from bot.client.play_human import PlayApi, PlayApiError, TerminalGame
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import typer
 
+from bot.replay.positions import DEFAULT_SUITE, add_to_suite
+from strategies.position import PositionError
+
 
 def register(app: typer.Typer) -> None:
     positions = typer.Typer(
@@ -30,9 +33,6 @@ def add(
     ),
 ) -> None:
     """Append a position with its best move and why to the position suite."""
-    from bot.replay.positions import DEFAULT_SUITE, add_to_suite
-    from strategies.position import PositionError
-
     if objective not in ("win", "margin"):
         raise typer.BadParameter("must be win or margin", param_hint="--objective")
     try:

@@ -1,11 +1,18 @@
 """`rummy-vision recognize URL... [--recognizer NAME] [--json]`."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import json
+import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from recognizers.registry import names_help
 
@@ -38,11 +45,6 @@ def recognize(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Label card images with catalog landmarks and print each label with its confidence."""
-    import json
-    import logging
-
-    from rich.console import Console
-    from rich.table import Table
 
     from recognizers.registry import get_recognizer
     from rummy.catalog import DEFAULT_CATALOG

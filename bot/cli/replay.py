@@ -1,12 +1,17 @@
 """`rummy-vision replay FILE|GAMEID`: step through a recorded match in the terminal."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from rummy.terminal_text import escape
@@ -56,7 +61,6 @@ def replay(
     In a terminal and without --turn, single keys step through it: right/n/space next, left/p back,
     Home/End first and last, digits then Enter jump to a step, q quits. Otherwise every step is printed.
     """
-    from rich.console import Console
 
     from bot.replay.replays import ReplayError
     from bot.replay.view import render_step
@@ -200,7 +204,6 @@ def _load(source: str, db: Path | None):  # type: ignore[no-untyped-def]
 
 
 def _write_position(source: str, recorded: Any, turn: int | None, out: Path, console: Any, err: Any) -> None:
-    import json
 
     from bot.replay.positions import step_position
     from bot.replay.recording import read_replay

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.matches.server_admin import AdminUnavailable, ServerAdmin
+
 ELSEWHERE = "files are sent to your own `rummy-vision serve` on this machine (give its URL with --server)"
 
 
@@ -20,8 +22,6 @@ class ViewerRefused(RuntimeError):
 def send_to_viewer(path: Path, server: str, records: Path | None = None) -> dict[str, Any]:
     """Send `path` to the server at `server` (its root URL), whose records file is `records` (default: the
     default one); the server's answer (FileId, Viewer, Review, ...)."""
-    from bot.matches.server_admin import AdminUnavailable, ServerAdmin
-
     try:
         data = path.read_bytes()
     except OSError as error:

@@ -1,5 +1,8 @@
 """`rummy-vision review GAME|FILE`: grade every decision of a recorded match against the engine."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
 import json
@@ -7,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
 
 from rummy.belief import EXPECTED
 from rummy.terminal_text import escape
@@ -43,7 +49,6 @@ def review(
     (in the HTML page). Grades with `perfect` once `rummy-vision solve` has built its table, else with the
     coach's search. Says which values are exact and which are estimates.
     """
-    from rich.console import Console
 
     console = Console(stderr=True, highlight=False)
     if objective not in ("win", "margin"):
@@ -75,7 +80,6 @@ def _graded(
     try:
         record = load_record(source, db)
         grader = default_grader(objective, search_nodes=nodes or SEARCH_NODES)
-        from rich.progress import Progress
 
         with Progress(console=console, transient=True) as bar:
             what = f"match {record['GameId']}" if record is not None else source
@@ -148,7 +152,6 @@ def _file_game(path: Path) -> tuple[int, tuple[str, str]]:
 
 def _totals_table(data: dict[str, Any], loss: Any) -> Any:
     """Each player's totals: decisions, best moves, and the losses (graded per decision under win)."""
-    from rich.table import Table
 
     totals = Table(title="Totals")
     win = data["Objective"] == "win"
@@ -170,7 +173,6 @@ def _totals_table(data: dict[str, Any], loss: Any) -> Any:
 
 def _print_beliefs(console: Any, data: dict[str, Any]) -> None:
     """Each decision made or graded on an uncertain belief, with what that belief held of the unsure cards."""
-    from rich.table import Table
 
     rows = [decision for decision in data["Decisions"] if decision.get("Belief") or decision.get("PlayerBelief")]
     if not rows:
@@ -189,8 +191,6 @@ def _print_beliefs(console: Any, data: dict[str, Any]) -> None:
 
 
 def print_review(data: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
 
     console = Console()
     objective = data["Objective"]

@@ -1,11 +1,18 @@
 """`rummy-vision solve`: build the perfect-play tables (margin, then win), with progress, resumably."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
 
 
 def register(app: typer.Typer) -> None:
@@ -79,8 +86,6 @@ def solve(
         verify_tables(out, verify, seed)
         return
 
-    from rich.console import Console
-
     from bot.cli.ctrl_c import ctrl_c_raises
     from rummy import DEFAULT_RULES
     from strategies.table.build import planned_sizes
@@ -102,7 +107,6 @@ def solve(
 
 
 def _progress(console: Any) -> Any:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     return Progress(
         TextColumn("[bold]{task.fields[layer]}"),
@@ -126,14 +130,12 @@ def _compile_notice(console: Any, what: str, modules: tuple[str, ...]) -> None:
 
 
 def _fail(console: Any, error: Exception) -> NoReturn:
-    from rich.text import Text
 
     console.print(Text(str(error), style="red"), soft_wrap=True)
     raise typer.Exit(2) from None
 
 
 def _build_margin(console: Any, out: Path | None, workers: int, top: int | None, sizes: list[int]) -> None:
-    import time
 
     from rummy import DEFAULT_RULES
     from strategies.kernel import KernelUnsupported
@@ -173,7 +175,6 @@ def _build_margin(console: Any, out: Path | None, workers: int, top: int | None,
 
 
 def _build_win(console: Any, out: Path | None, workers: int, top: int, sizes: list[int]) -> None:
-    import time
 
     from rummy import DEFAULT_RULES
     from strategies.table.fileformat import TableError

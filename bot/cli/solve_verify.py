@@ -2,6 +2,9 @@
 kernel that built them (strategies.table.verify for the margin table, strategies.table.win_verify
 for the win table)."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
 import time

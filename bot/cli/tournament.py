@@ -1,5 +1,8 @@
 """`rummy-vision tournament BOT...`: a round robin on duplicate deals with ratings."""
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
 import json
@@ -7,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from bot.matches.local_match import NODES_HELP
 from recognizers.registry import names_help
@@ -44,7 +49,6 @@ def tournament(
     (--time-ms, the default) a searcher goes as deep as the clock allows, so its moves can change with
     the machine's load.
     """
-    from rich.console import Console
 
     from bot.cli.interrupted import exit_if_interrupted
     from bot.matches.head_to_head import head_to_head, head_to_head_table, update_ratings
@@ -173,7 +177,6 @@ def _print_tables(
     played: int,
     cut_from: int | None,
 ) -> None:
-    from rich.table import Table
 
     from bot.cli.interrupted import with_interruption
     from bot.cli.match_output import print_sources
@@ -206,7 +209,6 @@ def _print_tables(
 
 
 def ratings_table(lasting: list[Any]) -> Any:
-    from rich.table import Table
 
     view = Table(title="Ratings over every tournament in the records (Bradley-Terry, 95% bootstrap intervals)")
     for column in ("rank", "bot", "rating", "95% CI", "won", "rounds", "tournaments"):
@@ -230,7 +232,6 @@ def ratings(
 ) -> None:
     """The rating list over every tournament stored in the records, with 95% intervals; each
     `tournament` run refits it on all rounds so far. The same name is one player across runs."""
-    from rich.console import Console
 
     from bot.matches.head_to_head import load_ratings
     from bot.matches.match_records import default_db_path

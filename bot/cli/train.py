@@ -4,12 +4,17 @@ Only typer is imported at module level, so registering the command costs the CLI
 the learner load when the command runs.
 """
 
+# Imports inside functions: each command loads its own work when it runs, so that `rummy-vision --help`
+# and the other commands start without loading the search, the server, the recognizers and numba.
+
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
 
 
 def register(app: typer.Typer) -> None:
@@ -40,9 +45,6 @@ def train(
     duplicate deals and the mean regret (points lost per decision) against exact values on the same
     solved positions. Play with the result: `get_strategy("learned", weights="training/weights.npz")`.
     """
-    import time
-
-    from rich.console import Console
 
     from strategies.registry import strategy_names
     from strategies.training.learner import Evaluation, TrainSettings

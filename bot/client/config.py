@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from platformdirs import user_config_dir
 from pydantic import Field
 
 from rummy.config_layers import ConfigLayerError, LayeredSettings, read_layers
@@ -57,8 +58,6 @@ class FileConfig(LayeredSettings):
 
 
 def default_config_path() -> Path:
-    from platformdirs import user_config_dir
-
     return Path(user_config_dir("rummy-vision")) / "config.toml"
 
 

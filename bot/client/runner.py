@@ -16,12 +16,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
 
 from bot.client.protocol_client import MAX_WAIT_MS, Answer, ArenaClient, ProtocolError
 from bot.players.deadline import Budget, as_sent, hand_ids, move_budget, safe_moves
 from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder
+from recognizers.live import LOOPBACK_HOSTS
 from rummy.moves import Move
 
 log = logging.getLogger("bot.runner")
@@ -548,12 +552,6 @@ class Runner:
 def house_note(base_url: str, game_id: Any, opponent: str) -> str | None:
     """What the local referee's records say about a house bot that could not choose its moves in the match
     (kept as its moves' ErrorMessage), or None. Asked of a loopback server only: the arena has no house bots."""
-    from urllib.parse import urlsplit
-
-    import httpx
-
-    from recognizers.live import LOOPBACK_HOSTS
-
     if not opponent.startswith("housebot-") or not isinstance(game_id, int):
         return None
     if (urlsplit(base_url).hostname or "") not in LOOPBACK_HOSTS:

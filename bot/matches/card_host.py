@@ -14,7 +14,12 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+import uvicorn
+from fastapi import FastAPI
+
 from rummy.cards import Card, token_of
+from server.cards import CardImages
+from server.cards.routes import router as cards_router
 
 START_TIMEOUT_S = 10.0
 
@@ -53,12 +58,6 @@ class CardHost:
     """The card route under uvicorn on 127.0.0.1:<free port>, in a daemon thread; `base` is its URL."""
 
     def __init__(self) -> None:
-        import uvicorn
-        from fastapi import FastAPI
-
-        from server.cards import CardImages
-        from server.cards.routes import router as cards_router
-
         self.landmarks = _Landmarks()
         app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
         app.include_router(cards_router)

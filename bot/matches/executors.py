@@ -85,7 +85,7 @@ def run_tasks(
 
 def _run_on_ray(tasks: Sequence[RoundTask], progress: Progress | None) -> list[RoundResult]:
     try:
-        import ray
+        import ray  # ray is the optional extra [ray] (pyproject.toml)
     except ImportError:
         raise RuntimeError(
             "the ray backend needs the optional extra: in the checkout, .venv/bin/pip install -e '.[ray]'"

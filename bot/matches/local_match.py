@@ -23,8 +23,15 @@ from typing import Any
 
 from bot.players.deadline import Budget, as_sent, check_move, safe_moves
 from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
+from bot.players.labelling import chosen_recognizer, refuse_blind, split_player
+from bot.players.user_bot import load_user_bot
 from bot.players.user_bot_process import BotProcessError, UserBotProcess
+from recognizers.registry import get_recognizer
 from rummy import DEFAULT_RULES, MalformedMove, Match, RulesConfig, render_gamestate
+from rummy.belief import error_model_of
+from strategies.agent import ArenaAgent
+from strategies.provenance import strategy_source
+from strategies.registry import get_strategy, needs_labels, takes_option
 
 CalculateMove = Callable[[dict[str, Any]], Any]
 LabelSource = Callable[[], Mapping[str, str]]
@@ -76,13 +83,8 @@ class Contender:
     def check(self) -> None:
         """Fail before any game on a typo: an unknown strategy, a missing or broken bot file, a bad recognizer."""
         if self.is_file:
-            from bot.players.user_bot import load_user_bot
-
             load_user_bot(self.spec)
             return
-        from bot.players.labelling import refuse_blind
-        from recognizers.registry import get_recognizer
-        from strategies.registry import get_strategy
 
         get_strategy(self.spec, **self.strategy_options)
         refuse_blind(self.spec, self.recognizer, get_recognizer(self.recognizer, source=dict))
@@ -92,10 +94,6 @@ class Contender:
         weights with the recognizer that labels its cards (strategies.provenance)."""
         if self.is_file:
             return {"bot_file": str(Path(self.spec).expanduser().resolve())}
-        from recognizers.registry import get_recognizer
-        from rummy.belief import error_model_of
-        from strategies.provenance import strategy_source
-        from strategies.registry import get_strategy, needs_labels
 
         source = {**strategy_source(get_strategy(self.spec, **self.strategy_options)), "recognizer": self.recognizer}
         # A recognizer that needs keys was checked before play; without them its model is the assumed one.
@@ -111,9 +109,6 @@ class Contender:
             with contextlib.suppress(BotProcessError):
                 process.wait_loaded(LOAD_ALLOWANCE_S)
             return Agent(None, process=process)
-        from recognizers.registry import get_recognizer
-        from strategies.agent import ArenaAgent
-        from strategies.registry import get_strategy, takes_option
 
         recognizer = get_recognizer(self.recognizer, source=labels, noise_seed=noise_seed)
         options = dict(self.strategy_options)
@@ -195,6 +190,7 @@ def play_round(
     with contextlib.ExitStack() as stack:
         prefixes = ("", "")
         if any(contender.is_file for contender in seats):
+            # card_host loads fastapi, uvicorn and the card renderer (~0.5 s): only when a bot file plays
             from bot.matches.card_host import card_host
 
             deal = match.current.deal
@@ -344,8 +340,6 @@ NODES_HELP = (
 
 def make_contender(spec: str, recognizer: str = "oracle", nodes: int | None = None, shown: str = "") -> Contender:
     """A contender; with `nodes`, search strategies get that node budget and the others are unchanged."""
-    from strategies.registry import takes_option
-
     if nodes is not None and not spec.endswith(".py") and takes_option(spec, "nodes"):
         return Contender(spec, recognizer, {"nodes": nodes}, shown)
     return Contender(spec, recognizer, shown=shown)
@@ -356,8 +350,6 @@ def contender_for(
 ) -> Contender:
     """The contender a command-line player names: NAME, NAME@RECOGNIZER or a bot file; `recognizer` (the
     command's --recognizer, None: the default where the match is played) serves players without `@`."""
-    from bot.players.labelling import chosen_recognizer, split_player
-
     player, own = split_player(typed)
     chosen = chosen_recognizer(player, own if own is not None else recognizer, base_url)
     return make_contender(player, chosen, nodes, typed if own is not None else "")

@@ -13,6 +13,7 @@ from pathlib import Path
 from bot.matches.local_match import RoundResult
 from bot.matches.run_spec import RunSpec, round_labels
 from rummy import Match, parse_move, render_gamestate
+from server.settings import default_db_path as server_default
 from server.storage.records import Records
 from server.storage.runs import store_run
 
@@ -20,8 +21,6 @@ IN_PROCESS_STYLE = 0
 
 
 def default_db_path() -> Path:
-    from server.settings import default_db_path as server_default
-
     return Path(server_default())
 
 

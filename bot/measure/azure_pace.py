@@ -35,6 +35,7 @@ from recognizers.gallery import Gallery
 from recognizers.registry import get_recognizer
 from rummy.catalog import DEFAULT_CATALOG
 from rummy.labels import recognize_within
+from server.cards.render import draw_card, to_png
 
 KEY = "measure-key-not-a-secret"
 KINDS = ("trevi fountain", "big ben", "giralda", "bryggen")  # a round's four landmarks
@@ -50,8 +51,6 @@ class FakeAzure:
     """The analyze endpoint and the card pictures, on one loopback port; `base_url` once started."""
 
     def __init__(self, latency_s: float, card_ids: list[int]) -> None:
-        from server.cards.render import draw_card, to_png
-
         self.latency_s = latency_s
         self.pictures = {card_id: to_png(draw_card(true_landmark(card_id), f"pace-{card_id}")) for card_id in card_ids}
         self._by_hash = {hashlib.sha256(data).hexdigest(): card_id for card_id, data in self.pictures.items()}

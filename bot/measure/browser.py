@@ -39,7 +39,7 @@ def debian_chromium() -> Iterator[Any]:
             "chromium); do not run `playwright install`."
         )
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import sync_playwright  # playwright is in the test extra only (pyproject.toml)
     except ImportError:
         raise BrowserMissing("Playwright is missing: install the test extra (pip install -e '.[test]')") from None
     with sync_playwright() as playwright:

@@ -24,6 +24,7 @@ from rummy import DEFAULT_RULES, RulesConfig
 from rummy.countstate import CountState
 from rummy.deals import Chooser, DealSpec, play_round
 from rummy.stats import Z95
+from strategies.table.perfect import PerfectStrategy, perfect_available
 
 # A judge gives every legal move's exact 2 P(win) - 1 for the mover (the search's win scale).
 Judge = Callable[[CountState], dict[int, float]]
@@ -141,8 +142,6 @@ class LuckTally:
 
 def win_table_judge(rules: RulesConfig = DEFAULT_RULES) -> tuple[Judge, str] | None:
     """Exact values from the whole win table that `perfect` reads, and the table's file; None without it."""
-    from strategies.table.perfect import PerfectStrategy, perfect_available
-
     if rules != DEFAULT_RULES or not perfect_available(rules):
         return None
     perfect = PerfectStrategy(rules=rules)

@@ -19,17 +19,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from bot.measure.sampling import percentile, position_set
+from strategies.kernel.solve_position import solve_exact
+from strategies.kernel.warm import warm_up
+from strategies.table.fileformat import default_table_path, load_table, read_header
+from strategies.table.lookup import margin_value, table_move_values
+from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
 
 Emit = Callable[[str], None]
 
 
 def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
-    from strategies.table.fileformat import default_table_path, read_header
-
     path = path or default_table_path()
     header = read_header(path)
     sizes = header["sizes"]
@@ -69,10 +73,6 @@ def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
 
 
 def lookup(path: Path | None, count: int, emit: Emit = print) -> dict[str, Any]:
-    from strategies.kernel.warm import warm_up
-    from strategies.table.fileformat import load_table
-    from strategies.table.lookup import margin_value, table_move_values
-
     began = time.perf_counter()
     table = load_table(path, unfinished_ok=True)  # the finished layers are enough to time look-ups
     load = time.perf_counter() - began
@@ -102,11 +102,6 @@ def lookup(path: Path | None, count: int, emit: Emit = print) -> dict[str, Any]:
 
 
 def verify_figures(path: Path | None, samples: int, seed: int, emit: Emit = print) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    from strategies.table.fileformat import default_table_path, load_table
-    from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
-
     path = path or default_table_path()
     began, cpu_began = time.perf_counter(), time.process_time()
     table = load_table(path)
@@ -148,10 +143,6 @@ def solve_times(
     seed: int,
     emit: Emit = print,
 ) -> dict[str, Any]:
-    from strategies.kernel.solve_position import solve_exact
-    from strategies.kernel.warm import warm_up
-    from strategies.table.fileformat import load_table
-
     warm_up()
     layers = () if table_top is None else load_table().layers[: table_top + 1]
     below = "" if table_top is None else f", table layers 1..{table_top} below the enumeration"

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 from rummy import DEFAULT_RULES, RulesConfig
+from strategies.kernel import kernel_tables
+from strategies.kernel.win_swing import bounded_window_sizes, window_sizes
 from strategies.table.win_reach import LaidBound
 from strategies.table.win_window import CHUNK, iter_swing_layers, point_unit, tie_of
 
@@ -35,8 +37,6 @@ COUNTS = {
 def _bounded_counts(blob: Any, bound: Any, d: int, g: Any, h: Any, tie: Any, unit: int) -> tuple[Any, int]:
     """Layer d's (state, D) pairs under each of the bound's counts, summed over the states in chunks, and the
     states still open under it."""
-    from strategies.kernel.win_swing import bounded_window_sizes
-
     allowed = bound.allowed(d)
     bounded = np.zeros(allowed.shape[0], dtype=np.int64)
     bounded_open = 0
@@ -58,9 +58,6 @@ def count_pairs(
 ) -> dict[str, Any]:
     """Per layer: states, states whose result is still open, (state, D) pairs under each of COUNTS, the widest
     window."""
-    from strategies.kernel import kernel_tables
-    from strategies.kernel.win_swing import window_sizes
-
     unit = point_unit(config)
     bound = LaidBound(config)
     blob = kernel_tables(config).blob

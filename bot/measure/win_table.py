@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from bot.measure.sampling import percentile, position_set
+from rummy import DEFAULT_RULES
+from strategies.kernel.warm import warm_up
+from strategies.table.win_format import default_win_table_path, load_win_table, read_win_header
+from strategies.table.win_lookup import win_move_values, win_probability
+from strategies.table.win_verify import STEP_TOLERANCE, WinLayerCheck, full_tolerance, verify_win_table
 
 Emit = Callable[[str], None]
 LOOKUP_SEED = 1000
 
 
 def win_build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
-    from strategies.table.win_format import default_win_table_path, read_win_header
-
     path = path or default_win_table_path()
     header = read_win_header(path)
     sizes = header["sizes"]
@@ -58,10 +62,6 @@ def win_build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
 
 
 def win_lookup(path: Path | None, per_turn: int, emit: Emit = print) -> dict[str, Any]:
-    from strategies.kernel.warm import warm_up
-    from strategies.table.win_format import load_win_table
-    from strategies.table.win_lookup import win_move_values, win_probability
-
     began = time.perf_counter()
     table = load_win_table(path)
     load = time.perf_counter() - began
@@ -110,12 +110,6 @@ def win_lookup(path: Path | None, per_turn: int, emit: Emit = print) -> dict[str
 
 def win_verify_figures(path: Path | None, samples: int, seed: int, emit: Emit = print) -> dict[str, Any]:
     """`solve --verify`'s check of the win table (strategies.table.win_verify), with its figures."""
-    from dataclasses import asdict
-
-    from rummy import DEFAULT_RULES
-    from strategies.table.win_format import default_win_table_path, load_win_table
-    from strategies.table.win_verify import STEP_TOLERANCE, WinLayerCheck, full_tolerance, verify_win_table
-
     path = path or default_win_table_path()
     began, cpu_began = time.perf_counter(), time.process_time()
     table = load_win_table(path)  # its checksums, before any value is read

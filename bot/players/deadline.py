@@ -20,13 +20,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.players.faults import Fault, fault_from_exception, fault_from_problem, source_file
+from bot.players.view_labels import RecordLabels, ViewLabeller
 from rummy.moves import Give, Lay, MalformedMove, Move, Take, parse_move
-
-if TYPE_CHECKING:
-    from bot.players.view_labels import RecordLabels, ViewLabeller
 
 log = logging.getLogger("bot.deadline")
 
@@ -195,8 +193,6 @@ class GuardedBot:
         if record is None or recognizer is None or self.busy:
             return
         if self._view_labeller is None:
-            from bot.players.view_labels import ViewLabeller
-
             self._view_labeller = ViewLabeller(recognizer)
         self._view_labeller.label(gamestate, record)
 

@@ -7,6 +7,10 @@ from typing import Any
 
 from recognizers.live import LABELLING_CHOICES, blind_reason, default_recognizer
 
+# Imports inside functions: two users import this module without what its functions load: the bot client
+# playing a bot file (through match_bots) needs no strategies.registry (numpy and the kernel's tables,
+# ~0.3 s), and the CLI's start (through local_match) no httpx and oracle (~0.1 s).
+
 
 def chosen_recognizer(strategy: str, given: str | None, base_url: str | None = None) -> str:
     """The recognizer named, else the default for where the match is played (in process: `base_url` None).

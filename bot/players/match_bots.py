@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.players.deadline import BotOutcome, Budget, GuardedBot
+from bot.players.labelling import chosen_recognizer, refuse_blind, refuse_without_oracle
 from bot.players.prefetch import PrefetchingBot, is_paid
 from bot.players.user_bot import UserBotFile, start_checked
 from bot.players.user_bot_process import UserBotProcess
+from strategies.agent import ArenaAgent
 
 if TYPE_CHECKING:
     from bot.players.view_labels import RecordLabels
@@ -114,7 +116,7 @@ class StrategyBot:
         pass
 
     def new_match(self, gamestate: dict[str, Any]) -> Mover:
-        from strategies.agent import ArenaAgent
+        # strategies.registry loads numpy and the kernel's tables (~0.3 s), which a bot file plays without
         from strategies.registry import get_strategy
 
         options = {} if self.nodes is None else {"nodes": self.nodes}
@@ -139,12 +141,12 @@ def file_bot(path: str | Path) -> FileBot:
 
 def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str, nodes: int | None = None) -> StrategyBot:
     """Check the names now (a typo fails before any game) and build a fresh recognizer per match."""
+    # strategies.registry loads numpy and the kernel's tables (~0.3 s), which a bot file plays without
     from strategies.registry import get_strategy, takes_option
 
     get_strategy(strategy)  # raises ValueError naming the known strategies
     if nodes is not None and not takes_option(strategy, "nodes"):
         raise ValueError(f"--nodes is a search budget; strategy {strategy!r} does not search")
-    from bot.players.labelling import chosen_recognizer, refuse_blind, refuse_without_oracle
 
     spec = chosen_recognizer(strategy, recognizer, base_url)
     # Raises for an unknown name, missing settings, or one that cannot label live cards for this strategy.
@@ -161,7 +163,7 @@ def strategy_bot(strategy: str, recognizer: str | None, *, base_url: str, nodes:
 def recognizer_for_match(spec: str, base_url: str, game_id: int | None) -> Any:
     """A recognizer from recognizers.registry. `oracle` (also inside `noisy:P`) reads the true labels from
     the local server started with --oracle, at <server root>/oracle/labels/<GameId>; others ignore both."""
-    from recognizers.registry import get_recognizer
+    from recognizers.registry import get_recognizer  # recognizers.registry (~0.06 s): only a strategy bot labels cards
 
     return get_recognizer(spec, base_url=oracle_base(base_url), game_id=game_id)
 

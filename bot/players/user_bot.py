@@ -15,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from bot.players.user_bot_process import BotProcessError, UserBotProcess
+
 if TYPE_CHECKING:
     from bot.players.user_bot_process import UserBotProcess
 
@@ -52,8 +54,6 @@ def load_user_bot(path: str | Path) -> UserBotFile:
 
 def start_checked(path: Path) -> UserBotProcess:
     """A bot process with the file loaded, or UserBotError saying why it cannot load."""
-    from bot.players.user_bot_process import BotProcessError, UserBotProcess
-
     check_source(path)
     process = UserBotProcess(path)
     try:

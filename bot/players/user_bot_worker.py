@@ -15,6 +15,7 @@ MAX_MOVE_LOG characters and a line saying how much was cut. The prints also go o
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import json
 import os
@@ -153,8 +154,6 @@ def become_subreaper() -> None:
     if sys.platform != "linux":
         return
     with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
         pr_set_child_subreaper = 36
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rummy.labels import CardLabel, Recognizer, recognize_within
+from strategies.agent import ArenaAgent
 
 log = logging.getLogger("bot")
 
@@ -54,7 +55,6 @@ class ViewLabeller:
         cards = cards_in_view(gamestate, self.labelled)
         if not cards:
             return
-        from strategies.agent import ArenaAgent
 
         catalog = list(gamestate.get("AllCardTypes") or [])
         # Within the share of the opponent's deadline a move would give labelling: never holds up the poll long.

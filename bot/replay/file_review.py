@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.replay.recording import read_replay
+from recognizers.registry import get_recognizer
+from rummy.catalog import DEFAULT_CATALOG
 from rummy.rebuild import ReplayError
 from strategies.coaching.file_review import review_lines
 from strategies.coaching.game_review import GameReview, ReviewError
@@ -38,8 +40,6 @@ def review_file(
 
 def recognizer_labels(lines: list[dict[str, Any]], spec: str) -> dict[int, dict[int, str]]:
     """{RemainingRounds: {card id: landmark}} that recognizer `spec` gives the cards of the file's gamestates."""
-    from recognizers.registry import get_recognizer
-
     try:
         recognizer = get_recognizer(spec)
     except Exception as error:  # noqa: BLE001 - a recognizer's own reason (a missing key, an unknown name)
@@ -63,6 +63,4 @@ def recognizer_labels(lines: list[dict[str, Any]], spec: str) -> dict[int, dict[
 
 
 def _catalog() -> list[str]:
-    from rummy.catalog import DEFAULT_CATALOG
-
     return list(DEFAULT_CATALOG)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy.step_positions import step_position
+from strategies.position import PositionError, parse_position
 
 __all__ = ["DEFAULT_SUITE", "add_to_suite", "check_position", "step_position"]
 
@@ -21,15 +22,11 @@ DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "fixtures" / "positions" /
 
 def check_position(position: Mapping[str, Any]) -> Any:
     """The parsed position (strategies.position.Position); PositionError saying what is wrong."""
-    from strategies.position import parse_position
-
     return parse_position(dict(position))
 
 
 def add_to_suite(position: Mapping[str, Any], best: Mapping[str, Any], why: str, suite: Path, objective: str) -> int:
     """Append the position with its best move (`Expected`) and why (`Comment`) to `suite`; its line number."""
-    from strategies.position import PositionError
-
     entry = {key: value for key, value in position.items() if key not in ("Expected", "Objective")}
     parsed = check_position(entry)
     parsed.move_id(best)  # a move of this position's hands, or PositionError

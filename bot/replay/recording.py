@@ -58,6 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from platformdirs import user_data_dir
+
 # Reading the lines back is rummy's (the server reads files sent to the viewer): these names stay here too.
 from rummy.rebuild import ReplayError
 from rummy.replay_lines import FORMAT_VERSION, labels_by_round, parse_replay
@@ -66,8 +68,6 @@ __all__ = ["FORMAT_VERSION", "MatchRecorder", "ReplayError", "default_record_dir
 
 
 def default_record_dir() -> Path:
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("rummy-vision")) / "replays"
 
 

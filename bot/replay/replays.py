@@ -11,9 +11,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from bot.replay.recording import read_replay
+from recognizers.registry import get_recognizer
 from rummy import parse_move, render_gamestate
 from rummy.rebuild import Replay, ReplayError, Step, labels_of, rebuild_at, replay_record, views_of
 from rummy.replay_steps import drawn_card, opponent_move, replay_lines
+from strategies.agent import ArenaAgent
+from strategies.registry import get_strategy
 
 __all__ = [
     "Replay",
@@ -33,8 +37,6 @@ __all__ = [
 def replay_file(path: str | Path) -> Replay:
     """The steps of a bot client's replay file: its gamestates as received, with the moves it sent, the
     opponent's moves worked out from how the hands changed, and the labels the bot's recognizer gave."""
-    from bot.replay.recording import read_replay
-
     try:
         lines = read_replay(path)
     except OSError as error:
@@ -50,10 +52,6 @@ def continue_with(
     The deck keeps its recorded order, so the draws are the ones the real match would have had.
     Returns the continuation's steps and the final rounds won by seat.
     """
-    from recognizers.registry import get_recognizer
-    from strategies.agent import ArenaAgent
-    from strategies.registry import get_strategy
-
     if not 0 <= step_number < len(replay.steps):
         raise ReplayError(f"step {step_number} is out of range: the replay has steps 0 to {len(replay.steps) - 1}")
     match = rebuild_at(replay, step_number)

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bot.replay.replays import replay_file
+from rummy.rebuild import ReplayError, replay_record
+
 
 def step_logs(source: str, record: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """[{"Step", "Player", "Log"}] for every step whose mover's bot printed something."""
-    from bot.replay.replays import replay_file
-    from rummy.rebuild import ReplayError, replay_record
-
     path = Path(source)
     from_file = None
     if not (source.isdigit() or source == "latest") and path.is_file():

@@ -20,6 +20,7 @@ import threading
 from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from PIL import Image
 
 from rummy.cards import CARD_SUFFIXES, token_of
 from server.cards.serving import CardImages
@@ -60,7 +61,6 @@ def _as_jpeg(token: str, caption: bool, png: bytes) -> bytes:
         kept = _JPEGS.get(key)
     if kept is not None:
         return kept
-    from PIL import Image
 
     out = io.BytesIO()
     Image.open(io.BytesIO(png)).convert("RGB").save(out, "JPEG", quality=90)

@@ -27,10 +27,13 @@ from server.logins import network_of
 from server.play.ledger import Ledger, PlayedMove
 from server.protocol import MakeMoveRequest, OfferGameRequest, PollRequest, Result
 from server.referee import Referee, Refusal
+from server.review_cache import graded
 from server.storage.records import Records
 from server.styles import NO_LIMIT_MS, GameStyle
 from server.worker_pools import BUSY_TIME_MS, coach_busy, in_coach_pool
 from strategies.coaching.coach import Advice, CoachConfig, advise
+from strategies.coaching.game_review import ReviewError, review_record, seat_review
+from strategies.coaching.grading import default_grader
 from strategies.coaching.selection import HandCard, Verdict, check_selection
 from strategies.position import Position, parse_position
 from strategies.registry import get_strategy
@@ -354,10 +357,6 @@ class PlayHall:
     async def review(self, session: PlaySession) -> dict[str, Any]:
         """The person's part of the match's review: the review engine of `rummy-vision review` and the viewer
         (the same grading, shared with the viewer's cache), by the coach's objective, not the coach's hints."""
-        from server.review_cache import graded
-        from strategies.coaching.game_review import ReviewError, review_record, seat_review
-        from strategies.coaching.grading import default_grader
-
         objective = session.coach.objective.value
         record = self.records.match_record(session.game_id)
         if record is None:

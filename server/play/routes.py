@@ -33,6 +33,7 @@ from server.page_files import PageFiles
 from server.play.hall import PlayError, PlayHall, PlaySession
 from server.play.views import options_json, state_json
 from strategies.coaching.coach import VALUED, CoachConfig
+from strategies.coaching.game_review import ReviewError
 
 STATIC_FILES = {
     "index.html": "text/html; charset=utf-8",
@@ -273,8 +274,6 @@ async def review(request: Request, token: str) -> JSONResponse:
         return _bad(NO_GAME, 404)
     if session.running:
         return _bad("the review comes when the match is over", 409)
-    from strategies.coaching.game_review import ReviewError
-
     try:
         data = await _hall(request).review(session)
     except ReviewError as error:

@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+from server.storage.records import Records
+
 
 class RecordedGames(Protocol):
     def list_matches(self, limit: int = 1000) -> list[dict[str, Any]]:
@@ -31,8 +33,6 @@ class RecordedGames(Protocol):
 def recorded_games(path: Path | str) -> Iterator[RecordedGames]:
     """The recorded games of the records file at `path`, brought to the latest schema first, as any opening
     does (a missing file is created: callers that only read check that it exists)."""
-    from server.storage.records import Records
-
     records = Records(path)
     try:
         yield records

@@ -23,7 +23,7 @@ from typing import Any
 from rummy import DEFAULT_RULES, Lay, MalformedMove, Match, parse_move, render_gamestate
 from rummy.belief import EXPECTED, UnsureCards, chances_text
 from strategies.agent import describe_count_move
-from strategies.coaching.coach import position_of
+from strategies.coaching.coach import position_of, value_kind
 from strategies.coaching.grading import HOW_TO_GET_EXACT, Grade, Grader
 from strategies.position import Position, PositionError
 from strategies.search import Objective
@@ -479,8 +479,6 @@ PERSON_WORST = 3
 def seat_review(data: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """One player's part of a review (`GameReview.to_json()`), as the play page and `play-human` show it
     after a game: the same decisions, grades and totals as `review` and the viewer give that player."""
-    from strategies.coaching.coach import value_kind
-
     objective = Objective(data["Objective"])
     mine = [decision for decision in data["Decisions"] if decision["Seat"] == seat]
     moves = [

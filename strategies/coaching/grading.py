@@ -20,8 +20,19 @@ from typing import Protocol
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.analyze import analyse
 from strategies.position import Position
+from strategies.provenance import source_text, strategy_source
 from strategies.search import Objective
-from strategies.table.perfect import WIN_EXACT_TURNS
+from strategies.table import perfect
+from strategies.table.fileformat import TableError, default_table_path, read_header
+from strategies.table.perfect import (
+    MAPPED,
+    SEARCH_SOLVED,
+    SEARCHED,
+    SOLVED_ABOVE,
+    SOLVED_TO_END,
+    WIN_EXACT_TURNS,
+    PerfectStrategy,
+)
 
 # Turns left up to which the grader gives the kernel a budget large enough to solve exactly: the p95
 # of a 5-turn win solve is 0.6 M states (strategies/kernel/budget.py), within 4 states per node.
@@ -71,15 +82,11 @@ class Grader(Protocol):
 
 
 def table_exists(rules: RulesConfig = DEFAULT_RULES) -> bool:
-    from strategies.table.fileformat import default_table_path
-
     return default_table_path(rules).exists()
 
 
 def margin_layers_built(rules: RulesConfig = DEFAULT_RULES) -> int:
     """How many layers (1..N) of the margin table its header says are finished; 0 without a readable one."""
-    from strategies.table.fileformat import TableError, default_table_path, read_header
-
     try:
         header = read_header(default_table_path(rules))
     except (TableError, OSError):
@@ -155,14 +162,10 @@ class PerfectGrader:
     """`perfect`'s values: exact from the tables or a bounded on-demand solve, else marked estimates."""
 
     def __init__(self, objective: Objective | str = Objective.WIN) -> None:
-        from strategies.table.perfect import PerfectStrategy
-
         self.objective = Objective(objective)
         self.perfect = PerfectStrategy(objective=self.objective)
 
     def grade(self, position: Position) -> Grade:
-        from strategies.table.perfect import MAPPED, SEARCH_SOLVED, SEARCHED, SOLVED_ABOVE, SOLVED_TO_END
-
         result = self.perfect.analyse(position.state.copy())
         values = {move: self.perfect.shown_value(value) for move, value in result.move_values.items()}
         how = self.perfect.last_how
@@ -178,15 +181,11 @@ class PerfectGrader:
         return Grade(values, self.objective, result.exact, source, result.depth)
 
     def describe(self) -> str:
-        from strategies.provenance import source_text, strategy_source
-
         return f"{source_text(strategy_source(self.perfect))}"
 
 
 def default_grader(objective: Objective | str = Objective.WIN, *, search_nodes: int = SEARCH_NODES) -> Grader:
     """`perfect` once its margin table is built (exact where its values say so), else the coach's searcher."""
-    from strategies.table.perfect import perfect_available
-
-    if perfect_available():
+    if perfect.perfect_available():  # read on the module when called, as tests replace it there
         return PerfectGrader(objective)
     return EngineGrader(objective, search_nodes=search_nodes)

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Callable
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any, TypeVar, cast
+
+import platformdirs
+
+# Imports inside functions: numba (about 0.7 s to import) loads when the first kernel function is
+# decorated, after configure_cache has set NUMBA_CACHE_DIR, so `import strategies` does not load it.
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,8 +31,6 @@ BASE_VARIABLE = "RUMMY_VISION_KERNEL_CACHE"
 @lru_cache(maxsize=1)
 def source_key() -> str:
     """A hash of every kernel source file and of numba's version."""
-    from importlib.metadata import version
-
     digest = hashlib.sha256(f"numba {version('numba')}\n".encode())
     for source in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
@@ -36,7 +41,6 @@ def cache_base() -> Path:
     chosen = os.environ.get(BASE_VARIABLE)
     if chosen:
         return Path(chosen)
-    import platformdirs
 
     return Path(platformdirs.user_cache_dir("rummy-vision")) / "numba"
 
@@ -51,10 +55,8 @@ def configure_cache() -> None:
     wanted = str(cache_dir())
     if os.environ.get("NUMBA_CACHE_DIR") != wanted:
         os.environ["NUMBA_CACHE_DIR"] = wanted
-        import sys
-
         if "numba" in sys.modules:  # imported before us: make it read the variable again
-            from numba.core import config
+            from numba.core import config  # numba is loaded already here; at the top it would load it for all
 
             reload: Callable[[], None] = config.reload_config
             reload()

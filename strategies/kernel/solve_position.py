@@ -71,7 +71,7 @@ def solve_exact(
     mine, theirs, deck = state.hands[mover], state.hands[1 - mover], state.deck
     banked = state.points[mover] - state.points[1 - mover]
     if objective == "margin" and method == "auto":
-        from strategies.kernel.bitmap_solve import solve_margin
+        from strategies.kernel.bitmap_solve import solve_margin  # loads numba: only when this solve runs
 
         solved = solve_margin(
             tables.blob,
@@ -93,7 +93,7 @@ def solve_exact(
         off = game_info(state.rules.config).decided_beyond if win else 0
         diff = max(-off, min(off, banked)) if win else 0
         tie = int(mover == state.second)
-        from strategies.kernel.sorted_solve import solve_sorted
+        from strategies.kernel.sorted_solve import solve_sorted  # loads numba: only when this solve runs
 
         root = (mine, theirs, deck, state.turns_left, diff, tie)
         found = solve_sorted(tables.blob, root, off, deadline=deadline, max_states=max_states)

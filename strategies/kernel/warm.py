@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from functools import lru_cache
 
 import numpy as np
 
-from rummy import DEFAULT_RULES, RulesConfig
+from rummy import DEFAULT_RULES, CountState, RulesConfig
+from strategies.kernel.jit import compile_notice
+from strategies.kernel.solve_position import solve_exact
+from strategies.kernel.tables import kernel_tables
 
 # A miniature game: compiled code depends on argument types, not on the rules, so warming up
 # on it prepares the full game too, in a fraction of the time.
@@ -34,10 +38,6 @@ def warm_up_soon() -> None:
 def announce() -> None:
     """Say on stderr, once, that the exact solver is compiled now when it is (a first run): a command that
     builds `perfect` or `expectimax` would otherwise stall for a minute without a word."""
-    import sys
-
-    from strategies.kernel.jit import compile_notice
-
     notice = compile_notice("the exact solver", ("play", "bitmap_solve", "sorted_solve"))
     if notice is not None:
         print(f"{notice}...", file=sys.stderr, flush=True)
@@ -46,10 +46,8 @@ def announce() -> None:
 @lru_cache(maxsize=1)
 def warm_up() -> None:
     announce()
-    from rummy import CountState
+    # kernel.play loads numba: importing warm (is_warm, warm_up_soon) stays cheap
     from strategies.kernel.play import legal_moves, moved, state_index, table_move_values
-    from strategies.kernel.solve_position import solve_exact
-    from strategies.kernel.tables import kernel_tables
 
     blob = kernel_tables(WARM_RULES).blob
     state = CountState.random_deal(random.Random(0), WARM_RULES)

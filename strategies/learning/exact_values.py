@@ -16,7 +16,9 @@ from functools import lru_cache
 
 from rummy import DECIDE, DEFAULT_RULES, DRAW, CountState, RulesConfig
 from strategies.baselines import GreedyStrategy
+from strategies.kernel.tables import KernelUnsupported
 from strategies.search import Objective, Searcher, SearchOptions
+from strategies.table.lookup import exact_move_values as table_or_kernel
 
 
 @lru_cache(maxsize=8)
@@ -27,9 +29,6 @@ def _searcher(config: RulesConfig) -> Searcher:
 
 def exact_move_values(state: CountState) -> dict[int, float]:
     """Every legal move's exact expected final margin for the mover, banked points excluded."""
-    from strategies.kernel.tables import KernelUnsupported
-    from strategies.table.lookup import exact_move_values as table_or_kernel
-
     try:
         values = table_or_kernel(state, "margin")
     except KernelUnsupported:

@@ -79,6 +79,7 @@ def _layer(path: Path, sizes: list[int], d: int, mode: Literal["r", "r+"]) -> np
 
 def build_table(path: Path, config: RulesConfig = DEFAULT_RULES, **options: Unpack[BuildOptions]) -> dict[str, Any]:
     """Build (or resume, or extend to `top`) the margin table at `path`; returns the final header."""
+    # loads numba (~0.3 s): `solve` plans the sizes without it
     from strategies.kernel.layers import chance_pass, value_pass
 
     tables, sizes, top = prepare(config, **options)

@@ -27,9 +27,12 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 import numpy as np
+import platformdirs
 from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig, bounded_json
+from strategies.kernel import kernel_tables
+from strategies.kernel.tables import layer_sizes
 
 MAGIC = b"RVMARGIN"
 FORMAT_VERSION = 2
@@ -66,21 +69,17 @@ def fingerprint(config: RulesConfig) -> str:
 
 def kernel_fingerprint(config: RulesConfig) -> str:
     """How this kernel numbers the states and moves of `config` (see strategies.kernel.scheme)."""
+    # kernel.scheme loads numba (~0.7 s), not wanted when the registry is imported
     from strategies.kernel.scheme import kernel_fingerprint as compute
 
     return compute(config)
 
 
 def kernel_sizes(config: RulesConfig) -> list[int]:
-    from strategies.kernel import kernel_tables
-    from strategies.kernel.tables import layer_sizes
-
     return layer_sizes(kernel_tables(config))
 
 
 def default_table_path(config: RulesConfig = DEFAULT_RULES) -> Path:
-    import platformdirs
-
     chosen = os.environ.get("RUMMY_VISION_TABLE")
     if chosen and config == DEFAULT_RULES:
         return Path(chosen)

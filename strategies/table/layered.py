@@ -32,7 +32,7 @@ class BuildOptions(TypedDict, total=False):
 
 def prepare(config: RulesConfig, **options: Unpack[BuildOptions]) -> tuple[KernelTables, list[int], int]:
     """The kernel's tables, the layer sizes and the top layer to build; numba's threads set to the workers."""
-    import numba
+    import numba  # numba loads only when a build starts: planning the sizes needs none
 
     tables = kernel_tables(config)
     sizes = layer_sizes(tables)
@@ -91,7 +91,7 @@ def peak_rss_bytes() -> int | None:
     """The process's peak resident memory so far (the build's memory budget); None where the system
     does not say (Windows has no `resource` module)."""
     try:
-        import resource
+        import resource  # Windows has no resource module
     except ImportError:
         return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -33,6 +33,7 @@ def _covered(state: CountState, table: MarginTable, layer: int) -> None:
 
 def margin_value(state: CountState, table: MarginTable) -> float:
     """The exact expected final margin of `state` for its mover (banked points included)."""
+    # kernel.play loads numba (~0.7 s), not wanted when the registry is imported
     from strategies.kernel.play import state_index
 
     check_state(state)
@@ -48,6 +49,7 @@ def margin_value(state: CountState, table: MarginTable) -> float:
 
 def table_move_values(state: CountState, table: MarginTable) -> dict[int, float]:
     """Every legal move's exact margin value from the table (banked points included)."""
+    # kernel.play loads numba (~0.7 s), not wanted when the registry is imported
     from strategies.kernel.play import table_move_values as fill
 
     check_state(state)

@@ -16,14 +16,17 @@ Under `margin` every value within the margin table is its exact value; above a p
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rummy import DEFAULT_RULES, CountState, RulesConfig
-from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE
-from strategies.search import Objective, SearchResult
-from strategies.table.fileformat import MarginTable, TableError, load_table
-from strategies.table.lookup import table_move_values
+from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE, enumerated_turns, state_cap
+from strategies.kernel.tables import KernelUnsupported
+from strategies.kernel.warm import warm_up
+from strategies.search import Objective, SearchOptions, SearchResult
+from strategies.table.fileformat import MarginTable, TableError, default_table_path, load_table, read_header
+from strategies.table.lookup import exact_move_values, table_move_values
 from strategies.table.win_mapping import win_value
 
 if TYPE_CHECKING:  # the win table's module loads the compiled kernel, which `import strategies` must not
@@ -57,8 +60,6 @@ SEARCH_SOLVED = "exact, solved on demand above the partial margin table"
 def perfect_available(rules: RulesConfig = DEFAULT_RULES) -> bool:
     """Whether the whole margin table for these rules is built (its header says so; the layers are checked
     when `perfect` loads it): then the coach, the review and `analyze` value moves with `perfect`."""
-    from strategies.table.fileformat import default_table_path, read_header
-
     try:
         header = read_header(default_table_path(rules))
     except (TableError, OSError):
@@ -76,6 +77,7 @@ def default_valuer(rules: RulesConfig = DEFAULT_RULES) -> str:
 def _win_table(rules: RulesConfig, margin_table: Path | None) -> WinTable | None:
     """The win table for these rules: beside a margin table given by path (where `solve --out` writes it),
     else the default one; None when none is built. An interrupted build gives its finished layers."""
+    # win_format loads numba (~0.7 s), not wanted when the registry is imported
     from strategies.table.win_format import default_win_table_path, load_win_table
 
     places = [margin_table.with_suffix(".rvw")] if margin_table is not None else []
@@ -104,8 +106,6 @@ class PerfectStrategy:
         time_ms: float | None = None,
         seed: int | None = None,
     ) -> None:
-        from strategies.kernel.warm import warm_up
-
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
@@ -126,13 +126,8 @@ class PerfectStrategy:
     def _search(self, state: CountState, deadline: float | None) -> SearchResult:
         """Above a partial margin table: under margin, solved on demand down to it when the solve fits a fixed
         cap of states; otherwise the expectimax searcher with the table's leaves, at a fixed node budget."""
-        import math
-
-        from strategies.kernel.budget import enumerated_turns, state_cap
-        from strategies.kernel.tables import KernelUnsupported
-        from strategies.search import SearchOptions
+        # leaves loads numba (~0.7 s), not wanted when the registry is imported
         from strategies.table.leaves import TableSearcher
-        from strategies.table.lookup import exact_move_values
 
         if self.objective is Objective.MARGIN:
             cap = state_cap("margin", enumerated_turns(state.turns_left, self.table.top), FALLBACK_NODES)
@@ -161,6 +156,7 @@ class PerfectStrategy:
 
     def _exact_win(self, state: CountState, deadline: float | None) -> tuple[dict[int, float], str] | None:
         """Every move's exact 2 P(win) - 1 when the win table or a bounded on-demand solve gives it."""
+        # win_lookup loads numba (~0.7 s), not wanted when the registry is imported
         from strategies.table.win_lookup import exact_win_values, table_holds
 
         table = self.win_table if self.win_table is not None and table_holds(state, self.win_table) else None

@@ -13,6 +13,8 @@ from typing import Any, Unpack
 import numpy as np
 
 from rummy import DEFAULT_RULES, RulesConfig
+from strategies.kernel.win_layers import block_offsets, kept_counts, value_pass
+from strategies.kernel.win_swing import swing_pass
 from strategies.table.fileformat import TableError
 from strategies.table.layered import BuildOptions, Timing, build_layers, check_finished, in_chunks, new_header, prepare
 from strategies.table.win_format import (
@@ -103,9 +105,6 @@ def _build_layer(
     below: WinLayer,
 ) -> WinLayer:
     """Win layer d from layer d-1: the swing and kept-count passes, then the values, in chunks."""
-    from strategies.kernel.win_layers import block_offsets, kept_counts, value_pass
-    from strategies.kernel.win_swing import swing_pass
-
     began = time.perf_counter()
     size = sizes[d]
     tie = tie_of(config, d)

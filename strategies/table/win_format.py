@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
+import platformdirs
 from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig, bounded_json
@@ -55,8 +56,6 @@ def win_fingerprint(config: RulesConfig, bound: str = BOUNDED) -> str:
 
 
 def default_win_table_path(config: RulesConfig = DEFAULT_RULES) -> Path:
-    import platformdirs
-
     chosen = os.environ.get("RUMMY_VISION_WIN_TABLE")
     if chosen and config == DEFAULT_RULES:
         return Path(chosen)

@@ -20,6 +20,7 @@ the rules alone). What this module adds:
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import struct
 import zlib
@@ -247,6 +248,4 @@ class IndependentWin:
 
 
 def _subsets(n: int, size: int) -> list[tuple[int, ...]]:
-    import itertools
-
     return list(itertools.combinations(range(n), size))

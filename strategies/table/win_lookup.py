@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rummy import CountState, game_info
-from strategies.kernel.solve_position import check_state
+from strategies.kernel.solve_position import check_state, solve_exact
+from strategies.kernel.sorted_solve import solve_sorted
 from strategies.kernel.tables import kernel_tables
+from strategies.kernel.win_layers import table_move_p, table_state_p
+from strategies.kernel.win_ondemand import after_values_from_win_table
 from strategies.table.fileformat import TableError
 from strategies.table.win_format import NotReachable, WinLayer, WinTable
 from strategies.table.win_window import tie_of
@@ -67,8 +70,6 @@ def _layer_below(state: CountState, table: WinTable) -> tuple[Position, WinLayer
 
 
 def win_probability(state: CountState, table: WinTable) -> float:
-    from strategies.kernel.win_layers import table_state_p
-
     mine, theirs, deck, d, banked, tie = _position(state)
     _check(state, table, d)
     blob = kernel_tables(state.rules.config).blob
@@ -87,8 +88,6 @@ def _not_reachable(table: WinTable, banked: int) -> NotReachable:
 
 def win_move_values(state: CountState, table: WinTable) -> dict[int, float]:
     """Every legal move's 2 P(win) - 1 from the table's layer below the position."""
-    from strategies.kernel.win_layers import table_move_p
-
     position, below = _layer_below(state, table)
     out = np.empty(game_info(state.rules.config).num_distinct_moves, dtype=np.float64)
     table_move_p(kernel_tables(state.rules.config).blob, position, table.unit, below, out)
@@ -114,7 +113,6 @@ def exact_win_values(
             return _solve_above(state, table, deadline, max_states)
         except NotReachable:
             pass  # a hand-made position: the table does not keep its difference
-    from strategies.kernel.solve_position import solve_exact
 
     solved = solve_exact(state, "win", deadline=deadline, max_states=max_states)
     return None if solved is None else solved.values
@@ -123,9 +121,6 @@ def exact_win_values(
 def _solve_above(
     state: CountState, table: WinTable, deadline: float | None, max_states: int | None
 ) -> dict[int, float] | None:
-    from strategies.kernel.sorted_solve import solve_sorted
-    from strategies.kernel.win_ondemand import after_values_from_win_table
-
     mine, theirs, deck, d, banked, tie = _position(state)
     blob = kernel_tables(state.rules.config).blob
     off = game_info(state.rules.config).decided_beyond

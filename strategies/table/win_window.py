@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numba
 import numpy as np
 
 from rummy import DEFAULT_RULES, RulesConfig, game_info
+from strategies.kernel import kernel_tables
+from strategies.kernel.tables import layer_sizes
+from strategies.kernel.win_swing import swing_pass
 
 CHUNK = 1 << 20
 
@@ -37,12 +41,6 @@ def swing_layers(
 
 def iter_swing_layers(config: RulesConfig, *, workers: int, top: int | None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """G and H of each layer in turn, from layer 0 up: only two layers are held at once."""
-    import numba
-
-    from strategies.kernel import kernel_tables
-    from strategies.kernel.tables import layer_sizes
-    from strategies.kernel.win_swing import swing_pass
-
     tables = kernel_tables(config)
     sizes = layer_sizes(tables)
     top = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)

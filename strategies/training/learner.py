@@ -21,10 +21,14 @@ from typing import Any
 import numpy as np
 
 from rummy import DECIDE, DEFAULT_RULES, OVER, CountState, RulesConfig, count_rules
+from rummy.deals import make_deal, play_round
+from rummy.stats import wilson_interval as wilson
 from strategies.learning.exact_values import SolvedPosition, solved_positions
 from strategies.learning.features import POINT_SCALE, Featurizer
 from strategies.learning.lookahead import Lookahead
 from strategies.learning.model import ValueModel
+from strategies.learning.strategy import LearnedStrategy
+from strategies.registry import get_strategy
 
 
 @dataclass(frozen=True)
@@ -187,11 +191,6 @@ class Evaluation:
         return cls(opponent, deals, solved_positions(left, per_turn, seed=seed, rules=rules))
 
     def measure(self, learner: TDLearner, seconds: float) -> CurvePoint:
-        from rummy.deals import make_deal, play_round
-        from rummy.stats import wilson_interval as wilson
-        from strategies.learning.strategy import LearnedStrategy
-        from strategies.registry import get_strategy
-
         rules = learner.settings.rules
         me = LearnedStrategy(model=learner.model, rules=rules)
         wins = rounds = 0

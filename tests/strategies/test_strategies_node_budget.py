@@ -105,23 +105,21 @@ def test_a_duel_under_node_budgets_replays_round_for_round_across_processes_and_
 def test_under_a_time_budget_an_exact_solve_gets_half_the_time_left(monkeypatch) -> None:
     """The solve is chosen on idle-machine timings; on a loaded machine it may run to its deadline. That
     deadline is halfway, so the search keeps the other half instead of starting with none left."""
-    import strategies.kernel.warm as warm
     import strategies.search_strategies as search_strategies
-    import strategies.table.lookup as lookup
     from rummy import random_decision
 
     now = 500.0
     monkeypatch.setattr(search_strategies.time, "monotonic", lambda: now)  # a clock that stands still
-    monkeypatch.setattr(warm, "is_warm", lambda: True)
+    monkeypatch.setattr(search_strategies, "is_warm", lambda: True)
     given: list[float | None] = []
 
     def solve_gives_up(state, objective, *, table=None, deadline=None, max_states=None):  # type: ignore[no-untyped-def]
         given.append(deadline)
         return None  # as a solve that ran out of time does
 
-    monkeypatch.setattr(lookup, "exact_move_values", solve_gives_up)
+    monkeypatch.setattr(search_strategies, "exact_move_values", solve_gives_up)
     monkeypatch.setattr(search_strategies, "_table_for", lambda leaves, path: None)  # same with or without tables
-    monkeypatch.setattr(warm, "warm_up_soon", lambda: None)  # no kernel compiled for a solve that never runs
+    monkeypatch.setattr(search_strategies, "warm_up_soon", lambda: None)  # no compile: no solve runs
     player = search_strategies.SearchStrategy(
         "expectimax", objective="win", time_ms=1000, max_depth=1, leaves="plan", exact_solve=True
     )
