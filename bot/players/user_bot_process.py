@@ -126,6 +126,9 @@ def forward_output(source: io.BufferedReader, limit: int = MAX_BOT_OUTPUT) -> No
                     sys.stderr.write(note)
 
 
+OUTPUT_COPIED_S = 2.0  # at most, for a pipe that a process outside our reach still holds open
+
+
 class UserBotProcess:
     """One match of a user's bot file: `run(gamestate, budget)` gives a checked move or says why not."""
 
@@ -199,6 +202,9 @@ class UserBotProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
         process.wait()
+        # The bot's last prints are copied to our stderr before the match is reported (the copier is a
+        # daemon thread: a command that ends right after would cut them off).
+        self._output.join(OUTPUT_COPIED_S)
 
     def _signal_group(self, signal_number: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -118,6 +118,10 @@ class Tee:
             self._log.add(text)
         with contextlib.suppress(Exception):  # a closed stderr must not cost the move
             self._live.write(text)
+            # Line by line, as the arena's editor shows them: a block-buffered pipe held a match's prints until
+            # the worker exited, and a worker stopped at the match's end lost them (the README walk saw none).
+            if isinstance(text, str) and "\n" in text:
+                self._live.flush()
         return len(text) if isinstance(text, str) else 0
 
     def flush(self) -> None:

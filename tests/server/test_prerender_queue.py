@@ -36,17 +36,32 @@ def test_a_card_asked_for_first_is_not_left_waiting_behind_its_copy_in_the_backl
         queue.close()
 
 
-def test_cards_asked_for_first_keep_their_order_and_the_backlog_keeps_its_own() -> None:
+def _held_queue() -> tuple[PrerenderQueue, list[str], threading.Event]:
+    """A one-worker queue busy drawing "blocker" until the returned gate opens: what is added meanwhile waits,
+    so the order the rest is drawn in does not depend on when the worker thread got going."""
     order: list[str] = []
-    gate = threading.Event()
-    queue = PrerenderQueue(lambda token, _landmark: (gate.wait(60), order.append(token)))
+    started, gate = threading.Event(), threading.Event()
+
+    def draw(token: str, _landmark: str) -> None:
+        if token == "blocker":
+            started.set()
+        gate.wait(60)
+        order.append(token)
+
+    queue = PrerenderQueue(draw)
+    queue.add([("blocker", "x")])
+    assert started.wait(60)
+    return queue, order, gate
+
+
+def test_cards_asked_for_first_keep_their_order_and_the_backlog_keeps_its_own() -> None:
+    queue, order, gate = _held_queue()
     try:
         queue.add([("a", "x"), ("b", "x"), ("c", "x"), ("d", "x")])
         queue.add([("c", "x"), ("e", "x")], first=True)
         gate.set()
         assert queue.wait_idle(60)
-        # "a" may already be in the worker's hands when the page asks; the rest follows the page's order.
-        assert order in (["a", "c", "e", "b", "d"], ["c", "e", "a", "b", "d"])
+        assert order == ["blocker", "c", "e", "a", "b", "d"]
     finally:
         queue.close()
 
@@ -64,16 +79,13 @@ def test_two_workers_draw_two_cards_at_once() -> None:
 
 
 def test_cards_for_later_wait_behind_every_other_card() -> None:
-    order: list[str] = []
-    gate = threading.Event()
-    queue = PrerenderQueue(lambda token, _landmark: (gate.wait(60), order.append(token)))
+    queue, order, gate = _held_queue()
     try:
         queue.add([("deck-1", "x"), ("deck-2", "x")], later=True)  # one deal's deck ...
         queue.add([("hand-1", "x")])  # ... the next deal's hands ...
         queue.add([("page", "x"), ("deck-2", "x")], first=True)  # ... and a page showing a drawn deck card
         gate.set()
         assert queue.wait_idle(60)
-        # "deck-1" may already be in the worker's hands when the rest comes.
-        assert order in (["page", "deck-2", "hand-1", "deck-1"], ["deck-1", "page", "deck-2", "hand-1"])
+        assert order == ["blocker", "page", "deck-2", "hand-1", "deck-1"]
     finally:
         queue.close()
