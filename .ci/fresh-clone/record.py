@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bot.measure import record  # noqa: E402
+from tools.recipes import record  # noqa: E402
 
 
 def _found(pattern: str, text: str) -> str | None:

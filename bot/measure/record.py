@@ -1,9 +1,15 @@
-"""Where a measurement's figures are kept: one JSON file per run name in `measurements/`.
+"""Where a measurement's figures are kept: one JSON file per run name, by default in `measurements/` under
+the directory the command runs in.
 
-A figure in the docs (docs/) is only as good as what stands behind it, so each file holds, beside the
-figures, what is needed to judge and repeat them: the command line, the commit (and whether the
-tree had uncommitted changes), the seeds, the machine, the load before and after, the start time,
-and the wall and CPU seconds spent (CPU includes finished worker processes).
+A figure is only as good as what stands behind it, so each file holds, beside the figures, what is needed
+to judge and repeat them: the command line, what was measured (the package's version, and the commit of
+the git checkout the command ran in, if any, with whether its tracked files had uncommitted changes), the
+seeds, the machine, the load before and after, the start time, and the wall and CPU seconds spent (CPU
+includes finished worker processes).
+
+Nothing here is found from this file's own place: an installed package must never write into, or ask git
+about, the tree it was installed from. tools/recipes/record.py points both at the repository instead, for
+the recipes behind the project's own figures.
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-DEFAULT_FOLDER = REPOSITORY / "measurements"
+# Relative on purpose: `measurements/` under the current directory when the command runs.
+DEFAULT_FOLDER = Path("measurements")
 FORMAT = 1
+PACKAGE = "rummy-vision"
 
 
 def _cpu_seconds() -> float:
@@ -53,19 +60,24 @@ def start_run() -> Run:
     return Run()
 
 
-def _git(*args: str) -> str | None:
+def _git(where: Path, *args: str) -> str | None:
+    # --no-optional-locks: `status` would otherwise refresh the checkout's index, a write.
+    command = ["git", "--no-optional-locks", *args]
     try:
-        done = subprocess.run(["git", *args], cwd=REPOSITORY, capture_output=True, text=True, timeout=10, check=True)
+        done = subprocess.run(command, cwd=where, capture_output=True, text=True, timeout=10, check=True)
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip()
 
 
-def source_version() -> dict[str, Any]:
-    """The commit measured and whether the working tree differed from it (None: not a git checkout)."""
-    commit = _git("rev-parse", "HEAD")
-    status = _git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit, "dirty": None if status is None else bool(status)}
+def source_version(checkout: Path | None = None) -> dict[str, Any]:
+    """What was measured: the package's version, and the commit of the git checkout at `checkout` (default:
+    the current directory) with whether its tracked files differed from it; commit and dirty are None
+    outside a checkout, or without git."""
+    where = Path.cwd() if checkout is None else checkout
+    commit = _git(where, "rev-parse", "HEAD")
+    status = None if commit is None else _git(where, "status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": None if status is None else bool(status), "version": _version(PACKAGE)}
 
 
 def _cpu_model() -> str:
@@ -113,11 +125,14 @@ def write_result(
     settings: dict[str, Any] | None = None,
     folder: Path | None = None,
     argv: list[str] | None = None,
+    checkout: Path | None = None,
 ) -> Path:
-    """Write `figures` (anything JSON can hold) with their provenance to `folder/NAME.json`; return the path.
+    """Write `figures` (anything JSON can hold) with their provenance to `folder/NAME.json` (default:
+    `measurements/` under the current directory); return the path.
 
     `seeds` says which random inputs were used (a first seed and a count, a list, or a note such as
-    "none: a fixed table"), so that the run can be repeated.
+    "none: a fixed table"), so that the run can be repeated. `checkout` is the git checkout whose commit
+    is recorded (default: the current directory's, if it is one).
     """
     wall = time.perf_counter() - run.wall
     cpu = _cpu_seconds() - run.cpu
@@ -125,7 +140,7 @@ def write_result(
         "format": FORMAT,
         "name": name,
         "command": list(sys.argv if argv is None else argv),
-        "source": source_version(),
+        "source": source_version(checkout),
         "seeds": seeds,
         "settings": settings or {},
         "machine": machine(),

@@ -45,7 +45,7 @@ class CardImages:
     each deal as it is made (drawn once a person's page has looked at this server: `watch`), and the viewer
     a finished match it is about to show, so that a page's request is answered with bytes already made.
     A page's picture not drawn yet when asked (`picture`) is put first in the worker's line and waited
-    for; `drawn_on_request` counts those, for the tests and `measure viewer-load`. Bots' PNGs are drawn
+    for; `drawn_on_request` counts those, for the tests and `tools/measure.py viewer-load`. Bots' PNGs are drawn
     on request.
 
     With `folder` (beside the records file), the small pictures are also kept on disk and read from there

@@ -2,7 +2,7 @@
 node budget (so that, like the search, it never depends on the clock).
 
 Figures by turns enumerated (turns left, less those a table's lower layers answer), measured with
-`rummy-vision measure table-solve` (20 positions a row, seeds 900 + turns; see docs/perfect-play.md).
+`python tools/measure.py table-solve` (20 positions a row, seeds 900 + turns; see docs/perfect-play.md).
 Under a time budget a solve is tried when its p95 is at most half the time left, and it gives up when
 that half is spent (the search then has the other half). Under a node budget it is tried when the p95 of
 its states is within the cap, and gives up at the cap.

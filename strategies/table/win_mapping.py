@@ -2,7 +2,7 @@
 
 P(win) = 1 / (1 + exp(-(margin + tie) / (SCALE_BASE + SCALE_PER_TURN * turns_left))), where tie is
 +0.5 when the mover wins ties and -0.5 otherwise. The constants are fitted by
-`rummy-vision measure calibrate` on exact win values of endgames (solved by the kernel) and
+`python tools/measure.py calibrate` on exact win values of endgames (solved by the kernel) and
 checked on other endgames; docs/perfect-play.md gives the fit and the check.
 """
 

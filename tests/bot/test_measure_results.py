@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from bot.measure.record import file_name, read_result
 from rummy.deals import make_deal, play_round
 from strategies.registry import get_strategy
 
+CHECKOUT = Path(__file__).resolve().parents[2]
 PROVENANCE = ("command", "source", "seeds", "settings", "machine", "load", "started", "wall_seconds", "cpu_seconds")
 
 
@@ -106,44 +108,25 @@ def test_regret_stages_weigh_each_turns_left_by_its_positions() -> None:
     assert second["positions"] == 5 and second["mean_regret"] == 1.0
 
 
-def test_table_build_figures_say_what_a_top_n_table_holds(tmp_path: Path) -> None:
-    from bot.measure.table import build_figures
-    from rummy import RulesConfig
-    from strategies.table.build import build_table
-    from strategies.table.fileformat import read_header
-
-    path = tmp_path / "mini.rvt"
-    build_table(path, RulesConfig(types_per_round=2, cards_per_type=5, hand_size=3), workers=1)
-    sizes = read_header(path)["sizes"]
-    figures = build_figures(path, emit=lambda line: None)
-    assert figures["states_with_layer_0"] == sum(sizes) and figures["states_stored"] == sum(sizes[1:])
-    for layer in figures["layers"]:
-        through = sum(sizes[1 : layer["layer"] + 1])
-        assert layer["through"]["states"] == through and layer["through"]["value_bytes"] == 4 * through
-    assert figures["layers"][-1]["through"]["seconds"] == pytest.approx(figures["build_seconds"])
-
-
-def test_table_verify_refuses_a_missing_table_in_one_line(tmp_path: Path) -> None:
-    missing = tmp_path / "none.rvt"
-    done = CliRunner().invoke(app, ["measure", "table-verify", "--table", str(missing), "--out", str(tmp_path)])
-    assert done.exit_code == 2, done.output
-    assert len(done.output.strip().splitlines()) == 1 and str(missing.name) in done.output
-    assert not list(tmp_path.glob("*.json"))
-
-
-def test_win_build_figures_give_each_layers_values_time_and_peak_memory(tmp_path: Path) -> None:
-    from bot.measure.win_table import win_build_figures
-    from rummy import RulesConfig
-    from strategies.table.win_build import build_win_table
-    from strategies.table.win_format import read_win_header
-
-    path = tmp_path / "mini.rvw"
-    build_win_table(path, RulesConfig(types_per_round=2, cards_per_type=5, hand_size=3), workers=1)
-    header = read_win_header(path)
-    figures = win_build_figures(path, emit=lambda line: None)
-    assert figures["bytes"] == path.stat().st_size and figures["done"] == header["done"] == len(header["sizes"]) - 1
-    assert [layer["values"] for layer in figures["layers"]] == [entry["values"] for entry in header["layers"]]
-    assert figures["values_stored"] == sum(entry["values"] for entry in header["layers"])
-    peaks = [layer["peak_rss_bytes"] for layer in figures["layers"]]
-    assert all(peak > 0 for peak in peaks) and peaks == sorted(peaks)  # the process's peak so far never falls
-    assert figures["peak_rss_bytes"] == peaks[-1]
+def test_measure_writes_under_the_current_directory_and_never_into_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed command knows no checkout: its result goes to ./measurements or --out, with the package's
+    version, and the commit only of a git checkout it runs in (none here)."""
+    stored = CHECKOUT / "measurements"
+    before = {path.name: path.stat().st_mtime_ns for path in stored.iterdir()}
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    args = ["measure", "correction", "--rounds", "1", "--model", "ranked"]
+    default = CliRunner().invoke(app, args)
+    assert default.exit_code == 0, default.output
+    assert [path.name for path in work.iterdir()] == ["measurements"]
+    assert [path.name for path in (work / "measurements").iterdir()] == ["correction.json"]
+    elsewhere = tmp_path / "elsewhere"
+    told = CliRunner().invoke(app, [*args, "--name", "told", "--out", str(elsewhere)])
+    assert told.exit_code == 0, told.output
+    assert [path.name for path in elsewhere.iterdir()] == ["told.json"]
+    source = read_result(elsewhere / "told.json")["source"]
+    assert source == {"commit": None, "dirty": None, "version": metadata.version("rummy-vision")}
+    assert {path.name: path.stat().st_mtime_ns for path in stored.iterdir()} == before

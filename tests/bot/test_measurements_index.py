@@ -1,5 +1,5 @@
-"""measurements/README.md lists the command behind every kind of stored result: each parses, every `measure`
-subcommand is there, and every file it names exists."""
+"""measurements/README.md lists the command behind every kind of stored result: each parses, every subcommand of
+`rummy-vision measure` and of the recipes (`python tools/measure.py`) is there, and every file it names exists."""
 
 from __future__ import annotations
 
@@ -11,14 +11,26 @@ import typer
 from test_readme_commands import MEASUREMENTS_INDEX, _parse
 
 from bot.cli import app
+from tools.recipes.app import PROG
+from tools.recipes.app import app as recipes_app
 
 FOLDER = MEASUREMENTS_INDEX.parent
 
 
 def _rows() -> list[tuple[str, str]]:
     """(command, what it writes) for every row of the index's command table."""
-    rows = re.findall(r"^\| `(rummy-vision [^`]+)` \| ([^|]+) \|", MEASUREMENTS_INDEX.read_text(), re.M)
+    text = MEASUREMENTS_INDEX.read_text()
+    rows = re.findall(rf"^\| `((?:rummy-vision|{re.escape(PROG)}) [^`]+)` \| ([^|]+) \|", text, re.M)
     return [(command, writes.strip()) for command, writes in rows]
+
+
+def _parse_recipe(args: list[str]) -> str:
+    """Parse a recipe's command line like the script would, without running it."""
+    root = typer.main.get_command(recipes_app)
+    ctx = root.make_context(PROG, list(args))
+    name, command, rest = root.resolve_command(ctx, [*getattr(ctx, "_protected_args", []), *ctx.args])
+    command.make_context(name, rest, parent=ctx)
+    return str(name)
 
 
 def test_the_index_has_rows() -> None:
@@ -27,13 +39,18 @@ def test_the_index_has_rows() -> None:
 
 @pytest.mark.parametrize("command", [command for command, _ in _rows()])
 def test_each_command_parses(command: str) -> None:
-    assert _parse(shlex.split(command)[1:])
+    if command.startswith(PROG + " "):
+        assert _parse_recipe(shlex.split(command)[2:])
+    else:
+        assert _parse(shlex.split(command)[1:])
 
 
-def test_every_measure_subcommand_is_listed() -> None:
+def test_every_measure_subcommand_and_every_recipe_is_listed() -> None:
     measure = typer.main.get_command(app).commands["measure"]  # type: ignore[attr-defined]
     listed = {shlex.split(command)[2] for command, _ in _rows() if command.startswith("rummy-vision measure ")}
     assert set(measure.commands) == listed
+    recipes = typer.main.get_command(recipes_app).commands  # type: ignore[attr-defined]
+    assert set(recipes) == {shlex.split(command)[2] for command, _ in _rows() if command.startswith(PROG + " ")}
 
 
 @pytest.mark.parametrize(("command", "writes"), [row for row in _rows() if row[1] != "(none stored)"])

@@ -197,7 +197,7 @@ WALK: dict[str, Step] = {
     "rummy-vision review latest": Step(("Review of match", "rummy-vision solve")),
     "rummy-vision review 12 --json": Step(('"GameId": 12', '"Grader"')),
     "rummy-vision review 12 --objective margin --html r.html": Step(("r.html",)),
-    "rummy-vision measure --help": Step(("table-build", "duel", "viewer-load", "measurements/NAME.json")),
+    "rummy-vision measure --help": Step(("strength", "duel", "noise-cost", "measurements/NAME.json")),
 }
 
 

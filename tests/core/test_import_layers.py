@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -216,3 +217,35 @@ def test_the_core_keeps_no_storage() -> None:
         if target == "sqlite3" or target.startswith("sqlite3.")
     )
     assert stored == []
+
+
+def _imported_by_name(path: Path) -> Iterable[str]:
+    """Modules a file loads by a literal name: importlib.import_module("x") and __import__("x")."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                yield node.args[0].value
+
+
+def test_the_product_imports_nothing_from_tools() -> None:
+    # tools/ (the recipes behind the docs' figures, tools/figures.py) is not installed: the product must run
+    # without it. tools may import the product, never the reverse.
+    found = sorted(
+        (module, target)
+        for module, path in FOUND.items()
+        for target in [*imports_of(path), *_imported_by_name(path)]
+        if target == "tools" or target.startswith("tools.")
+    )
+    assert len(FOUND) > 100  # the product was read
+    assert found == []
+
+
+def test_tools_stay_out_of_the_wheel() -> None:
+    # The packages a build finds with pyproject.toml's own patterns: tools/ is a package for the tests'
+    # imports, so only those patterns keep it out.
+    setuptools = pytest.importorskip("setuptools")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = setuptools.find_packages(where=str(ROOT), **config["tool"]["setuptools"]["packages"]["find"])
+    assert "bot.measure" in found and "strategies.table" in found
+    assert [name for name in found if name.split(".")[0] in ("tools", "tests")] == []

@@ -9,10 +9,10 @@ from typing import Any
 
 import httpx
 
-from bot.measure.server_load import random_move
 from server.accounts import Accounts
 from server.embedded import EmbeddedServer
 from server.storage.records import connect
+from tools.recipes.server_load import random_move
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: the tests are about the protocol, not the hash cost
 

@@ -1,6 +1,6 @@
 """pytest-benchmark figures for the kernel and the table (skipped by default; run with --benchmark-enable).
 
-The full table's figures come from `rummy-vision measure table-build`, `table-lookup` and `table-solve`."""
+The full table's figures come from `python tools/measure.py table-build`, `table-lookup` and `table-solve`."""
 
 from pathlib import Path
 

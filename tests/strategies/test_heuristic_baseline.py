@@ -8,7 +8,7 @@ from pathlib import Path
 
 from doc_pages import page_text
 
-from bot.measure.baseline_bot import FIXTURE, baseline_duel
+from tools.recipes.baseline_bot import FIXTURE, baseline_duel
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -62,7 +62,7 @@ def test_without_a_table_perfect_says_how_to_build_it(tmp_path: Path, monkeypatc
 def short_positions() -> list[dict]:
     """Analysis positions with 1 and 2 turns left (what a layer-1 table covers)."""
     from bot.measure.sampling import position_set
-    from bot.measure.suite import to_position
+    from tools.recipes.suite import to_position
 
     rng = random.Random(7)
     states = position_set(2, 31, turns_left=1) + position_set(2, 32, turns_left=2)

@@ -8,13 +8,13 @@ import pytest
 from kernel_helpers import MINIATURES, rules_id
 from win_reachable import brute_and_reachable, kernel_state_at
 
-from bot.measure.win_count import count_pairs
 from rummy import DEFAULT_RULES, RulesConfig, game_info
 from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
 from strategies.kernel.win_swing import window
 from strategies.table.win_reach import BOUNDS, LaidBound
 from strategies.table.win_window import swing_layers, tie_of
+from tools.recipes.win_count import count_pairs
 
 
 @pytest.mark.parametrize("rules", MINIATURES, ids=rules_id)

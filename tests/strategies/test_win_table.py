@@ -11,7 +11,6 @@ from kernel_helpers import MINIATURES, rules_id
 from win_brute import WinBrute
 from win_reachable import count_state
 
-from bot.measure.win_count import count_pairs
 from rummy import RulesConfig
 from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
@@ -23,6 +22,7 @@ from strategies.table.win_build import build_win_table
 from strategies.table.win_format import DATA_OFFSET, load_win_table, read_win_header
 from strategies.table.win_lookup import exact_win_values, stored_error, win_move_values, win_probability
 from strategies.table.win_window import point_unit, swing_layers, tie_of
+from tools.recipes.win_count import count_pairs
 
 
 @jit

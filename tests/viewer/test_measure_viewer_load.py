@@ -1,5 +1,5 @@
-"""`rummy-vision measure viewer-load` drives chromium against a real server and writes what it saw: the cards
-of a match the server dealt come from the pictures drawn ahead."""
+"""The recipe `python tools/measure.py viewer-load` drives chromium against a real server and writes what it
+saw: the cards of a match the server dealt come from the pictures drawn ahead."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
+from tools.recipes.app import app
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_measure_viewer_load_writes_the_visits(tmp_path) -> None:
     # Its own module: the command runs a match with asyncio before it opens chromium, which a browser
     # fixture open in the same module would forbid.
-    answer = CliRunner().invoke(app, ["measure", "viewer-load", "--repeats", "1", "--out", str(tmp_path)])
+    answer = CliRunner().invoke(app, ["viewer-load", "--repeats", "1", "--out", str(tmp_path)])
     assert answer.exit_code == 0, answer.output
     result = json.loads((tmp_path / "viewer-load-cases.json").read_text())
     figures = result["figures"]
@@ -35,4 +35,4 @@ def test_measure_viewer_load_writes_the_visits(tmp_path) -> None:
     # (on the page's request, or first in its own drawing ahead: which wins that race depends on the load).
     (visit,) = figures["drawn_by_nobody"]["visits"]
     assert visit["cards_inline"] == 0 and visit["drawn"] > 0
-    assert result["command"][:3] == ["rummy-vision", "measure", "viewer-load"] and result["cpu_seconds"] > 0
+    assert result["command"][:3] == ["python", "tools/measure.py", "viewer-load"] and result["cpu_seconds"] > 0

@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.measure.browser import BrowserMissing
-from bot.measure.browser import debian_chromium as browser_of_debian
 from server.embedded import EmbeddedServer
 from server.settings import Settings
+from tools.recipes.browser import BrowserMissing
+from tools.recipes.browser import debian_chromium as browser_of_debian
 
 FAST_HASH = 1000  # PBKDF2 iterations for test bots: these tests are about the viewer, not the hash cost
 
@@ -54,7 +54,7 @@ def servers_on(db_path: Path) -> Iterator[Callable[..., ViewerServer]]:
 
 @contextmanager
 def debian_chromium() -> Iterator[Any]:
-    """Debian's chromium through Playwright (bot.measure.browser); a missing browser fails the test."""
+    """Debian's chromium through Playwright (tools.recipes.browser); a missing browser fails the test."""
     try:
         with browser_of_debian() as browser:
             yield browser

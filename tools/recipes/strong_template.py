@@ -1,4 +1,4 @@
-"""The `strong` starter template against `greedy`: `rummy-vision measure strong-template`.
+"""The `strong` starter template against `greedy`: `python tools/measure.py strong-template`.
 
 Duplicate rounds in process (each deal twice, seats swapped), both players told the true labels
 (the measurement is of the strategy, not of a recognizer). The template searches under a node

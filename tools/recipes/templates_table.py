@@ -1,4 +1,4 @@
-"""Every starter template against reference strategies: `rummy-vision measure templates`.
+"""Every starter template against reference strategies: `python tools/measure.py templates`.
 
 Duplicate rounds in process (each deal twice, seats swapped), every player told the true labels, so
 the table compares the templates' play, not their recognizers. `strong` searches under a node budget

@@ -1,7 +1,7 @@
 """How many nodes a searcher gets through per CPU second, so that a duel can give it the node budget
 that equals its time budget on an idle machine (figures, not pass/fail):
 
-    rummy-vision measure node-rate expectimax-plan "expectimax:objective=win" --positions 40
+    python tools/measure.py node-rate expectimax-plan "expectimax:objective=win" --positions 40
 
 A time budget makes a searcher as strong as the machine is idle: on a shared machine it searches
 less deep. Its node budget at the same strength is its rate (nodes per CPU second, measured on

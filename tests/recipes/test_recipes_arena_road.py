@@ -1,4 +1,4 @@
-"""`rummy-vision measure azure-pace` and `measure templates`: what they store, on fakes and small runs."""
+"""The recipes `azure-pace` and `templates` (`python tools/measure.py`): what they store, on fakes and small runs."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.measure.record import read_result
+from tools.recipes.app import app
+from tools.recipes.record import read_result
 
 
 def test_azure_pace_stores_each_tier_and_what_the_gallery_answers_on_the_free_tier(tmp_path: Path) -> None:
     # 30 s for a hand, not the real 4 s: on a loaded machine the local recognizer's first look alone can take
     # longer than 4 s, and the cases are about who answers, not how fast. Still below the 60 s rate window.
-    args = ["measure", "azure-pace", "--latency-ms", "20", "--budget-s", "30", "--out", str(tmp_path)]
+    args = ["azure-pace", "--latency-ms", "20", "--budget-s", "30", "--out", str(tmp_path)]
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     result = read_result(tmp_path / "azure_pace.json")
-    assert result["command"][:3] == ["rummy-vision", "measure", "azure-pace"]
+    assert result["command"][:3] == ["python", "tools/measure.py", "azure-pace"]
     assert result["settings"] == {"latency_ms": 20, "budget_s": 30.0}
     figures = result["figures"]
     for case in ("standard_parallel_8", "standard_one_at_a_time", "free_first_match", "free_local_first_match"):
@@ -34,7 +34,7 @@ def test_azure_pace_stores_each_tier_and_what_the_gallery_answers_on_the_free_ti
 
 
 def test_measure_templates_plays_every_template_and_leaves_out_an_opponent_that_cannot_play(tmp_path: Path) -> None:
-    args = ["measure", "templates", "--template", "random,vision", "--opponents", "greedy,perfect"]
+    args = ["templates", "--template", "random,vision", "--opponents", "greedy,perfect"]
     done = CliRunner().invoke(app, [*args, "--rounds", "2", "--out", str(tmp_path)])
     assert done.exit_code == 0, done.output
     figures = read_result(tmp_path / "templates.json")["figures"]

@@ -1,4 +1,4 @@
-"""Azure labelling at the arena's pace, against a fake endpoint: `rummy-vision measure azure-pace`.
+"""Azure labelling at the arena's pace, against a fake endpoint: `python tools/measure.py azure-pace`.
 
 A fake Azure Computer Vision v3.2 `analyze` endpoint on loopback answers every picture after the
 chosen latency (200 ms by default), naming its landmark. It also serves the card pictures (drawn

@@ -1,4 +1,4 @@
-"""`rummy-vision measure viewer-load`: how long a viewer step of 20 cards takes to show in a cold browser.
+"""`python tools/measure.py viewer-load`: how long a viewer step of 20 cards takes to show in a cold browser.
 
 A referee runs in this process on a loopback port with a fresh database; two random bots play one match
 over HTTP while a person has the viewer open, so the server deals the cards (and draws their pictures
@@ -44,14 +44,14 @@ from typing import Any
 
 import httpx
 
-from bot.measure.browser import debian_chromium
-from bot.measure.server_load import Tally, _play
 from server.accounts import Accounts
 from server.cards.picture_folder import folder_beside
 from server.cards.viewer_cards import ROUNDS_DRAWN
 from server.embedded import EmbeddedServer
 from server.settings import Settings
 from server.storage.records import connect
+from tools.recipes.browser import debian_chromium
+from tools.recipes.server_load import Tally, _play
 
 CARDS = 20  # both hands of a step before anything is laid
 # Rounds of the `match` run: one more than `match` draws the pictures of, so one round is drawn by nobody.

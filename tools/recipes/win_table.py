@@ -1,4 +1,4 @@
-"""The win table's figures (`rummy-vision measure table-build --objective win`, `table-lookup --objective win`):
+"""The win table's figures (`python tools/measure.py table-build --objective win`, `table-lookup --objective win`):
 
 - build: per layer of a built win table, its states, stored values, wall and CPU seconds and the build
   process's peak memory so far, as the build recorded them in the table's header; the file's size;

@@ -1,4 +1,4 @@
-"""`heuristic` against the simplest labelling bot (`rummy-vision measure baseline-bot`).
+"""`heuristic` against the simplest labelling bot (`python tools/measure.py baseline-bot`).
 
 The bot is `fixtures/strategies/lay_any_set.py`: lay any set, else give the rarest card. Every deal
 (`rummy.deals.make_deal`, seeds first-seed..) is played twice with the seats swapped; `heuristic`
@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.measure.duel import parse_player
-from bot.measure.record import REPOSITORY
 from rummy.deals import make_deal, play_round
 from rummy.stats import wilson_interval
 from strategies.registry import get_strategy
+from tools.recipes.record import REPOSITORY
 
 FIXTURE = REPOSITORY / "fixtures" / "strategies" / "lay_any_set.py"
 FIRST_SEED = 70000  # deal seeds no other measurement uses

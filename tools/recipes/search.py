@@ -1,4 +1,4 @@
-"""Search benchmarks (`rummy-vision measure search`):
+"""Search benchmarks (`python tools/measure.py search`):
 
 1. node counts at a fixed depth on a fixed position set: plain expectimax, Star1, Star2, +TT, +killers
    (every node once: a decision, a chance node, or a leaf, which is a finished round or an estimate);

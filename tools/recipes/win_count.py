@@ -1,4 +1,4 @@
-"""What an exact win table must hold, layer by layer, before building it: `rummy-vision measure win-count`.
+"""What an exact win table must hold, layer by layer, before building it: `python tools/measure.py win-count`.
 
 Only the banked differences D with 0 < P(s, D) < 1 are stored (strategies.table.win_window). This
 counts those (state, D) pairs per layer three ways, each an upper bound on the pairs a deal can reach:

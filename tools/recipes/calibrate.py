@@ -1,6 +1,6 @@
 """Fit the margin-to-win-probability mapping (strategies.table.win_mapping) on exact endgame values.
 
-    RUMMY_VISION_TABLE=/path/to/table rummy-vision measure calibrate [--positions 60] [--max-turns 6]
+    RUMMY_VISION_TABLE=/path/to/table python tools/measure.py calibrate [--positions 60] [--max-turns 6]
 
 For each position (random deals advanced by random play, `position_set`) every move's exact
 win value comes from the kernel's on-demand solver and its exact margin from the table. The scale

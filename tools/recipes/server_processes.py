@@ -1,4 +1,4 @@
-"""`rummy-vision measure server-processes`: GM-MakeMove latency with the bot clients in separate processes.
+"""`python tools/measure.py server-processes`: GM-MakeMove latency with the bot clients in separate processes.
 
 One httpx client process cannot generate the load of 50 matches on a small machine without becoming
 the bottleneck itself (and inflating the latencies it reports). Here the referee runs as
@@ -26,9 +26,9 @@ from typing import Any
 
 import httpx
 
-from bot.measure.server_load import Tally, _play, server_process
 from server.accounts import Accounts
 from server.storage.records import connect
+from tools.recipes.server_load import Tally, _play, server_process
 
 
 def play_bots(prod: str, bots: list[tuple[str, str]], seed: int) -> tuple[list[float], int]:

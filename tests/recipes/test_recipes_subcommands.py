@@ -1,4 +1,4 @@
-"""`measure suite`, `measure lockout` and `measure win-count`: one measurement package, one result format.
+"""The recipes `suite`, `lockout` and `win-count` (`python tools/measure.py`): one result format with the product's.
 
 The suite is rebuilt from its seed and compared with the tracked fixture; the lock-out attack runs
 for a few seconds against a real `serve` and a real `play --forever`; the stored lock-out and
@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.measure.record import DEFAULT_FOLDER, read_result
+from tools.recipes.app import app
+from tools.recipes.record import MEASUREMENTS, read_result
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "strategies" / "positions.jsonl"
 
 
 def test_measure_suite_rebuilds_the_fixture_from_its_seed(tmp_path: Path) -> None:
     positions = tmp_path / "positions.jsonl"
-    args = ["measure", "suite", "--count", "2", "--positions", str(positions), "--out", str(tmp_path)]
+    args = ["suite", "--count", "2", "--positions", str(positions), "--out", str(tmp_path)]
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     built = [json.loads(line) for line in positions.read_text(encoding="utf-8").splitlines()]
@@ -34,7 +34,7 @@ def test_measure_suite_rebuilds_the_fixture_from_its_seed(tmp_path: Path) -> Non
 
 
 def test_measure_suite_refuses_an_unwritable_file_in_one_line(tmp_path: Path) -> None:
-    args = ["measure", "suite", "--count", "1", "--positions", str(tmp_path / "no" / "such" / "x.jsonl")]
+    args = ["suite", "--count", "1", "--positions", str(tmp_path / "no" / "such" / "x.jsonl")]
     done = CliRunner().invoke(app, [*args, "--out", str(tmp_path)])
     assert done.exit_code == 2
     assert "--positions" in done.output and "No such file" in " ".join(done.output.split())
@@ -42,7 +42,7 @@ def test_measure_suite_refuses_an_unwritable_file_in_one_line(tmp_path: Path) ->
 
 
 def test_measure_lockout_runs_a_real_server_and_client_under_attack(tmp_path: Path) -> None:
-    args = ["measure", "lockout", "--duration-s", "3", "--rate", "4", "--out", str(tmp_path)]
+    args = ["lockout", "--duration-s", "3", "--rate", "4", "--out", str(tmp_path)]
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     result = read_result(tmp_path / "lockout.json")
@@ -63,18 +63,18 @@ def test_a_missing_table_ends_a_table_measurement_in_one_line_and_stores_nothing
     tmp_path: Path, command: list[str]
 ) -> None:
     missing = tmp_path / "none.table"
-    done = CliRunner().invoke(app, ["measure", *command, "--table", str(missing), "--out", str(tmp_path)])
+    done = CliRunner().invoke(app, [*command, "--table", str(missing), "--out", str(tmp_path)])
     assert done.exit_code == 2
     assert str(missing) in " ".join(done.output.split())
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_stored_lockout_and_win_count_results_hold_the_readme_figures() -> None:
-    lockout = read_result(DEFAULT_FOLDER / "lockout.json")
+    lockout = read_result(MEASUREMENTS / "lockout.json")
     victim = lockout["figures"]["victim"]
     assert (victim["matches"], victim["lost_on_time"], victim["client_exits"]) == (286, 0, 0)
     assert lockout["settings"]["duration_s"] == 900.0 and "converted" in lockout["note"].lower()
-    count = read_result(DEFAULT_FOLDER / "win_table_count.json")
+    count = read_result(MEASUREMENTS / "win_table_count.json")
     layers = count["figures"]["layers"]
     assert len(layers) == 20 and round(sum(layer["pairs"] for layer in layers) / 1e9, 2) == 3.68
     assert sum(layer["pairs_laid_sets"] for layer in layers) == 534_874_398

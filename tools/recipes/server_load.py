@@ -1,4 +1,4 @@
-"""`rummy-vision measure server`: moves per second and GM-MakeMove latency over loopback HTTP.
+"""`python tools/measure.py server`: moves per second and GM-MakeMove latency over loopback HTTP.
 
 Starts `python -m server serve` in its own process on a free port with a fresh database, registers bots,
 and plays random matches with 1, 10 and 50 at once. The bots run in separate client processes

@@ -1,6 +1,6 @@
 """The curated position suite: endgames whose best move the exact solver finds by a clear gap.
 
-`rummy-vision measure suite --positions fixtures/strategies/positions.jsonl` writes it.
+`python tools/measure.py suite --positions fixtures/strategies/positions.jsonl` writes it.
 
 Each line is an analysis position with "Expected" (the exact solver's best move), "Objective"
 and a "Comment" that says why the move is best (which plan it follows, its value, the runner-up

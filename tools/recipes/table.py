@@ -1,4 +1,4 @@
-"""Perfect-play benchmarks (`rummy-vision measure table-build | table-lookup | table-verify | table-solve`):
+"""Perfect-play benchmarks (`python tools/measure.py table-build | table-lookup | table-verify | table-solve`):
 
 - table-build: per layer of a built table, its states, wall seconds, CPU seconds and states per second
   (as the build recorded them in the table's header), and what a `--top N` table holds (states,

@@ -1,4 +1,4 @@
-"""Coaches at their maximum beside house bots and pictures: `python -m bot.measure.coach_load` (issue 41).
+"""Coaches at their maximum beside house bots and pictures: `python tools/measure.py coach-load` (issue 41).
 
 A real `rummy-vision serve` of this tree runs while
 - 8 /play games (the per-network cap) ask the coach (`--coach`, by default `exact`, which searches until
@@ -16,7 +16,6 @@ answers arrived. Timings depend on the machine and its load (recorded with the r
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import functools
 import random
@@ -35,8 +34,7 @@ from typing import Any
 
 import httpx
 
-from bot.measure.record import start_run, write_result
-from bot.measure.server_load import random_move
+from tools.recipes.server_load import random_move
 
 GAMES = 8
 COACH_MS = 60_000
@@ -233,26 +231,3 @@ def measure(tree: Path, minutes: float, coach: str = "exact") -> tuple[dict[str,
         "person_moves": load.person_moves,
     }
     return figures, said
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=10.0)
-    parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[2], help="the code served")
-    parser.add_argument("--name", default="coach-load")
-    parser.add_argument("--coach", default="exact", help="the coaches' strategy (exact searches to its time)")
-    parser.add_argument("--no-save", action="store_true")
-    options = parser.parse_args(argv)
-    run = start_run()
-    figures, _said = measure(options.tree, options.minutes, options.coach)
-    print(figures)
-    if not options.no_save:
-        settings = {"minutes": options.minutes, "games": GAMES, "coach_ms": COACH_MS, "coach": options.coach}
-        settings["tree"] = str(options.tree)
-        seeds = "arena bots: random moves seeded 0 and 1; the server deals at random"
-        print(write_result(options.name, figures, run=run, seeds=seeds, settings=settings))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

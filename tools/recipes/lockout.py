@@ -1,4 +1,4 @@
-"""The lock-out attack on a bot that plays continuously: `rummy-vision measure lockout`.
+"""The lock-out attack on a bot that plays continuously: `python tools/measure.py lockout`.
 
 A real `rummy-vision serve` and a real `rummy-vision play --forever` client (greedy, oracle labels,
 style 1 against housebot-practise) run for `--duration-s` seconds while an attacker sends the
