@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummy.belief import (
@@ -37,7 +37,8 @@ from rummy.belief import (
 from rummy.config import DEFAULT_RULES, PointsShown, RulesConfig
 from rummy.countstate import CountState, card_move, count_rules, pack, second_mover
 from rummy.labels import CardLabel
-from rummy.moves import Lay, Move
+from rummy.moves import Give, Lay, Move, Take
+from rummy.opponent_moves import OpponentDecision, read_opponent_move
 
 PLACEHOLDER = "unseen type {}"
 # A name becomes one of the round's types when the labels give it at least this much weight (one sure
@@ -81,6 +82,9 @@ class Tracker:
         self._remaining_moves = -1
         self._last: dict[str, Any] | None = None
         self._pending: tuple[int, ...] | None = None  # our last Lay, to read its outcome
+        self._played: Move | None = None  # our last move, to read the opponent's that followed
+        # The opponent's moves since our first view, each as its readings (see rummy.opponent_moves).
+        self.opponent_moves: list[tuple[OpponentDecision, ...]] = []
         self._belief: Belief | None = None
         # Second opinions on single cards (another recognizer asked where it pays), each read by its own
         # recognizer's error model: independent evidence, multiplied into the card's labels' evidence.
@@ -107,7 +111,12 @@ class Tracker:
             self.rounds_seen += 1
         else:
             assert self._last is not None
+            laid_before = self.laid | set(range(-1, -self.unseen_laid - 1, -1))
             self._read_sets(self._last, gamestate)
+            if self._played is not None:
+                readings = read_opponent_move(self._last, gamestate, self._played, laid_before, self._set_points)
+                if readings:
+                    self.opponent_moves.append(readings)
         self._score_sum = score_sum
         self._remaining_moves = gamestate["RemainingMoves"]
         now = set(in_hands)
@@ -128,6 +137,7 @@ class Tracker:
         self.unseen_laid = unseen
         self._last = dict(gamestate)
         self._pending = None
+        self._played = None
         self._belief = None
 
     def add_opinion(self, card_id: int, label: CardLabel, error_model: ErrorModel) -> None:
@@ -146,14 +156,13 @@ class Tracker:
             combined = more if combined is None else tuple(a * b for a, b in zip(combined, more))
         return combined
 
+
     def played(self, move: Move | Mapping[str, Any]) -> None:
         """The move we send for the last gamestate observed: its outcome shows in the next one."""
-        if isinstance(move, Lay):
-            self._pending = tuple(move.ids)
-        elif isinstance(move, Mapping) and isinstance(move.get("Lay"), list):
-            self._pending = tuple(int(card_id) for card_id in move["Lay"])
-        else:
-            self._pending = None
+        if isinstance(move, Mapping):
+            move = _move_of(move)
+        self._played = move
+        self._pending = tuple(move.ids) if isinstance(move, Lay) else None
 
     def _set_points(self, gamestate: Mapping[str, Any], points: str, hand: str) -> int:
         shown = int(gamestate[points])
@@ -246,6 +255,35 @@ class Tracker:
             )
         return self._belief
 
+    def adopt(self, weighted: Sequence[tuple[Mapping[int, int], float]], how: str) -> None:
+        """Replace the belief, until the next gamestate, by these assignments (every card the belief covers, with
+        unnormalised weights) that a strategy weighed with evidence the belief cannot read itself; `how` is
+        added to its method. The result is never called exact."""
+        belief = self.belief()
+        total = sum(weight for _types, weight in weighted)
+        if not total > 0:
+            raise ValueError("the assignments adopted have no weight")
+        n, per_type = len(belief.names), self.rules.cards_per_type
+        assignments = []
+        for types, weight in sorted(weighted, key=lambda item: -item[1]):
+            if weight <= 0:
+                continue
+            deck = [per_type] * n
+            for t in types.values():
+                deck[t] -= 1
+            assignments.append(Assignment(dict(types), tuple(deck), weight / total))
+        marginals = {card: [0.0] * n for card in belief.marginals}
+        for assignment in assignments:
+            for card, t in assignment.types.items():
+                marginals[card][t] += assignment.weight
+        self._belief = replace(
+            belief,
+            assignments=tuple(assignments),
+            exact=False,
+            method=f"{belief.method}; {how}",
+            marginals={card: tuple(row) for card, row in marginals.items()},
+        )
+
     def card_types(self) -> dict[int, int]:
         """Type index of every card seen this round, in the most likely assignment."""
         return {card: t for card, t in self.belief().most_likely.types.items() if card >= 0}
@@ -325,3 +363,14 @@ class Tracker:
         my_cards = [(card[0], types[card[0]]) for card in self._last["MyHand"]]
         opp_cards = [(card[0], types[card[0]]) for card in self._last["OppHand"]]
         return card_move(count_rules(self.rules), move_id, my_cards, opp_cards, trust)
+
+
+def _move_of(sent: Mapping[str, Any]) -> Move | None:
+    """A move as sent to the referee ({"Lay": [...]}, {"Take": id}, {"Give": id}); None if it is none of them."""
+    if isinstance(sent.get("Lay"), list):
+        return Lay(tuple(int(card_id) for card_id in sent["Lay"]))
+    if isinstance(sent.get("Take"), int):
+        return Take(sent["Take"])
+    if isinstance(sent.get("Give"), int):
+        return Give(sent["Give"])
+    return None

@@ -17,6 +17,7 @@ from rummy.belief import EXPECTED, Belief, error_model_of, unsure_cards
 from rummy.labels import recognize_within
 from strategies.base import Strategy
 from strategies.belief_play import BeliefDecision, decide
+from strategies.opponent_model import OpponentModel
 
 # Part of the time to the deadline a strategy may think; the rest covers labelling and the network.
 THINKING_SHARE = 0.6
@@ -36,6 +37,8 @@ class ArenaAgent:
         self.rules = rules
         self.error_model = error_model_of(recognizer)
         self.tracker = Tracker(rules, self.error_model)
+        # Reads the opponent's moves as evidence about the cards, where the strategy asks for it.
+        self.opponent = OpponentModel(strategy) if getattr(strategy, "read_opponent", False) else None
         self.last_labels: dict[int, CardLabel] = {}
         # The best moves of the last decision with their values, for records and the viewer:
         # [{"Move": arena move, "Label": readable, "Value": number, "Exact": bool}], best first; empty for
@@ -80,11 +83,11 @@ class ArenaAgent:
             self.last_suggestions = self._suggestions(state.rules.moves, confidence)
             move = self.tracker.card_move(move_id, confidence)
         else:
-            decision = decide(self.strategy, self.tracker, deadline)
+            decision = decide(self.strategy, self.tracker, deadline, self.opponent)
             asked = 0
             while asked < ASKS_PER_MOVE and self._ask_again(decision, gamestate, deadline):
                 asked += 1
-                decision = decide(self.strategy, self.tracker, deadline)
+                decision = decide(self.strategy, self.tracker, deadline, self.opponent)
                 if self.tracker.belief().certain:
                     break
             self.asked += asked
@@ -202,3 +205,4 @@ def describe_count_move(move: CountMove, names: Sequence[str]) -> str:
     if move.kind == "waste":
         return "Waste a turn (a Lay that is no set)"
     return f"{move.kind.title()} {names[move.type]}"
+

@@ -31,6 +31,7 @@ from rummy.belief import Belief
 from rummy.countstate import card_move
 from rummy.tracker import BeliefState
 from strategies.base import Strategy
+from strategies.opponent_model import OpponentModel
 
 # Assignments a searcher values (its budget is split among them); the rest of the belief is left out.
 SEARCH_STATES = 6
@@ -40,6 +41,8 @@ TABLE_STATES = 256
 VOTE_STATES = 32
 # The least node budget a searcher gets per assignment.
 MIN_NODES = 2_000
+# Part of the time to the deadline that reading the opponent's moves may take (the rest values the moves).
+OPPONENT_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -62,9 +65,15 @@ class BeliefDecision:
     worth_asking: tuple[tuple[int, float], ...] = ()
 
 
-def decide(strategy: Strategy, tracker: Tracker, deadline: float | None = None) -> BeliefDecision:
-    """The card move to play on the tracker's belief (call when it holds more than one assignment)."""
+def decide(
+    strategy: Strategy, tracker: Tracker, deadline: float | None = None, opponent: OpponentModel | None = None
+) -> BeliefDecision:
+    """The card move to play on the tracker's belief (call when it holds more than one assignment). With an
+    `opponent` model, the belief is first weighed by how likely the opponent's moves were in each assignment."""
     began = time.monotonic()
+    if opponent is not None and callable(getattr(strategy, "analyse", None)):
+        reading_ends = None if deadline is None else began + OPPONENT_SHARE * max(0.0, deadline - began)
+        opponent.reweigh(tracker, reading_ends)
     states = tracker.belief_states()
     belief = tracker.belief()
     rules = states[0].state.rules

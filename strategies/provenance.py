@@ -35,6 +35,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
     win = getattr(strategy, "win_source", None)
     if isinstance(win, dict):
         found["win_table"] = win
+    if getattr(strategy, "read_opponent", False):
+        found["read_opponent"] = True
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
     return found
@@ -65,4 +67,6 @@ def source_text(source: dict[str, Any]) -> str:
         parts.append(f"recognizer {source['recognizer']}")
     if "error_model" in source:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
+    if source.get("read_opponent"):
+        parts.append("weighs that belief by the opponent's moves as a rational player's (tempered)")
     return ", ".join(parts)

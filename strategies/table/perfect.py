@@ -105,12 +105,16 @@ class PerfectStrategy:
         rules: RulesConfig = DEFAULT_RULES,
         time_ms: float | None = None,
         seed: int | None = None,
+        read_opponent: bool = False,
     ) -> None:
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
         self.win_table = _win_table(rules, self.table.path) if self.objective is Objective.WIN else None
         self.time_ms = time_ms
+        # Weigh an unsure belief by how likely the opponent's moves were (strategies.opponent_model); off by
+        # default: measured, it did not win more rounds.
+        self.read_opponent = bool(read_opponent)
         self.last: SearchResult | None = None
         self.last_how = ""
         self.last_values_exact = True

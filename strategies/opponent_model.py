@@ -1,0 +1,166 @@
+"""The opponent's moves as evidence about the cards: a good player's choice says what its cards were.
+
+The opponent sees every card as it is. When our labels may be wrong, each way the cards could be is a
+different position for the opponent, and in some of them the move it made would have been a poor one.
+For every move it made since our first view (rummy.opponent_moves), the strategy values the opponent's
+position as it was, and the move gets a likelihood:
+
+    P(move | cards, rational) = EPSILON / moves + (1 - EPSILON) * softmax(BETA * value)[move]
+
+The opponent may not be a good player at all (a random bot, a template), so the belief does not rely on
+it: the evidence is a mixture of "rational" (the product above over its moves) and "any move as likely
+as another" (the product of 1 / moves), each with prior PRIOR_RATIONAL. Against an opponent whose moves
+fit no assignment well, the uniform part dominates and the belief is left nearly as it was.
+
+**Tempered, said plainly.** The update weighs the belief's own assignments (all of them, or its samples).
+When many labels are unsure the samples rarely hold the true assignment, and the full update makes the
+belief sure of a wrong one that happens to explain the moves; so the evidence enters raised to TEMPER
+(< 1), and the belief is never called exact after it. Measured (see docs/belief.md): the tempered update
+makes the belief a little better (fewer hand cards whose likeliest landmark is wrong) but did not win
+more rounds, so it is off unless asked for (`perfect:read_opponent=true`).
+
+Values are the strategy's own (`analyse(..., all_values=True)` on count-level states, the opponent to
+move), so this serves strategies whose values are cheap: table look-ups (`perfect`). They are cached by
+state for the match. Only a belief unsure of labels is read so: with true labels the belief is exact
+(an unseen opening set weighed by the deal) and stays so.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummy import CountRules, Tracker
+from rummy.countstate import CountState, MoveKind, count_rules, pack, second_mover
+from rummy.opponent_moves import OpponentDecision, SeenKind
+
+EPSILON = 0.05  # a rational player's share of moves made for no reason the values show
+PRIOR_RATIONAL = 0.5
+# How sharply a rational player prefers better moves: per unit of the value scale. Win values are 2 P(win) - 1,
+# so 40 makes a move 0.05 worse in P(win) e^-4 as likely; margin values are points.
+BETA = {"win": 40.0, "margin": 0.5}
+TEMPER = 0.3  # the power the opponent's evidence enters with (see the module)
+HOW = "weighed by the opponent's moves as a rational player's (tempered)"
+
+Terms = tuple[float, float]  # (P(its move | rational), P(its move | any move as likely))
+
+
+class OpponentModel:
+    """Reads the opponent's moves for one strategy; keep one per match (its caches are by state)."""
+
+    def __init__(self, strategy: Any) -> None:
+        self.strategy = strategy
+        objective = str(getattr(strategy, "objective", "win")).lower()
+        self.beta = BETA["margin"] if "margin" in objective else BETA["win"]
+        self._values: dict[tuple[Any, ...], Mapping[int, float]] = {}
+        self._likely: dict[tuple[Any, ...], Terms] = {}
+
+    def reweigh(self, tracker: Tracker, deadline: float | None = None) -> bool:
+        """Weigh the tracker's belief by the opponent's moves (see the module); False when it was left as it
+        was (nothing to read, true labels, no time, or no assignment with weight)."""
+        decisions = tracker.opponent_moves
+        belief = tracker.belief()
+        if not decisions or belief.certain or tracker.error_model.certain:
+            return False
+        rules = count_rules(tracker.rules)
+        found = []
+        for assignment in belief.assignments:
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            evidence = self._evidence(assignment.types, decisions, rules, tracker)
+            found.append((assignment.types, assignment.weight * evidence**TEMPER))
+        if not any(weight > 0 for _types, weight in found):
+            return False
+        tracker.adopt(found, HOW)
+        return True
+
+    def _evidence(
+        self, types: Mapping[int, int], decisions: Sequence[tuple[OpponentDecision, ...]], rules: CountRules,
+        tracker: Tracker,
+    ) -> float:
+        rational = uniform = 1.0
+        for readings in decisions:
+            terms = [self._terms(reading, types, rules, tracker) for reading in readings]
+            known = [term for term in terms if term is not None]
+            if not known:
+                return 0.0  # no such position for the opponent: these types leave the deck short
+            # Readings the views cannot tell apart are equally likely a priori.
+            rational *= sum(p for p, _u in known) / len(known)
+            uniform *= sum(u for _p, u in known) / len(known)
+        return PRIOR_RATIONAL * rational + (1 - PRIOR_RATIONAL) * uniform
+
+    def _terms(
+        self, reading: OpponentDecision, types: Mapping[int, int], rules: CountRules, tracker: Tracker
+    ) -> Terms | None:
+        state = _state(reading, types, rules, tracker)
+        if state is None:
+            return None
+        move = _count_move(reading, types, rules)
+        key = (tuple(state.hands), state.deck, tuple(state.points), state.turns_left, state.second, move)
+        if key not in self._likely:
+            self._likely[key] = self._likelihood(state, move)
+        return self._likely[key]
+
+    def _likelihood(self, state: CountState, move: int) -> Terms:
+        values = self._move_values(state)
+        n = max(1, len(values))
+        if move not in values:
+            return EPSILON / n, 1.0 / n
+        top = max(values.values())
+        weights = {m: math.exp(self.beta * (v - top)) for m, v in values.items()}
+        share = weights[move] / sum(weights.values())
+        return EPSILON / n + (1 - EPSILON) * share, 1.0 / n
+
+    def _move_values(self, state: CountState) -> Mapping[int, float]:
+        key = (tuple(state.hands), state.deck, tuple(state.points), state.turns_left, state.second)
+        if key not in self._values:
+            self._values[key] = dict(self.strategy.analyse(state, None, all_values=True).move_values)
+        return self._values[key]
+
+
+
+def _state(
+    reading: OpponentDecision, types: Mapping[int, int], rules: CountRules, tracker: Tracker
+) -> CountState | None:
+    """The opponent's position in one assignment, as a count-level state with us as player 0 and it to move;
+    None when the assignment leaves the deck short of a type."""
+    n = rules.n_types
+    mine, theirs, deck = [0] * n, [0] * n, [tracker.rules.cards_per_type] * n
+    for card in reading.my_ids:
+        mine[types[card]] += 1
+    for card in reading.opp_ids:
+        theirs[types[card]] += 1
+    for card in reading.out:
+        deck[types[card]] -= 1
+    if min(deck) < 0 or max(mine) > 15 or max(theirs) > 15:
+        return None
+    turns_taken = tracker.rules.max_turns - reading.turns_left
+    return CountState(
+        rules,
+        (pack(mine), pack(theirs)),
+        pack(deck),
+        points=reading.points,
+        turns_left=reading.turns_left,
+        mover=1,
+        second=second_mover(turns_taken, 1),
+    )
+
+
+def _count_move(reading: OpponentDecision, types: Mapping[int, int], rules: CountRules) -> int:
+    if reading.kind is SeenKind.TAKE:
+        return rules.take_ids[types[reading.cards[0]]]
+    if reading.kind is SeenKind.GIVE:
+        return rules.give_ids[types[reading.cards[0]]]
+    if reading.kind is SeenKind.REFUSED:
+        return rules.waste_id
+    code = sum(rules.unit[types[card]] for card in reading.cards)
+    return _lays_by_code(rules).get(code, rules.waste_id)
+
+
+@functools.cache
+def _lays_by_code(rules: CountRules) -> dict[int, int]:
+    """Packed type counts -> the Lay's move id, for every set of these rules."""
+    return {rules.lay_codes[move.id]: move.id for move in rules.moves if move.kind is MoveKind.LAY}
