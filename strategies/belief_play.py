@@ -83,6 +83,8 @@ def decide(
     if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
         return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
     valued = _value_states(strategy, states, deadline)
+    if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
+        return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
     lay_ids = lay_ids_by_code(rules)
     total = sum(states[index].weight for index, _values, _exact in valued)
@@ -158,7 +160,8 @@ def _value_states(
             result = strategy.analyse(states[index].state, share, all_values=True)
             # Exact here as suggestions mean it: every move's value searched or looked up, not bounded.
             exact = bool(getattr(strategy, "last_values_exact", result.exact))
-            valued.append((index, dict(result.move_values), exact))
+            if result.move_values:  # a search stopped before its first iteration values no move: left out
+                valued.append((index, dict(result.move_values), exact))
     finally:
         if nodes is not None:
             strategy.nodes = nodes

@@ -10,6 +10,7 @@ from rummy import Match, parse_move, render_gamestate
 from strategies.agent import ArenaAgent
 from strategies.belief_play import decide
 from strategies.registry import get_strategy
+from strategies.search.expectimax import SearchResult
 
 
 @pytest.mark.parametrize("spec", ["greedy", "expectimax-plan:nodes=3000"])
@@ -62,3 +63,37 @@ def test_with_true_labels_and_nothing_unseen_the_agent_plays_as_before():
             match.apply(seat, parse_move(move))
         else:
             match.apply(seat, parse_move(ArenaAgent(get_strategy("greedy"), agent.recognizer).calculate_move(view)))
+
+
+class _Stalled:
+    """A searcher whose search never finishes a first iteration: it values no move (as expectimax does when
+    its share of the time or nodes ends before depth 1)."""
+
+    nodes = 2000
+
+    def __init__(self) -> None:
+        self.inner = get_strategy("greedy")
+
+    def analyse(self, state, deadline=None, *, all_values=False):
+        return SearchResult(state.legal_moves()[0], 0.0, 0, False)
+
+    def choose(self, state, deadline=None):
+        return self.inner.choose(state, deadline)
+
+
+def test_a_search_that_values_no_move_still_gives_a_legal_move():
+    # Found in a match: expectimax@harsh:0.1 raised "min() arg is an empty sequence" when every share of its
+    # budget ended before a first iteration.
+    match = Match(seed="expect:1")
+    agent = ArenaAgent(
+        _Stalled(), get_recognizer("harsh:0.2", source=lambda: match.current.landmarks_by_url(), noise_seed=3)
+    )
+    view = render_gamestate(match, match.current.mover)
+    agent.observe(view)
+    assert not agent.tracker.belief().certain
+    decision = decide(agent.strategy, agent.tracker)
+    parse_move(decision.move.to_json())
+    mine = {card[0] for card in view["MyHand"]}
+    theirs = {card[0] for card in view["OppHand"]}
+    ids = set(getattr(decision.move, "ids", ())) or {decision.move.id}
+    assert ids <= mine | theirs
