@@ -80,3 +80,13 @@ def test_the_stored_lockout_and_win_count_results_hold_the_readme_figures() -> N
     assert sum(layer["pairs_laid_sets"] for layer in layers) == 534_874_398
     assert set(count["figures"]["counts"]) == {"pairs", "pairs_laid_total", "pairs_laid_sets"}
     assert round(count["cpu_seconds"]) == 406 and count["source"]["dirty"] is False
+
+
+def test_a_timed_build_refuses_a_folder_that_already_holds_the_table(tmp_path: Path) -> None:
+    # A resumed build would time only its rest, so --build wants a fresh file.
+    (tmp_path / "margin.rvt").write_bytes(b"half a build")
+    out = tmp_path / "out"
+    done = CliRunner().invoke(app, ["table-build", "--build", str(tmp_path), "--out", str(out)])
+    assert done.exit_code != 0
+    assert "margin.rvt exists" in " ".join(done.output.split())
+    assert not out.exists() or list(out.iterdir()) == []

@@ -26,11 +26,25 @@ from typing import Any
 from bot.measure.sampling import percentile, position_set
 from strategies.kernel.solve_position import solve_exact
 from strategies.kernel.warm import warm_up
+from strategies.table.build import build_table
 from strategies.table.fileformat import default_table_path, load_table, read_header
+from strategies.table.win_build import build_win_table
 from strategies.table.lookup import margin_value, table_move_values
 from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
 
 Emit = Callable[[str], None]
+
+
+def timed_build(folder: Path, win: bool, emit: Emit = print) -> Path:
+    """Build a whole table afresh in `folder` (margin.rvt or win.rvw, which must not exist yet: a resumed
+    build would time only its rest) with the default two workers; its path."""
+    path = folder / ("win.rvw" if win else "margin.rvt")
+    if path.exists():
+        raise ValueError(f"{path} exists: --build times a build from nothing, so give a folder without one")
+    folder.mkdir(parents=True, exist_ok=True)
+    emit(f"building {path} ...")
+    (build_win_table if win else build_table)(path)
+    return path
 
 
 def build_figures(path: Path | None, emit: Emit = print) -> dict[str, Any]:
