@@ -156,13 +156,11 @@ class Tracker:
             combined = more if combined is None else tuple(a * b for a, b in zip(combined, more))
         return combined
 
-
     def played(self, move: Move | Mapping[str, Any]) -> None:
         """The move we send for the last gamestate observed: its outcome shows in the next one."""
-        if isinstance(move, Mapping):
-            move = _move_of(move)
-        self._played = move
-        self._pending = tuple(move.ids) if isinstance(move, Lay) else None
+        sent = _move_of(move) if isinstance(move, Mapping) else move
+        self._played = sent
+        self._pending = tuple(sent.ids) if isinstance(sent, Lay) else None
 
     def _set_points(self, gamestate: Mapping[str, Any], points: str, hand: str) -> int:
         shown = int(gamestate[points])

@@ -78,7 +78,10 @@ class OpponentModel:
         return True
 
     def _evidence(
-        self, types: Mapping[int, int], decisions: Sequence[tuple[OpponentDecision, ...]], rules: CountRules,
+        self,
+        types: Mapping[int, int],
+        decisions: Sequence[tuple[OpponentDecision, ...]],
+        rules: CountRules,
         tracker: Tracker,
     ) -> float:
         rational = uniform = 1.0
@@ -119,7 +122,6 @@ class OpponentModel:
         if key not in self._values:
             self._values[key] = dict(self.strategy.analyse(state, None, all_values=True).move_values)
         return self._values[key]
-
 
 
 def _state(

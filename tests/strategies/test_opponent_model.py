@@ -80,7 +80,7 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand():
     assert len(tracker.opponent_moves) == 1
 
     names = tracker.belief().names
-    t_a, t_b = names.index(a), names.index(b)
+    t_a = names.index(a)
     before = tracker.belief().probability(x, t_a)
     assert 0.0 < before < 1.0
     assert OpponentModel(WantsType(t_a)).reweigh(tracker)
@@ -106,8 +106,10 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand():
         n = len(state.legal_moves())
         took = rules.take_ids[names.index(x_type)]
         good = rules.take_ids[t_a]
-        share = 1.0 / (1.0 + (n - 1) * math.exp(-BETA["win"])) if took == good else (
-            math.exp(-BETA["win"]) / (1.0 + (n - 1) * math.exp(-BETA["win"]))
+        share = (
+            1.0 / (1.0 + (n - 1) * math.exp(-BETA["win"]))
+            if took == good
+            else (math.exp(-BETA["win"]) / (1.0 + (n - 1) * math.exp(-BETA["win"])))
         )
         return PRIOR_RATIONAL * (EPSILON / n + (1 - EPSILON) * share) + (1 - PRIOR_RATIONAL) / n
 

@@ -28,9 +28,9 @@ from strategies.kernel.solve_position import solve_exact
 from strategies.kernel.warm import warm_up
 from strategies.table.build import build_table
 from strategies.table.fileformat import default_table_path, load_table, read_header
-from strategies.table.win_build import build_win_table
 from strategies.table.lookup import margin_value, table_move_values
 from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
+from strategies.table.win_build import build_win_table
 
 Emit = Callable[[str], None]
 
