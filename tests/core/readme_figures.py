@@ -55,6 +55,7 @@ RULES = [
     r"bounded at\s+64 MB|128 MB for",  # the viewer's picture caches
     r"20/510",  # the 8-bit rounding bound, worked out from the rules
     r"\b1000 ms\b",  # the searchers' default time budget
+    r"\b[Ll]ayer 0(?:'s)?(?!\w)|\bd = 0\b",  # the table's layer of ended rounds: a name, not a count
     r"up to 512 KB|at most 1,024 px",  # the gallery's picture copies
     r"farther than 0\.80|The 0\.80 was|the 0\.80 reach|at 0\.95, before this cut-off",  # the local reach setting
     r"3,000 nodes a\s+move",  # the templates table's node budget

@@ -67,7 +67,7 @@ def table_build(
     objective: str = typer.Option("margin", help=OBJECTIVE_HELP),
     build: Path | None = typer.Option(
         None,
-        help="Build the whole table afresh in this folder (a new file; ~4 min for margin, ~13 for win, both "
+        help="Build the whole table afresh in this folder (a new file; ~3 min for margin, ~16 for win, both "
         "cores) and time that build: the result's wall and CPU seconds are then the build's own. Without it, "
         "the figures are read from a built table's header and the run times only that read.",
     ),
