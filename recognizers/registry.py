@@ -22,7 +22,8 @@ serve any name:
 - oracle: `base_url`, `game_id`, `source` (a {url: landmark} mapping or a callable returning one)
 - local: `gallery` (SQLite path, or a Gallery; default beside the label cache), `local_threshold`
 - noisy: `noise_seed`, `noise_model` ("ranked", "flat" or "harsh"), `runner_up`, `in_round`, `unknown`
-  (`harsh:RATE[:INNER]` is `noisy` with the harsh model)
+  (`harsh:RATE[:INNER]` is `noisy` with the harsh model; `silent:RATE[:INNER]` is harsh with no wrong names,
+  RATE of the cards unanswered)
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ NAMES = (
     "local[:INNER]",
     "noisy:RATE[:INNER]",
     "harsh:RATE[:INNER]",
+    "silent:RATE[:INNER]",
     "corrected:INNER",
     "PATH.py[:INNER]",
     "FIRST+SECOND",
@@ -77,7 +79,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
     if plugged is not None:
         return load_recognizer_file(None, get_recognizer(rest or "oracle", **options), options, factory=plugged)
     name = name.lower()
-    if name in ("noisy", "harsh"):
+    if name in ("noisy", "harsh", "silent"):
         return _noisy(spec, name, rest, options)
     if name == "local":
         # numpy, PIL and the gallery (~0.3 s): only when this recognizer is asked for
@@ -124,13 +126,22 @@ def _second_opinion(spec: str, first_spec: str, second_spec: str, options: dict[
 
 
 def _noisy(spec: str, name: str, rest: str, options: dict[str, Any]) -> Recognizer:
-    """noisy:RATE[:INNER] and harsh:RATE[:INNER]: INNER's labels (default: oracle) with simulated errors."""
+    """noisy:RATE[:INNER], harsh:RATE[:INNER] and silent:RATE[:INNER]: INNER's labels (default: oracle) with
+    simulated errors."""
     rate_text, _, inner_spec = rest.partition(":")
     try:
         rate = float(rate_text)
     except ValueError:
         raise ValueError(f"{name} needs a rate, as in {name}:0.1 (got {spec!r})") from None
     inner = get_recognizer(inner_spec or "oracle", **options)
+    if name == "silent":
+        # Harsh's own draws with no wrong name: at the same seed, silent:0.05 leaves unanswered exactly the
+        # cards harsh leaves unanswered, so the two figures split what harsh's errors cost.
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"silent needs a rate between 0 and 1, as in silent:0.05 (got {spec!r})")
+        silent = NoisyRecognizer(inner, 0.0, seed=options.get("noise_seed", 0), model="harsh", unknown=rate)
+        silent.name = f"silent:{rate:g}:{inner.name}"
+        return silent
     return NoisyRecognizer(
         inner,
         rate,

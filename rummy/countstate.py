@@ -99,6 +99,10 @@ class CountRules:
         moves.extend([CountMove(first_give + t, MoveKind.GIVE, type=t) for t in range(n)])
         self.moves: tuple[CountMove, ...] = tuple(moves)
         self.lay_codes = tuple(pack(move.counts) if move.kind == MoveKind.LAY else 0 for move in moves)
+        # Packed type counts -> the Lay's move id, for every set: what a card-level Lay is in one assignment.
+        self.lay_by_code: dict[int, int] = {
+            self.lay_codes[move.id]: move.id for move in moves if move.kind == MoveKind.LAY
+        }
         self.unit = tuple(1 << (BITS * t) for t in range(n))
         self._own: dict[int, tuple[int, ...]] = {}
         self._draws: dict[int, tuple[tuple[int, float], ...]] = {}

@@ -86,7 +86,7 @@ def decide(
     if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
-    lay_ids = lay_ids_by_code(rules)
+    lay_ids = rules.lay_by_code
     total = sum(states[index].weight for index, _values, _exact in valued)
     # A count move a state did not value (none should be missing) counts as that state's worst.
     floors = [min(values.values()) for _index, values, _exact in valued]
@@ -268,7 +268,7 @@ def _vote(
         votes[fallback] = 1.0
     # A Lay counts its votes times the chance that it is a set: a move the strategy wants in many assignments
     # but that the referee would likely refuse is worth less than its votes.
-    lay_ids = lay_ids_by_code(rules)
+    lay_ids = rules.lay_by_code
     scores = {
         move: votes[move] * (_set_chance(move, belief, rules, lay_ids) if isinstance(move, Lay) else 1.0)
         for move in votes
@@ -287,7 +287,3 @@ def _set_chance(move: Lay, belief: Belief, rules: CountRules, lay_ids: Mapping[i
         if sum(unit[assignment.types[card]] for card in move.ids) in lay_ids
     )
 
-
-def lay_ids_by_code(rules: CountRules) -> dict[int, int]:
-    """Packed type counts -> the Lay's move id, for every set."""
-    return {rules.lay_codes[move.id]: move.id for move in rules.moves if move.kind == "lay"}

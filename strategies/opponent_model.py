@@ -27,14 +27,13 @@ state for the match. Only a belief unsure of labels is read so: with true labels
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummy import CountRules, Tracker
-from rummy.countstate import CountState, MoveKind, count_rules, pack, second_mover
+from rummy.countstate import CountState, count_rules, pack, second_mover
 from rummy.opponent_moves import OpponentDecision, SeenKind
 
 EPSILON = 0.05  # a rational player's share of moves made for no reason the values show
@@ -159,10 +158,4 @@ def _count_move(reading: OpponentDecision, types: Mapping[int, int], rules: Coun
     if reading.kind is SeenKind.REFUSED:
         return rules.waste_id
     code = sum(rules.unit[types[card]] for card in reading.cards)
-    return _lays_by_code(rules).get(code, rules.waste_id)
-
-
-@functools.cache
-def _lays_by_code(rules: CountRules) -> dict[int, int]:
-    """Packed type counts -> the Lay's move id, for every set of these rules."""
-    return {rules.lay_codes[move.id]: move.id for move in rules.moves if move.kind is MoveKind.LAY}
+    return rules.lay_by_code.get(code, rules.waste_id)

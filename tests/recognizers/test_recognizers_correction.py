@@ -122,3 +122,45 @@ def test_correction_never_hurts_on_the_harsh_model() -> None:
     accuracy = measure(rounds=40, rate=0.1, model="harsh", start_seed=20_000)
     assert accuracy.raw < 0.9
     assert accuracy.corrected >= accuracy.raw
+
+
+def test_silent_leaves_out_harsh_s_unanswered_cards_and_names_the_rest_right() -> None:
+    from recognizers.registry import get_recognizer
+    from rummy.cards import deal_round
+    from rummy.config import DEFAULT_RULES
+
+    silent_total = 0
+    for seed in range(20):
+        deal = deal_round(30_000 + seed)
+        cards = deal.hands[0] + deal.hands[1] + deal.deck
+        truth = {card.url: card.kind for card in cards}
+        asked = [(card.id, card.url) for card in cards]
+        silent = get_recognizer("silent:0.05", source=truth, noise_seed=seed)
+        harsh = get_recognizer("harsh:0.1", source=truth, noise_seed=seed)
+        quiet = silent.recognize(asked, DEFAULT_RULES.catalog)
+        rough = harsh.recognize(asked, DEFAULT_RULES.catalog)
+        for card in cards:
+            said = quiet[card.id].landmark
+            # The same cards go unanswered; every answer given is the truth.
+            assert (said is None) == (rough[card.id].landmark is None)
+            assert said in (None, card.kind)
+            silent_total += said is None
+        # What the belief reads: an answered card is certain, an unanswered one is not.
+        model = silent.error_model
+        names = sorted(set(truth.values()))
+        answered = next(card for card in cards if quiet[card.id].landmark is not None)
+        evidence = model.evidence(quiet[answered.id], names)
+        assert evidence is not None
+        assert [name for name, weight in zip(names, evidence) if weight > 0] == [answered.kind]
+    assert silent.name.startswith("silent:0.05")
+    assert 20 <= silent_total <= 80  # 800 cards, 5% of them
+
+
+def test_silent_needs_a_rate_between_0_and_1() -> None:
+    import pytest
+
+    from recognizers.registry import get_recognizer
+
+    for spec in ("silent:x", "silent:1.5"):
+        with pytest.raises(ValueError, match="silent"):
+            get_recognizer(spec, source=dict)
