@@ -86,7 +86,6 @@ def decide(
     if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
-    lay_ids = rules.lay_by_code
     total = sum(states[index].weight for index, _values, _exact in valued)
     # A count move a state did not value (none should be missing) counts as that state's worst.
     floors = [min(values.values()) for _index, values, _exact in valued]
@@ -96,7 +95,7 @@ def decide(
         row, sure = [], 0.0
         for (index, values, _exact), floor in zip(valued, floors):
             item = states[index]
-            move_id = _count_move(move, item.types, rules, lay_ids)
+            move_id = _count_move(move, item.types, rules)
             row.append(values.get(move_id, floor))
             if move_id != rules.waste_id or not isinstance(move, Lay):
                 sure += item.weight
@@ -168,14 +167,14 @@ def _value_states(
     return valued
 
 
-def _count_move(move: Move, types: Mapping[int, int], rules: CountRules, lay_ids: Mapping[int, int]) -> int:
-    """The count-level move a card move is in one assignment (`lay_ids`: packed counts -> Lay id)."""
+def _count_move(move: Move, types: Mapping[int, int], rules: CountRules) -> int:
+    """The count-level move a card move is in one assignment."""
     if isinstance(move, Take):
         return rules.take_ids[types[move.id]]
     if isinstance(move, Give):
         return rules.give_ids[types[move.id]]
     unit = rules.unit
-    return lay_ids.get(sum(unit[types[card]] for card in move.ids), rules.waste_id)
+    return rules.lay_by_code.get(sum(unit[types[card]] for card in move.ids), rules.waste_id)
 
 
 def _lay_cards(
@@ -268,9 +267,8 @@ def _vote(
         votes[fallback] = 1.0
     # A Lay counts its votes times the chance that it is a set: a move the strategy wants in many assignments
     # but that the referee would likely refuse is worth less than its votes.
-    lay_ids = rules.lay_by_code
     scores = {
-        move: votes[move] * (_set_chance(move, belief, rules, lay_ids) if isinstance(move, Lay) else 1.0)
+        move: votes[move] * (_set_chance(move, belief, rules) if isinstance(move, Lay) else 1.0)
         for move in votes
     }
     best = max(scores, key=lambda move: (scores[move], repr(move)))
@@ -278,12 +276,12 @@ def _vote(
     return BeliefDecision(best, (), weight, len(states), False, time.monotonic() - began)
 
 
-def _set_chance(move: Lay, belief: Belief, rules: CountRules, lay_ids: Mapping[int, int]) -> float:
+def _set_chance(move: Lay, belief: Belief, rules: CountRules) -> float:
     """The probability, under the whole belief, that these cards form a set."""
     unit = rules.unit
     return sum(
         assignment.weight
         for assignment in belief.assignments
-        if sum(unit[assignment.types[card]] for card in move.ids) in lay_ids
+        if sum(unit[assignment.types[card]] for card in move.ids) in rules.lay_by_code
     )
 
