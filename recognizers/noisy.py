@@ -56,9 +56,12 @@ class NoisyRecognizer:
         runner_up: float = 0.8,
         in_round: float = 0.8,
         unknown: float = 0.05,
+        name: str | None = None,
     ) -> None:
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"noise rate must be between 0 and 1, not {rate}")
+        if not 0.0 <= unknown <= 1.0:
+            raise ValueError(f"the share of cards left unanswered must be between 0 and 1, not {unknown}")
         if model not in NOISE_MODELS:
             raise ValueError(f"noise model must be one of {', '.join(NOISE_MODELS)}, not {model!r}")
         self.inner = inner
@@ -68,7 +71,7 @@ class NoisyRecognizer:
         self.runner_up = runner_up
         self.in_round = in_round
         self.unknown = unknown
-        self.name = f"noisy:{rate:g}:{inner.name}"
+        self.name = name or f"noisy:{rate:g}:{inner.name}"
         self._round_kinds: set[str] = set()  # harsh: true landmarks seen this round
         self._answers: dict[str, CardLabel] = {}  # harsh: url -> answer given, this round
         self._catalog: Sequence[str] = ()  # the catalog last asked with
@@ -88,7 +91,8 @@ class NoisyRecognizer:
         return ErrorModel(
             min(rate, 0.99),
             runner_up=HARSH_RUNNER_UP,
-            source=f"{self.name}: wrong {rate:.0%} of the time; its answers' likelihoods are known exactly",
+            source=f"{self.name}: wrong {rate:.0%} of the time, no answer for {self.unknown:.0%} of cards; "
+            "its answers' likelihoods are known exactly",
             likelihood=self._harsh_likelihood if inner.error_rate == 0.0 else None,
         )
 

@@ -134,23 +134,22 @@ def _noisy(spec: str, name: str, rest: str, options: dict[str, Any]) -> Recogniz
     except ValueError:
         raise ValueError(f"{name} needs a rate, as in {name}:0.1 (got {spec!r})") from None
     inner = get_recognizer(inner_spec or "oracle", **options)
-    if name == "silent":
-        # Harsh's own draws with no wrong name: at the same seed, silent:0.05 leaves unanswered exactly the
-        # cards harsh leaves unanswered, so the two figures split what harsh's errors cost.
-        if not 0.0 <= rate <= 1.0:
-            raise ValueError(f"silent needs a rate between 0 and 1, as in silent:0.05 (got {spec!r})")
-        silent = NoisyRecognizer(inner, 0.0, seed=options.get("noise_seed", 0), model="harsh", unknown=rate)
-        silent.name = f"silent:{rate:g}:{inner.name}"
-        return silent
-    return NoisyRecognizer(
-        inner,
-        rate,
-        seed=options.get("noise_seed", 0),
-        model="harsh" if name == "harsh" else options.get("noise_model", "ranked"),
-        runner_up=options.get("runner_up", 0.8),
-        in_round=options.get("in_round", 0.8),
-        unknown=options.get("unknown", 0.05),
-    )
+    # silent: harsh's own draws with no wrong name; at the same seed silent:0.05 leaves unanswered exactly the
+    # cards harsh leaves unanswered, so the two figures split what harsh's errors cost.
+    silent = name == "silent"
+    try:
+        return NoisyRecognizer(
+            inner,
+            0.0 if silent else rate,
+            seed=options.get("noise_seed", 0),
+            model="harsh" if name in ("harsh", "silent") else options.get("noise_model", "ranked"),
+            runner_up=options.get("runner_up", 0.8),
+            in_round=options.get("in_round", 0.8),
+            unknown=rate if silent else options.get("unknown", 0.05),
+            name=f"silent:{rate:g}:{inner.name}" if silent else None,
+        )
+    except ValueError as error:
+        raise ValueError(f"{spec!r}: {error}") from None
 
 
 def _azure(options: dict[str, Any]) -> Recognizer:
