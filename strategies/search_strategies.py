@@ -19,8 +19,9 @@ from strategies.kernel.budget import enumerated_turns, solve_fits, state_cap
 from strategies.kernel.tables import KernelUnsupported
 from strategies.kernel.warm import is_warm, warm_up, warm_up_soon
 from strategies.search import Objective, Searcher, SearchOptions, SearchResult
-from strategies.table.fileformat import MarginTable, TableError, load_table
-from strategies.table.lookup import exact_move_values, table_for
+from strategies.table.disk.files import TableError
+from strategies.table.margin.fileformat import MarginTable, load_table
+from strategies.table.margin.lookup import exact_move_values, table_for
 
 DEFAULT_TIME_MS = 1000
 # Stop this much before a deadline: the search notices the clock every few milliseconds.

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from strategies.table.objective import TableObjective
 
 
 def register(app: typer.Typer) -> None:
@@ -88,7 +91,7 @@ def solve(
 
     from bot.cli.ctrl_c import ctrl_c_raises
     from rummy import DEFAULT_RULES
-    from strategies.table.build import planned_sizes
+    from strategies.table.margin.build import planned_sizes
 
     console = Console(stderr=True)
     sizes = planned_sizes(DEFAULT_RULES)
@@ -135,24 +138,33 @@ def _fail(console: Any, error: Exception) -> NoReturn:
     raise typer.Exit(2) from None
 
 
+def _resume(console: Any, objective: TableObjective, path: Path, last: int, sizes: list[int]) -> tuple[int, int]:
+    """The top layer to build and the layers already built: an unfinished build resumes to the depth it was
+    started with, a finished one can grow."""
+    from strategies.table.disk.files import TableError
+
+    if not path.exists():
+        return last, 0
+    try:
+        header = objective.read_header(path)
+    except TableError as error:
+        _fail(console, error)
+    last = max(last, min(header["top"], len(sizes) - 1))
+    return last, min(header["done"], last)
+
+
 def _build_margin(console: Any, out: Path | None, workers: int, top: int | None, sizes: list[int]) -> None:
 
     from rummy import DEFAULT_RULES
     from strategies.kernel import KernelUnsupported
-    from strategies.table.build import build_table, table_bytes
-    from strategies.table.fileformat import TableError, default_table_path, read_header
+    from strategies.search import Objective
+    from strategies.table.disk.files import TableError
+    from strategies.table.margin.build import table_bytes
+    from strategies.table.objective import OBJECTIVES
 
-    path = out or default_table_path(DEFAULT_RULES)
-    last = len(sizes) - 1 if top is None else min(top, len(sizes) - 1)
-    already = 0
-    if path.exists():
-        try:
-            header = read_header(path)
-        except TableError as error:
-            _fail(console, error)
-        # An unfinished build resumes to the depth it was started with, a finished one can grow.
-        last = max(last, min(header["top"], len(sizes) - 1))
-        already = min(header["done"], last)
+    margin = OBJECTIVES[Objective.MARGIN]
+    path = out or margin.default_path(DEFAULT_RULES)
+    last, already = _resume(console, margin, path, len(sizes) - 1 if top is None else min(top, len(sizes) - 1), sizes)
     layer_states = {d: sizes[d] for d in range(1, last + 1)}
     done_before = sum(layer_states[d] for d in range(1, already + 1))
     console.print(plan_line(path, sizes, last, already, table_bytes(DEFAULT_RULES, last)), soft_wrap=True)
@@ -166,7 +178,7 @@ def _build_margin(console: Any, out: Path | None, workers: int, top: int | None,
             progress.update(task, completed=completed, layer=f"layer {d}/{last}", rate=f"{rate / 2:,.0f} states/s")
 
         try:
-            header = build_table(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report)
+            header = margin.build(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report)
         except (TableError, KernelUnsupported) as error:
             _fail(console, error)
     seconds = time.perf_counter() - began
@@ -177,20 +189,13 @@ def _build_margin(console: Any, out: Path | None, workers: int, top: int | None,
 def _build_win(console: Any, out: Path | None, workers: int, top: int, sizes: list[int]) -> None:
 
     from rummy import DEFAULT_RULES
-    from strategies.table.fileformat import TableError
-    from strategies.table.win_build import build_win_table
-    from strategies.table.win_format import default_win_table_path, read_win_header
+    from strategies.search import Objective
+    from strategies.table.disk.files import TableError
+    from strategies.table.objective import OBJECTIVES
 
-    path = default_win_table_path(DEFAULT_RULES) if out is None else out.with_suffix(".rvw")
-    last = min(top, len(sizes) - 1)
-    already = 0
-    if path.exists():
-        try:
-            header = read_win_header(path)
-        except TableError as error:
-            _fail(console, error)
-        last = max(last, min(header["top"], len(sizes) - 1))
-        already = min(header["done"], last)
+    win = OBJECTIVES[Objective.WIN]
+    path = win.default_path(DEFAULT_RULES) if out is None else win.beside(out)
+    last, already = _resume(console, win, path, min(top, len(sizes) - 1), sizes)
     console.print(
         f"Win table: {path} (layers 1..{last} of {len(sizes) - 1}; {already} win layer(s) already built; "
         f"the whole table is {WIN_SIZE_TEXT})",
@@ -214,7 +219,7 @@ def _build_win(console: Any, out: Path | None, workers: int, top: int, sizes: li
             )
 
         try:
-            header = build_win_table(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report, on_layer=kept)
+            header = win.build(path, DEFAULT_RULES, top=last, workers=workers, on_progress=report, on_layer=kept)
         except TableError as error:
             _fail(console, error)
     whole = " (the whole round)" if header["done"] == len(sizes) - 1 else ""

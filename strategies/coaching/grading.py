@@ -23,7 +23,8 @@ from strategies.position import Position
 from strategies.provenance import source_text, strategy_source
 from strategies.search import Objective
 from strategies.table import perfect
-from strategies.table.fileformat import TableError, default_table_path, read_header
+from strategies.table.disk.files import TableError
+from strategies.table.margin.fileformat import default_table_path, read_header
 from strategies.table.perfect import (
     MAPPED,
     SEARCH_SOLVED,

@@ -7,7 +7,7 @@ a 16-bit fixed-point number (P * 65535, rounded). A state's slot is its block's 
 counts of the states before it in the block.
 
 A bounded layer keeps only the differences of the window that the laid-cards bound allows
-(strategies.table.win_reach: they depend on the layer and the cards laid so far), in D order; the
+(strategies.table.win.reach: they depend on the layer and the cards laid so far), in D order; the
 bound is rebuilt from the rules at load as `prefix[laid, j]`, how many allowed D lie below column j
 (D = unit * (j - offset)), so the rank of a D within its state is a difference of two prefixes. An
 unbounded layer (an empty prefix) keeps the whole window. A child of an in-bound pair is in bound
@@ -42,7 +42,7 @@ Values = NDArray[np.uint16]
 Counts = NDArray[np.uint8]
 Prefix = NDArray[np.int16]
 # One layer's arrays: G, H, the counts, the block offsets, the values and the bound's prefix counts
-# (strategies.table.win_format.WinLayer).
+# (strategies.table.win.fileformat.WinLayer).
 WinArrays = tuple[Swing, Swing, Counts, Ints, Values, Prefix]
 # A position: (mine, theirs, deck, d, banked difference in point units, tie rule).
 Position = tuple[int, int, int, int, int, int]

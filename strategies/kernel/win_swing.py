@@ -91,7 +91,7 @@ def window(g: int, h: int, tie: int, unit: int) -> tuple[int, int]:
 @jit_inline
 def laid_code(k: Ints, mine: int, theirs: int, deck: int) -> int:
     """The cards of each type in neither hand nor the deck (laid in sets), as a base-(cards + 1) number
-    with type 0 lowest (strategies.table.win_reach.LaidBound.laid_code)."""
+    with type 0 lowest (strategies.table.win.reach.LaidBound.laid_code)."""
     side = k[CARDS] + 1
     code = 0
     scale = 1
@@ -123,7 +123,7 @@ def bounded_window_sizes(
 ) -> None:
     """out[i, b]: the D of state start+i's window (g[i], h[i]) that bound b of `allowed` lets occur.
 
-    allowed[b, laid, offset + D / unit] (strategies.table.win_reach) is indexed by the laid cards, the
+    allowed[b, laid, offset + D / unit] (strategies.table.win.reach) is indexed by the laid cards, the
     cards of each type in neither hand nor the deck, as a base-(cards + 1) number with type 0 lowest."""
     width = allowed.shape[2]
     for i in prange(g.shape[0]):

@@ -18,7 +18,7 @@ from rummy import DECIDE, DEFAULT_RULES, DRAW, CountState, RulesConfig
 from strategies.baselines import GreedyStrategy
 from strategies.kernel.tables import KernelUnsupported
 from strategies.search import Objective, Searcher, SearchOptions
-from strategies.table.lookup import exact_move_values as table_or_kernel
+from strategies.table.margin.lookup import exact_move_values as table_or_kernel
 
 
 @lru_cache(maxsize=8)

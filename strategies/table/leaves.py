@@ -1,7 +1,7 @@
 """Exact information beyond the search's horizon: leaves valued from the margin table.
 
 Under `margin` a leaf gets the table's exact expected margin. Under `win` that margin is mapped to a
-probability of winning (strategies.table.win_mapping) in place of the hand-plan estimate. Positions
+probability of winning (strategies.table.win.mapping) in place of the hand-plan estimate. Positions
 the table does not cover (a --top build) keep the hand-plan estimate.
 """
 
@@ -11,8 +11,8 @@ from rummy import CountRules, CountState
 from strategies.kernel.play import state_index
 from strategies.kernel.tables import kernel_tables
 from strategies.search import Evaluator, Objective, Searcher, SearchOptions
-from strategies.table.fileformat import MarginTable
-from strategies.table.win_mapping import win_probability
+from strategies.table.margin.fileformat import MarginTable
+from strategies.table.win.mapping import win_probability
 
 
 class TableEvaluator(Evaluator):

@@ -8,7 +8,7 @@ what `perfect` maximises by default. Its values come, best first, from:
    when at most WIN_EXACT_TURNS turns are enumerated and the solve stays within WIN_STATE_CAP states
    and the deadline: exact;
 3. otherwise the margin table's best move, with its exact margins mapped to a P(win)
-   (strategies.table.win_mapping): an estimate, and every result says so (`last.exact`, `last_how`);
+   (strategies.table.win.mapping): an estimate, and every result says so (`last.exact`, `last_how`);
 4. above a partial margin table (`solve --top N`), `expectimax` with the table at its leaves and a fixed
    node budget (FALLBACK_NODES): estimates (exact where its on-demand solve fits), said so like 3.
 Under `margin` every value within the margin table is its exact value; above a partial one, as in 4.
@@ -25,12 +25,13 @@ from strategies.kernel.budget import SOLVE_P95_STATES, STATES_PER_NODE, enumerat
 from strategies.kernel.tables import KernelUnsupported
 from strategies.kernel.warm import warm_up
 from strategies.search import Objective, SearchOptions, SearchResult
-from strategies.table.fileformat import MarginTable, TableError, default_table_path, load_table, read_header
-from strategies.table.lookup import exact_move_values, table_move_values
-from strategies.table.win_mapping import win_value
+from strategies.table.disk.files import TableError
+from strategies.table.margin.fileformat import MarginTable, default_table_path, load_table, read_header
+from strategies.table.margin.lookup import exact_move_values, table_move_values
+from strategies.table.win.mapping import win_value
 
 if TYPE_CHECKING:  # the win table's module loads the compiled kernel, which `import strategies` must not
-    from strategies.table.win_format import WinTable
+    from strategies.table.win.fileformat import WinTable
 
 # Turns an on-demand win solve may enumerate (above the win table, or to the end of the round without
 # one): about a second at p95 on a 2-core machine (see docs/perfect-play.md). Beyond, values are estimates.
@@ -77,15 +78,16 @@ def default_valuer(rules: RulesConfig = DEFAULT_RULES) -> str:
 def _win_table(rules: RulesConfig, margin_table: Path | None) -> WinTable | None:
     """The win table for these rules: beside a margin table given by path (where `solve --out` writes it),
     else the default one; None when none is built. An interrupted build gives its finished layers."""
-    # win_format loads numba (~0.7 s), not wanted when the registry is imported
-    from strategies.table.win_format import default_win_table_path, load_win_table
+    # the win table's modules load numba (~0.7 s), not wanted when the registry is imported
+    from strategies.table.objective import OBJECTIVES
 
-    places = [margin_table.with_suffix(".rvw")] if margin_table is not None else []
-    places.append(default_win_table_path(rules))
+    win = OBJECTIVES[Objective.WIN]
+    places = [win.beside(margin_table)] if margin_table is not None else []
+    places.append(win.default_path(rules))
     for place in places:
         if place.exists():
             try:
-                table = load_win_table(place, rules)
+                table: WinTable = win.load(place, rules)
             except TableError:
                 continue
             if table.top >= 1:
@@ -161,7 +163,7 @@ class PerfectStrategy:
     def _exact_win(self, state: CountState, deadline: float | None) -> tuple[dict[int, float], str] | None:
         """Every move's exact 2 P(win) - 1 when the win table or a bounded on-demand solve gives it."""
         # win_lookup loads numba (~0.7 s), not wanted when the registry is imported
-        from strategies.table.win_lookup import exact_win_values, table_holds
+        from strategies.table.win.lookup import exact_win_values, table_holds
 
         table = self.win_table if self.win_table is not None and table_holds(state, self.win_table) else None
         top = 0 if table is None else table.top

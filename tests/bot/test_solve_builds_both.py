@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
-from strategies.table import build, win_build
+from strategies.table.margin import build
+from strategies.table.win import build as win_build
 
 LAST = 20  # the real rules' deepest layer
 REPO = Path(__file__).resolve().parents[2]
@@ -81,7 +82,7 @@ def test_ctrl_c_keeps_the_finished_layers_and_says_how_to_resume(
 BACKGROUND_SOLVE = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
-from strategies.table import build
+from strategies.table.margin import build
 from bot.cli import app
 
 def slow(path, config, *, top, **options):

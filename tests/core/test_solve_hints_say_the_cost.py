@@ -63,7 +63,8 @@ def test_every_hint_naming_solve_says_what_it_builds_and_costs() -> None:
 
 
 def test_the_missing_table_hint_names_both_tables_costs(tmp_path: Path) -> None:
-    from strategies.table.fileformat import TableError, load_table
+    from strategies.table.disk.files import TableError
+    from strategies.table.margin.fileformat import load_table
 
     try:
         load_table(tmp_path / "none.rvt")

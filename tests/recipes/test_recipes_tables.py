@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from rummy import RulesConfig
-from strategies.table.build import build_table
-from strategies.table.fileformat import read_header
-from strategies.table.win_build import build_win_table
-from strategies.table.win_format import read_win_header
+from strategies.table.margin.build import build_table
+from strategies.table.margin.fileformat import read_header
+from strategies.table.win.build import build_win_table
+from strategies.table.win.fileformat import read_win_header
 from tools.recipes.app import app
 from tools.recipes.table import build_figures
 from tools.recipes.win_table import win_build_figures

@@ -11,8 +11,8 @@ from bot.measure.sampling import position_set
 from strategies.kernel.solve_position import solve_exact
 from strategies.kernel.warm import warm_up
 from strategies.table import load_table
-from strategies.table.build import build_table
-from strategies.table.lookup import margin_value
+from strategies.table.margin.build import build_table
+from strategies.table.margin.lookup import margin_value
 
 
 def test_bench_miniature_build(benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

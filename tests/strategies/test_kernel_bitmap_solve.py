@@ -18,7 +18,7 @@ from strategies.kernel.bitmap_solve import in_rank_order, popcount, slot_of
 from strategies.kernel.jit import jit
 from strategies.kernel.solve_position import solve_exact
 from strategies.table import load_table
-from strategies.table.build import build_table
+from strategies.table.margin.build import build_table
 
 
 @jit

@@ -16,7 +16,7 @@ from strategies.position import parse_position
 from strategies.registry import get_strategy
 from strategies.search.exact import solve
 from strategies.table import TableError
-from strategies.table.build import build_table
+from strategies.table.margin.build import build_table
 
 RUNNER = CliRunner()
 

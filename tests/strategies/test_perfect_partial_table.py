@@ -13,7 +13,7 @@ from rummy import DEFAULT_RULES
 from strategies.provenance import source_text, strategy_source
 from strategies.registry import get_strategy
 from strategies.table import perfect
-from strategies.table.build import build_table
+from strategies.table.margin.build import build_table
 
 pytestmark = pytest.mark.timeout(3600)  # a few CPU seconds, but a busy machine may stretch them far
 

@@ -14,10 +14,10 @@ from strategies_helpers import BruteForce, random_position
 from rummy import CountState, RulesConfig
 from strategies.provenance import source_text, strategy_source
 from strategies.registry import get_strategy
-from strategies.table.build import build_table
+from strategies.table.margin.build import build_table
 from strategies.table.perfect import MAPPED, SOLVED_ABOVE, SOLVED_TO_END
-from strategies.table.win_build import build_win_table
-from strategies.table.win_format import load_win_table
+from strategies.table.win.build import build_win_table
+from strategies.table.win.fileformat import load_win_table
 
 RULES = MINIATURES[1]  # 6 turns at most: deeper than the on-demand win solve's 5 without a win table
 

@@ -11,7 +11,7 @@ from bot.cli import app
 from strategies.provenance import source_text, strategy_source
 from strategies.search_strategies import SearchStrategy
 from strategies.table import load_table
-from strategies.table.build import build_table
+from strategies.table.margin.build import build_table
 
 
 def test_a_search_with_a_table_names_the_file_its_layers_and_budget(tmp_path):

@@ -12,7 +12,7 @@ from review_steps import recorded_round
 from rummy import DEFAULT_RULES
 from strategies.coaching.game_review import review_record
 from strategies.coaching.grading import EngineGrader, ValueSource, default_grader
-from strategies.table.build import build_table
+from strategies.table.margin.build import build_table
 
 TOP = 1  # layer 1 alone: the cheapest real-rules table, positions with up to 2 turns left looked up
 

@@ -31,8 +31,8 @@ from strategies.coaching.game_review import EPSILON, GradedDecision, grade_decis
 from strategies.coaching.grading import PerfectGrader, ValueSource, default_grader
 from strategies.position import parse_position
 from strategies.table import perfect
-from strategies.table.build import build_table
-from strategies.table.win_build import build_win_table
+from strategies.table.margin.build import build_table
+from strategies.table.win.build import build_win_table
 
 # The table build is about 30 s of CPU, but a busy 2-core machine may give this test a small share of it:
 # the 600 s default limit was seen to pass mid-build at load 15 under nice 19.

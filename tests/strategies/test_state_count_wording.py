@@ -8,7 +8,7 @@ from doc_pages import page_text
 
 from bot.cli.solve import plan_line
 from rummy import DEFAULT_RULES
-from strategies.table.build import planned_sizes, table_bytes
+from strategies.table.margin.build import planned_sizes, table_bytes
 
 
 def test_solve_and_the_readme_agree_on_the_state_counts() -> None:

@@ -12,9 +12,9 @@ from strategies_helpers import BruteForce, random_position
 from rummy import CountState, RulesConfig
 from strategies.search.exact import solve
 from strategies.table import TableError, load_table
-from strategies.table.build import build_table
-from strategies.table.fileformat import DATA_OFFSET, SLOT
-from strategies.table.lookup import margin_value, table_move_values
+from strategies.table.margin.build import build_table
+from strategies.table.margin.fileformat import DATA_OFFSET, SLOT
+from strategies.table.margin.lookup import margin_value, table_move_values
 
 SMALL = MINIATURES[1]
 

@@ -19,15 +19,9 @@ from typer.testing import CliRunner
 
 from rummy import CountState, RulesConfig
 from strategies.table import TableError, load_table
-from strategies.table.build import build_table
-from strategies.table.fileformat import (
-    DATA_OFFSET,
-    SLOT,
-    kernel_fingerprint,
-    read_header_version,
-    write_header,
-)
-from strategies.table.lookup import margin_value
+from strategies.table.margin.build import build_table
+from strategies.table.margin.fileformat import DATA_OFFSET, SLOT, kernel_fingerprint, read_header_version, write_header
+from strategies.table.margin.lookup import margin_value
 
 SMALL = MINIATURES[1]
 

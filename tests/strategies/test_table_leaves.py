@@ -15,8 +15,8 @@ from strategies.search import Searcher
 from strategies.search.exact import solve
 from strategies.search_strategies import SearchStrategy
 from strategies.table import TableError, load_table
-from strategies.table.build import build_table
 from strategies.table.leaves import TableSearcher
+from strategies.table.margin.build import build_table
 
 RULES = MINIATURES[1]
 

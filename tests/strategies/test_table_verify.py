@@ -12,14 +12,14 @@ import pytest
 from kernel_helpers import MINIATURES, rules_id
 from typer.testing import CliRunner
 
-import strategies.table.independent as independent
-import strategies.table.verify as verify
+import strategies.table.margin.independent as independent
+import strategies.table.margin.verify as verify
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.table import load_table
-from strategies.table.build import build_table
-from strategies.table.fileformat import DATA_OFFSET, read_header
-from strategies.table.independent import IndependentSolver
-from strategies.table.verify import verify_table
+from strategies.table.margin.build import build_table
+from strategies.table.margin.fileformat import DATA_OFFSET, read_header
+from strategies.table.margin.independent import IndependentSolver
+from strategies.table.margin.verify import verify_table
 
 
 @pytest.fixture(scope="module")

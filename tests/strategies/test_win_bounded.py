@@ -17,18 +17,18 @@ from rummy import RulesConfig
 from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
 from strategies.kernel.win_swing import window
-from strategies.table.fileformat import TableError
-from strategies.table.win_build import build_win_table
-from strategies.table.win_format import (
+from strategies.table.disk.files import TableError
+from strategies.table.win.build import build_win_table
+from strategies.table.win.fileformat import (
     NotReachable,
     WinTable,
     load_win_table,
     read_win_header,
     write_win_header,
 )
-from strategies.table.win_lookup import exact_win_values, stored_error, win_move_values, win_probability
-from strategies.table.win_reach import LaidBound
-from strategies.table.win_window import point_unit, swing_layers, tie_of
+from strategies.table.win.lookup import exact_win_values, stored_error, win_move_values, win_probability
+from strategies.table.win.reach import LaidBound
+from strategies.table.win.window import point_unit, swing_layers, tie_of
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The laid-cards bound of the win table (strategies.table.win_reach) on miniature rules, against every
+"""The laid-cards bound of the win table (strategies.table.win.reach) on miniature rules, against every
 (state, banked difference) pair that play from every deal reaches (tests/strategies/win_reachable.py,
 written from the rules) and the exact win probabilities of tests/strategies/win_brute.py."""
 
@@ -12,8 +12,8 @@ from rummy import DEFAULT_RULES, RulesConfig, game_info
 from rummy.countstate import unpack
 from strategies.kernel import kernel_tables
 from strategies.kernel.win_swing import window
-from strategies.table.win_reach import BOUNDS, LaidBound
-from strategies.table.win_window import swing_layers, tie_of
+from strategies.table.win.reach import BOUNDS, LaidBound
+from strategies.table.win.window import swing_layers, tie_of
 from tools.recipes.win_count import count_pairs
 
 

@@ -17,11 +17,11 @@ from strategies.kernel import kernel_tables
 from strategies.kernel.core import state_at
 from strategies.kernel.jit import jit
 from strategies.kernel.win_swing import window
-from strategies.table.fileformat import TableError
-from strategies.table.win_build import build_win_table
-from strategies.table.win_format import DATA_OFFSET, load_win_table, read_win_header
-from strategies.table.win_lookup import exact_win_values, stored_error, win_move_values, win_probability
-from strategies.table.win_window import point_unit, swing_layers, tie_of
+from strategies.table.disk.files import TableError
+from strategies.table.win.build import build_win_table
+from strategies.table.win.fileformat import DATA_OFFSET, load_win_table, read_win_header
+from strategies.table.win.lookup import exact_win_values, stored_error, win_move_values, win_probability
+from strategies.table.win.window import point_unit, swing_layers, tie_of
 from tools.recipes.win_count import count_pairs
 
 
@@ -173,8 +173,8 @@ def test_perfect_under_the_win_objective_plays_from_the_win_table_with_exact_val
     from strategies_helpers import random_position
 
     from strategies.registry import get_strategy
-    from strategies.table.build import build_table
-    from strategies.table.win_format import default_win_table_path
+    from strategies.table.margin.build import build_table
+    from strategies.table.win.fileformat import default_win_table_path
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     rules = MINIATURES[2]

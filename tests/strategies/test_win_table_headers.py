@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from rummy import DEFAULT_RULES
-from strategies.table.fileformat import TableError
-from strategies.table.win_format import DATA_OFFSET, MAGIC, PREAMBLE, layer_parts, load_win_table, win_fingerprint
+from strategies.table.disk.files import TableError
+from strategies.table.win.fileformat import DATA_OFFSET, MAGIC, PREAMBLE, layer_parts, load_win_table, win_fingerprint
 
 
 def _write(path: Path, header: Any, *, body: bytes | None = None) -> Path:

@@ -1,4 +1,4 @@
-"""The win table checked against strategies.table.win_independent (a win solver and a reader of the
+"""The win table checked against strategies.table.win.independent (a win solver and a reader of the
 file written from the rules and the format's description, sharing no code with the kernel or the
 table's own reader): miniature tables agree on every layer, a changed value or swing bound is found,
 `solve --verify` checks both tables; the real table layer by layer (slow)."""
@@ -15,15 +15,15 @@ import pytest
 import typer
 from kernel_helpers import MINIATURES, rules_id
 
-import strategies.table.win_independent as win_independent
-import strategies.table.win_verify as win_verify
+import strategies.table.win.independent as win_independent
+import strategies.table.win.verify as win_verify
 from bot.cli.solve_verify import verify_tables
 from rummy import DEFAULT_RULES, RulesConfig
-from strategies.table.build import build_table
-from strategies.table.win_build import build_win_table
-from strategies.table.win_format import default_win_table_path, read_win_header
-from strategies.table.win_independent import IndependentWin, read_win_file
-from strategies.table.win_verify import STEP_TOLERANCE, verify_win_table
+from strategies.table.margin.build import build_table
+from strategies.table.win.build import build_win_table
+from strategies.table.win.fileformat import default_win_table_path, read_win_header
+from strategies.table.win.independent import IndependentWin, read_win_file
+from strategies.table.win.verify import STEP_TOLERANCE, verify_win_table
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def win_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[RulesConfig, Pa
 
 
 def test_the_independent_win_solver_imports_nothing_of_the_kernel_or_the_tables_reader() -> None:
-    own_reader = ("strategies.table.win_format", "strategies.table.win_reach", "strategies.table.win_lookup")
+    own_reader = ("strategies.table.win.fileformat", "strategies.table.win.reach", "strategies.table.win.lookup")
     for module in (win_independent, win_verify):
         tree = ast.parse(Path(str(module.__file__)).read_text())
         names = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]

@@ -1,5 +1,5 @@
 """Every (count state, banked difference) a deal can reach, for miniature rules, by playing the rules
-forward from every deal: the exact count the laid-cards bound (strategies.table.win_reach) is an
+forward from every deal: the exact count the laid-cards bound (strategies.table.win.reach) is an
 upper bound of. Moves come from win_brute.WinBrute.results (written from the rules; no kernel code).
 
 A state is seen by its mover: both hands and the deck as per-landmark counts, and D, the mover's

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from rummy import DEFAULT_RULES, random_decision
 from strategies.kernel.solve_position import solve_exact
-from strategies.table.win_format import NotReachable, load_win_table
-from strategies.table.win_lookup import exact_win_values, stored_error, win_move_values
+from strategies.table.win.fileformat import NotReachable, load_win_table
+from strategies.table.win.lookup import exact_win_values, stored_error, win_move_values
 
 
 def main() -> None:

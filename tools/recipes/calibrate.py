@@ -1,4 +1,4 @@
-"""Fit the margin-to-win-probability mapping (strategies.table.win_mapping) on exact endgame values.
+"""Fit the margin-to-win-probability mapping (strategies.table.win.mapping) on exact endgame values.
 
     RUMMY_VISION_TABLE=/path/to/table python tools/measure.py calibrate [--positions 60] [--max-turns 6]
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from bot.measure.sampling import position_set
 from strategies.kernel.solve_position import solve_exact
-from strategies.table.fileformat import load_table
-from strategies.table.lookup import table_move_values
-from strategies.table.win_mapping import win_probability
+from strategies.table.margin.fileformat import load_table
+from strategies.table.margin.lookup import table_move_values
+from strategies.table.win.mapping import win_probability
 
 Sample = tuple[float, int, bool, float]  # margin, turns left, mover wins ties, exact P(win)
 

@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.measure.sampling import percentile, position_set
+from rummy import DEFAULT_RULES
 from strategies.kernel.solve_position import solve_exact
 from strategies.kernel.warm import warm_up
-from strategies.table.build import build_table
-from strategies.table.fileformat import default_table_path, load_table, read_header
-from strategies.table.lookup import margin_value, table_move_values
-from strategies.table.verify import TOLERANCE, LayerCheck, verify_table
-from strategies.table.win_build import build_win_table
+from strategies.search import Objective
+from strategies.table.margin.fileformat import default_table_path, load_table, read_header
+from strategies.table.margin.lookup import margin_value, table_move_values
+from strategies.table.margin.verify import TOLERANCE, LayerCheck, verify_table
+from strategies.table.objective import OBJECTIVES
 
 Emit = Callable[[str], None]
 
@@ -43,7 +44,7 @@ def timed_build(folder: Path, win: bool, emit: Emit = print) -> Path:
         raise ValueError(f"{path} exists: --build times a build from nothing, so give a folder without one")
     folder.mkdir(parents=True, exist_ok=True)
     emit(f"building {path} ...")
-    (build_win_table if win else build_table)(path)
+    OBJECTIVES[Objective.WIN if win else Objective.MARGIN].build(path, DEFAULT_RULES)
     return path
 
 

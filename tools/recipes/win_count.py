@@ -1,11 +1,11 @@
 """What an exact win table must hold, layer by layer, before building it: `python tools/measure.py win-count`.
 
-Only the banked differences D with 0 < P(s, D) < 1 are stored (strategies.table.win_window). This
+Only the banked differences D with 0 < P(s, D) < 1 are stored (strategies.table.win.window). This
 counts those (state, D) pairs per layer three ways, each an upper bound on the pairs a deal can reach:
 over every canonical state with every D of its window ("pairs"); keeping only the D within the
 largest total the laid cards can score ("pairs_laid_total"); and keeping only the D that are a signed
 sum of the laid cards split into sets, each player at most one set a turn ("pairs_laid_sets";
-strategies.table.win_reach). And the table size under each storage choice for the first and the last.
+strategies.table.win.reach). And the table size under each storage choice for the first and the last.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import numpy as np
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel import kernel_tables
 from strategies.kernel.win_swing import bounded_window_sizes, window_sizes
-from strategies.table.win_reach import LaidBound
-from strategies.table.win_window import CHUNK, iter_swing_layers, point_unit, tie_of
+from strategies.table.win.reach import LaidBound
+from strategies.table.win.window import CHUNK, iter_swing_layers, point_unit, tie_of
 
-# Bytes a state costs besides its values in the win table file (strategies/table/win_format.py): G and
+# Bytes a state costs besides its values in the win table file (strategies/table/win/fileformat.py): G and
 # H (int16 each), how many values it keeps (uint8) and an int64 offset every BLOCK states.
 BLOCK = 8
 STATE_BYTES = 4 + 1 + 8 / BLOCK

@@ -18,9 +18,9 @@ from typing import Any
 from bot.measure.sampling import percentile, position_set
 from rummy import DEFAULT_RULES
 from strategies.kernel.warm import warm_up
-from strategies.table.win_format import default_win_table_path, load_win_table, read_win_header
-from strategies.table.win_lookup import win_move_values, win_probability
-from strategies.table.win_verify import STEP_TOLERANCE, WinLayerCheck, full_tolerance, verify_win_table
+from strategies.table.win.fileformat import default_win_table_path, load_win_table, read_win_header
+from strategies.table.win.lookup import win_move_values, win_probability
+from strategies.table.win.verify import STEP_TOLERANCE, WinLayerCheck, full_tolerance, verify_win_table
 
 Emit = Callable[[str], None]
 LOOKUP_SEED = 1000
@@ -109,7 +109,7 @@ def win_lookup(path: Path | None, per_turn: int, emit: Emit = print) -> dict[str
 
 
 def win_verify_figures(path: Path | None, samples: int, seed: int, emit: Emit = print) -> dict[str, Any]:
-    """`solve --verify`'s check of the win table (strategies.table.win_verify), with its figures."""
+    """`solve --verify`'s check of the win table (strategies.table.win.verify), with its figures."""
     path = path or default_win_table_path()
     began, cpu_began = time.perf_counter(), time.process_time()
     table = load_win_table(path)  # its checksums, before any value is read

@@ -16,7 +16,8 @@ import numpy as np
 from rummy import CountState, game_info
 from strategies.kernel.solve_position import check_state, solve_exact
 from strategies.kernel.tables import kernel_tables
-from strategies.table.fileformat import MarginTable, TableError, load_table
+from strategies.table.disk.files import TableError
+from strategies.table.margin.fileformat import MarginTable, load_table
 
 
 def _covered(state: CountState, table: MarginTable, layer: int) -> None:

@@ -13,7 +13,7 @@ from typing import Any, TypedDict, TypeVar, Unpack
 from rummy import RulesConfig
 from strategies.kernel import KernelTables, kernel_tables
 from strategies.kernel.tables import layer_sizes
-from strategies.table.fileformat import TableError, rules_fields
+from strategies.table.disk.files import TableError, rules_fields
 
 Layer = TypeVar("Layer")
 # on_progress(layer, work of the layer done, the layer's work, states/s so far)

@@ -2,7 +2,7 @@
 (strategies.kernel), with rummy.countstate or with the table's own reader (win_format, win_reach):
 written from the rules and from the file format's description.
 
-The rules' moves and the canonical index come from strategies.table.independent (itself written from
+The rules' moves and the canonical index come from strategies.table.margin.independent (itself written from
 the rules alone). What this module adds:
 - the file: the preamble and JSON header, then per finished layer the parts G, H (int16 per state),
   counts (uint8), the offset of every BLOCK-th state's values (int64, then the total) and the values
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from rummy.config import RulesConfig
-from strategies.table.independent import Counts, IndependentSolver
+from strategies.table.margin.independent import Counts, IndependentSolver
 
 MAGIC = b"RVWINTAB"
 FORMAT = 2

@@ -1,4 +1,4 @@
-"""Check a win table against strategies.table.win_independent, which shares no code with the kernel that
+"""Check a win table against strategies.table.win.independent, which shares no code with the kernel that
 built it or with the table's own reader.
 
 For states sampled at random (seeded) from every layer, at several banked differences each (the open
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy.config import RulesConfig
-from strategies.table.win_independent import MISSING, SCALE, IndependentWin, read_win_file
+from strategies.table.win.independent import MISSING, SCALE, IndependentWin, read_win_file
 
 STEP_TOLERANCE = 0.5 / SCALE + 1e-9
 FULL_ALL = 3

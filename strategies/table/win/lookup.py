@@ -25,9 +25,9 @@ from strategies.kernel.sorted_solve import solve_sorted
 from strategies.kernel.tables import kernel_tables
 from strategies.kernel.win_layers import table_move_p, table_state_p
 from strategies.kernel.win_ondemand import after_values_from_win_table
-from strategies.table.fileformat import TableError
-from strategies.table.win_format import NotReachable, WinLayer, WinTable
-from strategies.table.win_window import tie_of
+from strategies.table.disk.files import TableError
+from strategies.table.win.fileformat import NotReachable, WinLayer, WinTable
+from strategies.table.win.window import tie_of
 
 if TYPE_CHECKING:
     from strategies.kernel.win_layers import Position

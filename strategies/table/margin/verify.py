@@ -1,4 +1,4 @@
-"""Check a margin table against strategies.table.independent, which shares no code with the kernel
+"""Check a margin table against strategies.table.margin.independent, which shares no code with the kernel
 that built it.
 
 Two checks on states sampled at random (seeded) from every layer, each read at its index through the
@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from strategies.table.fileformat import MarginTable
-from strategies.table.independent import BelowValues, IndependentSolver
+from strategies.table.margin.fileformat import MarginTable
+from strategies.table.margin.independent import BelowValues, IndependentSolver
 
 TOLERANCE = 1e-3  # values are stored as float32; margins are at most a few hundred points
 FULL_ALL = 3

@@ -14,11 +14,20 @@ from numpy.typing import NDArray
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel import kernel_tables
 from strategies.kernel.tables import layer_sizes
-from strategies.table.fileformat import (
+from strategies.table.disk.files import TableError
+from strategies.table.disk.layered import (
+    BuildOptions,
+    Timing,
+    build_layers,
+    check_finished,
+    in_chunks,
+    new_header,
+    prepare,
+)
+from strategies.table.margin.fileformat import (
     FORMAT_VERSION,
     SLOT,
     VALUE_DTYPE,
-    TableError,
     encode_header,
     fingerprint,
     kernel_fingerprint,
@@ -27,7 +36,6 @@ from strategies.table.fileformat import (
     read_header_version,
     write_header,
 )
-from strategies.table.layered import BuildOptions, Timing, build_layers, check_finished, in_chunks, new_header, prepare
 
 CHUNK = 1 << 20
 Table = NDArray[np.float32]

@@ -15,7 +15,6 @@ truncated, failing a checksum or with a malformed header is refused with a one-l
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -33,6 +32,7 @@ from numpy.typing import NDArray
 from rummy import DEFAULT_RULES, RulesConfig, bounded_json
 from strategies.kernel import kernel_tables
 from strategies.kernel.tables import layer_sizes
+from strategies.table.disk.files import MARGIN_COST, SOLVE_BUILDS, TableError, read_head, rules_fields
 
 MAGIC = b"RVMARGIN"
 FORMAT_VERSION = 2
@@ -40,25 +40,10 @@ SLOT = 1 << 15
 DATA_OFFSET = 2 * SLOT
 PREAMBLE = struct.Struct("<8sIIII")
 VALUE_DTYPE = "<f4"
-# What the table commands build and cost (measurements/table-build.json, measurements/win-table-build.json).
-MARGIN_COST = "1.1 GB, a few CPU minutes"
-WIN_COST = "2.73 GB, about 22 CPU minutes"
-SOLVE_BUILDS = f"the margin table ({MARGIN_COST}), then the win table ({WIN_COST})"
 BUILD_HINT = (
     f"build it with `rummy-vision solve --margin-only` ({MARGIN_COST}); plain `rummy-vision solve` builds "
     f"{SOLVE_BUILDS}"
 )
-
-
-class TableError(ValueError):
-    """A table that cannot be used; the message is one line saying why."""
-
-
-def rules_fields(config: RulesConfig) -> dict[str, Any]:
-    """The options that change values (the catalog only names the types)."""
-    fields = dataclasses.asdict(config)
-    fields.pop("catalog")
-    return {key: [list(pair) for pair in value] if isinstance(value, tuple) else value for key, value in fields.items()}
 
 
 def fingerprint(config: RulesConfig) -> str:
@@ -133,17 +118,6 @@ def _slot(blob: bytes) -> tuple[int, dict[str, Any] | None, str]:
     if not isinstance(header, dict):
         return 0, None, "not a JSON object"
     return sequence, header, ""
-
-
-def read_head(path: Path, size: int, what: str, hint: str) -> bytes:
-    """The first `size` bytes of the `what` (a kind of table) at `path`; TableError says why not."""
-    try:
-        with path.open("rb") as file:
-            return file.read(size)
-    except FileNotFoundError:
-        raise TableError(f"no {what} at {path}; {hint}") from None
-    except OSError as error:
-        raise TableError(f"cannot read the {what} {path}: {error.strerror}") from None
 
 
 def read_header_version(path: Path) -> tuple[dict[str, Any], int]:

@@ -15,9 +15,17 @@ import numpy as np
 from rummy import DEFAULT_RULES, RulesConfig
 from strategies.kernel.win_layers import block_offsets, kept_counts, value_pass
 from strategies.kernel.win_swing import swing_pass
-from strategies.table.fileformat import TableError
-from strategies.table.layered import BuildOptions, Timing, build_layers, check_finished, in_chunks, new_header, prepare
-from strategies.table.win_format import (
+from strategies.table.disk.files import TableError
+from strategies.table.disk.layered import (
+    BuildOptions,
+    Timing,
+    build_layers,
+    check_finished,
+    in_chunks,
+    new_header,
+    prepare,
+)
+from strategies.table.win.fileformat import (
     BOUNDED,
     DATA_OFFSET,
     FORMAT_VERSION,
@@ -33,7 +41,7 @@ from strategies.table.win_format import (
     win_fingerprint,
     write_win_header,
 )
-from strategies.table.win_window import point_unit, tie_of
+from strategies.table.win.window import point_unit, tie_of
 
 CHUNK = 1 << 18
 
@@ -65,7 +73,7 @@ def build_win_table(
     path: Path, config: RulesConfig = DEFAULT_RULES, bound: str = BOUNDED, **options: Unpack[BuildOptions]
 ) -> dict[str, Any]:
     """Build (or resume, or extend to `top`) the win table at `path`; returns the final header. `bound`
-    "laid sets" keeps only the differences a deal can reach (strategies.table.win_reach), "none" every
+    "laid sets" keeps only the differences a deal can reach (strategies.table.win.reach), "none" every
     difference of each state's window."""
     tables, sizes, top = prepare(config, **options)
     on_progress = options.get("on_progress")

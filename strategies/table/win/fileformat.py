@@ -28,8 +28,8 @@ from numpy.typing import NDArray
 
 from rummy import DEFAULT_RULES, RulesConfig, bounded_json
 from strategies.kernel.win_layers import BLOCK
-from strategies.table.fileformat import TableError, read_head, rules_fields
-from strategies.table.win_reach import KEPT_BOUND, LaidBound
+from strategies.table.disk.files import TableError, read_head, rules_fields
+from strategies.table.win.reach import KEPT_BOUND, LaidBound
 
 MAGIC = b"RVWINTAB"
 FORMAT_VERSION = 2
