@@ -81,11 +81,26 @@ class NoisyRecognizer:
         """How this wrapper errs, stated as the belief reads it (on top of the inner recognizer's own errors)."""
         inner = error_model_of(self.inner)
         rate = 1.0 - (1.0 - self.rate) * (1.0 - inner.error_rate)
+        exact = inner.error_rate == 0.0  # over a true labeller, this wrapper's answers are all the error there is
+        known = "; its answers' likelihoods are known exactly" if exact else ""
         if self.model == "ranked":
-            # Scores are calibrated: the confidence is the chance the top name is right.
-            return ErrorModel(rate, calibrated=True, runner_up=self.runner_up, source=f"{self.name}: calibrated scores")
+            # Scores are calibrated: the confidence is the chance the top name is right. Being simulated, the
+            # answers' likelihoods are also known exactly (_ranked_likelihood), which reads a wrong name that is
+            # not in play far better than the confidence alone.
+            return ErrorModel(
+                rate,
+                calibrated=True,
+                runner_up=self.runner_up,
+                source=f"{self.name}: calibrated scores{known}",
+                likelihood=self._ranked_likelihood if exact else None,
+            )
         if self.model == "flat":
-            return ErrorModel(min(rate, 0.99), runner_up=0.0, source=f"{self.name}: wrong {rate:.0%} of the time")
+            return ErrorModel(
+                min(rate, 0.99),
+                runner_up=0.0,
+                source=f"{self.name}: wrong {rate:.0%} of the time{known}",
+                likelihood=self._flat_likelihood if exact else None,
+            )
         # Harsh answers are simulated, so their likelihood is known exactly: the raw score's two ranges and
         # which names come first and second when right and when wrong (see _harsh).
         return ErrorModel(
@@ -93,8 +108,45 @@ class NoisyRecognizer:
             runner_up=HARSH_RUNNER_UP,
             source=f"{self.name}: wrong {rate:.0%} of the time, no answer for {self.unknown:.0%} of cards; "
             "its answers' likelihoods are known exactly",
-            likelihood=self._harsh_likelihood if inner.error_rate == 0.0 else None,
+            likelihood=self._harsh_likelihood if exact else None,
         )
+
+    def _catalog_size(self) -> int:
+        return max(3, len(self._catalog) if self._catalog else len(DEFAULT_CATALOG))
+
+    def _ranked_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
+        """P(this answer | the truth is each of `names`), from the ranked model (_corrupt), up to a common factor.
+
+        Right, the top name is the truth and the runner-up any of the K - 1 other names; wrong, the top name is
+        any of the K - 1 others and the runner-up the truth with probability `runner_up` (or when the random
+        pick hits the top name), else any of the K - 1 names but the truth. The reported score is
+        P(right | raw score), so sure : 1 - sure is the raw score's likelihood ratio. Each alternative t then
+        weighs: t the top name, sure / (K - 1); t the runner-up, (1 - sure) / (K - 1) x (runner_up +
+        (1 - runner_up) / (K - 1)); any other t, (1 - sure) / (K - 1) x (1 - runner_up) / (K - 1). The common
+        1 / (K - 1) is left out. A wrong name that is not in play (K = 32: 29 names in 31) thus points to its
+        runner-up almost surely, where reading the score alone (ErrorModel.evidence) gives it only `runner_up`."""
+        top = label.landmark
+        ranked: tuple[tuple[str, float], ...] = getattr(label, "candidates", ())
+        second = ranked[1][0] if len(ranked) > 1 else None
+        # Reported scores are max(P(right | raw), 0.01): a right answer never reports 0.01 while rate < 1.
+        sure = min(1.0, label.confidence) if label.confidence > 0.01 + 1e-9 else 0.0
+        other = 1.0 / (self._catalog_size() - 1)
+        found = []
+        for truth in names:
+            if truth == top:
+                found.append(sure)
+            elif truth == second:
+                found.append((1.0 - sure) * (self.runner_up + (1.0 - self.runner_up) * other))
+            else:
+                found.append((1.0 - sure) * (1.0 - self.runner_up) * other)
+        return tuple(found) if sum(found) > 0 else None
+
+    def _flat_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
+        """P(this answer | the truth is each of `names`), from the flat model: right with probability 1 - rate,
+        else any of the K - 1 other names alike; the score says nothing."""
+        wrong = self.rate / (self._catalog_size() - 1)
+        found = tuple(1.0 - self.rate if truth == label.landmark else wrong for truth in names)
+        return found if sum(found) > 0 else None
 
     def _harsh_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
         """P(this answer | the truth is each of `names`), from the harsh model (_harsh): `names` are the
@@ -102,7 +154,7 @@ class NoisyRecognizer:
         top, score = label.landmark, label.confidence
         ranked: tuple[tuple[str, float], ...] = getattr(label, "candidates", ())
         second = ranked[1][0] if len(ranked) > 1 else None
-        size = max(3, len(self._catalog) if self._catalog else len(DEFAULT_CATALOG))
+        size = self._catalog_size()
         in_round = set(names)
         others = max(1, len(names) - 1)
 

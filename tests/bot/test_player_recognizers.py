@@ -45,7 +45,10 @@ def test_a_recognizer_file_serves_one_player_and_a_bad_one_is_refused_in_a_line(
     bad = tmp_path / "bad.py"
     bad.write_text("x = 1\n")
     refused = CliRunner().invoke(
-        app, ["match", f"greedy@{bad}", "greedy", "--rounds", "2", "--no-record"], env={"HOME": str(tmp_path)}
+        app,
+        ["match", f"greedy@{bad}", "greedy", "--rounds", "2", "--no-record"],
+        # Wide enough that Rich's error box never wraps the line, however long pytest's tmp path is.
+        env={"HOME": str(tmp_path), "COLUMNS": "400"},
     )
     assert refused.exit_code != 0
     assert "defines no make_recognizer" in refused.output
