@@ -9,11 +9,11 @@ strategy plays its count-level move as always; when it is not, the move is chose
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rummy import DEFAULT_RULES, CardLabel, CountMove, Lay, Move, Recognizer, RulesConfig, Take, Tracker
-from rummy.belief import EXPECTED, Belief, error_model_of, unsure_cards
+from rummy.belief import EXPECTED, TRUE_LABELS, Belief, error_model_of, unsure_cards
 from rummy.labels import recognize_within
 from strategies.base import Strategy
 from strategies.belief_play import BeliefDecision, decide
@@ -51,6 +51,9 @@ class ArenaAgent:
         # whether its last label named a landmark (a blind run shows here).
         self.labelled: dict[str, bool] = {}
         self.asked = 0  # second opinions asked this match (FIRST+SECOND recognizers)
+        # A measuring aid, never set in play (`measure noise-cost --reveal`): the true landmark of some cards of
+        # the gamestate, by id, which then enter the belief as certain, to show which misread cards cost.
+        self.reveal: Callable[[Mapping[str, Any]], Mapping[int, str]] | None = None
 
     def observe(self, gamestate: dict[str, Any]) -> None:
         """Label the cards and feed the tracker (also useful for gamestates where we do not move).
@@ -65,6 +68,10 @@ class ArenaAgent:
             card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
         }
         self.tracker.observe(gamestate, self.last_labels, self.error_model)
+        if self.reveal is not None:
+            for card_id, landmark in self.reveal(gamestate).items():
+                if not any(model is TRUE_LABELS for _label, model in self.tracker.opinions.get(card_id, ())):
+                    self.tracker.add_opinion(card_id, CardLabel(landmark, 1.0, "revealed for measuring"), TRUE_LABELS)
         self.labelled.update((url, self.last_labels[card_id].landmark is not None) for card_id, url in cards)
 
     def cards_unknown(self) -> tuple[int, int]:

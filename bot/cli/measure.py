@@ -147,6 +147,11 @@ def noise_cost(
     rounds: int = typer.Option(1000, min=2, help="Rounds per row (two per deal, seats swapped)."),
     workers: int = typer.Option(2, min=1, help="Worker processes."),
     seed: str = typer.Option("noise", help="Seed of the deals (deal i is SEED:i)."),
+    reveal: str = typer.Option(
+        "",
+        help="A diagnostic, not play: tell each measured player the true landmark of every card in its own "
+        "hand (own) or in its opponent's (opp), to show which hand's misread cards cost.",
+    ),
     name: str | None = typer.Option(None, help=NAME_HELP),
     out: OutOption = DEFAULT_FOLDER,
     save: SaveOption = True,
@@ -156,6 +161,8 @@ def noise_cost(
     from bot.measure.noise_cost import noise_cost as measure_row
 
     chosen, labellers, against = _noise_cost_lists(players, recognizers, opponents)
+    if reveal not in ("", "own", "opp"):
+        raise typer.BadParameter(f"choose own or opp (or leave it out), not {reveal!r}", param_hint="--reveal")
     deals = max(1, (rounds + 1) // 2)
 
     def work() -> Any:
@@ -163,10 +170,11 @@ def noise_cost(
         for player in chosen:
             for opponent in against:
                 for labeller in labellers:
-                    row = measure_row(player, labeller, opponent, deals, seed=seed, workers=workers)
+                    row = measure_row(player, labeller, opponent, deals, seed=seed, workers=workers, reveal=reveal)
                     rows.append(asdict(row))
+                    told = {"own": " (told its own hand)", "opp": " (told its opponent's hand)"}.get(reveal, "")
                     emit(
-                        f"{player}@{labeller} vs {opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
+                        f"{player}@{labeller}{told} vs {opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
                         f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
                         f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes), "
                         f"{row.mean_move_ms:.0f} ms a move "
@@ -175,7 +183,7 @@ def noise_cost(
         return {"rows": rows}
 
     settings = {"players": chosen, "recognizers": labellers, "opponents": against, "rounds": rounds}
-    settings |= {"workers": workers}
+    settings |= {"workers": workers} | ({"reveal": reveal} if reveal else {})
     measure_run(
         ctx,
         name or "noise-cost",

@@ -69,6 +69,8 @@ class Contender:
     recognizer: str = "oracle"
     strategy_options: Mapping[str, Any] = field(default_factory=dict)
     shown: str = ""  # the name as the user typed it, when it says more than spec (PLAYER@RECOGNIZER)
+    # Measuring only (`measure noise-cost --reveal`): "own" or "opp", the hand whose true landmarks it is told.
+    reveal: str = ""
 
     @property
     def name(self) -> str:
@@ -116,7 +118,23 @@ class Contender:
             # Seeded from the deal, so a round replays the same whichever process or backend plays it.
             options["seed"] = noise_seed
         agent = ArenaAgent(get_strategy(self.spec, **options), recognizer)
+        if self.reveal:
+            agent.reveal = _revealer(labels, self.reveal)
         return Agent(agent.calculate_move, agent)
+
+
+REVEALED_HANDS = {"own": "MyHand", "opp": "OppHand"}
+
+
+def _revealer(labels: LabelSource, hand: str) -> Callable[[Mapping[str, Any]], Mapping[int, str]]:
+    """The true landmark of each card in one hand of a gamestate (`hand`: "own" or "opp"), from the referee's."""
+    key = REVEALED_HANDS[hand]
+
+    def reveal(gamestate: Mapping[str, Any]) -> Mapping[int, str]:
+        truth = labels()
+        return {card_id: truth[url] for card_id, url in gamestate[key] if url in truth}
+
+    return reveal
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.matches.executors import RoundTask, run_tasks
 from bot.matches.local_match import Contender, RoundResult, deal_seeds
@@ -38,6 +38,7 @@ class NoiseCost:
     mean_move_ms: float
     p95_move_ms: float
     asks: int = 0  # second opinions asked (API calls to the second recognizer of a FIRST+SECOND)
+    reveal: str = ""  # measuring aid: the hand ("own" or "opp") whose true landmarks the player was told
 
 
 def noise_cost(
@@ -49,15 +50,18 @@ def noise_cost(
     seed: str = "noise",
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    reveal: str = "",
 ) -> NoiseCost:
-    """`player` labelling through `recognizer` against `opponent` (SAME: the player) with true labels."""
-    noisy = Contender(player, recognizer, shown=f"{player}@{recognizer}")
+    """`player` labelling through `recognizer` against `opponent` (SAME: the player) with true labels. With
+    `reveal` ("own" or "opp"), the player is also told the true landmark of every card in that hand: not play,
+    but a measure of what the errors on each hand cost."""
+    noisy = Contender(player, recognizer, shown=f"{player}@{recognizer}", reveal=reveal)
     other = Contender(player if opponent == SAME else opponent, "oracle")
     tasks = []
     for deal in deal_seeds(seed, deals):
         tasks += [RoundTask(deal, (noisy, other)), RoundTask(deal, (other, noisy))]
     results = run_tasks(tasks, workers=workers, progress=progress)
-    return summarise(player, recognizer, opponent, results, [0, 1] * deals)
+    return replace(summarise(player, recognizer, opponent, results, [0, 1] * deals), reveal=reveal)
 
 
 def summarise(

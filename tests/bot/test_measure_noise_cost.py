@@ -32,3 +32,37 @@ def test_the_summary_counts_the_measured_seat_only():
     assert row.mean_margin == (30 - 30) / 2
     assert (row.lays, row.refused, row.passes, row.asks) == (2, 2, 1, 3)
     assert row.mean_move_ms == 10.0 * 3 / 4 + 20.0 / 4
+
+
+def test_reveal_tells_the_player_one_hand_and_the_belief_takes_it_as_certain():
+    from bot.matches.local_match import Contender
+    from rummy import Match, render_gamestate
+
+    match = Match(seed="reveal:1")
+    truth = match.current.landmarks_by_url()
+    gamestate = render_gamestate(match, match.current.mover)
+    for hand, key, other in (("own", "MyHand", "OppHand"), ("opp", "OppHand", "MyHand")):
+        agent = Contender("greedy", "harsh:0.4", reveal=hand).new_bot(lambda: truth, 3).source
+        agent.observe(gamestate)
+        belief = agent.tracker.belief()
+        for card_id, url in gamestate[key]:
+            assert belief.describe(card_id) == truth[url]  # told: one landmark, the true one
+        # The other hand is read through harsh at 40%: some of its cards stay unsure.
+        assert not all(belief.sure_of(card_id) for card_id, _url in gamestate[other])
+    # Without --reveal nothing is told.
+    agent = Contender("greedy", "harsh:0.4").new_bot(lambda: truth, 3).source
+    agent.observe(gamestate)
+    assert agent.reveal is None and not all(agent.tracker.belief().sure_of(c) for c, _u in gamestate["MyHand"])
+
+
+def test_noise_cost_refuses_an_unknown_hand_to_reveal(tmp_path):
+    from typer.testing import CliRunner
+
+    from bot.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["measure", "noise-cost", "--players", "greedy", "--recognizers", "harsh:0.1", "--reveal", "both"],
+        env={"HOME": str(tmp_path), "COLUMNS": "400"},
+    )
+    assert result.exit_code != 0 and "choose own or opp" in result.output
