@@ -43,6 +43,7 @@ def _checker() -> ModuleType:
 TYPED = {
     ("docs/perfect-play.md", "1.5e-4"),  # 20 / 131070, the 16-bit format's worst error, worked out from the rules
     ("docs/viewer.md", "200 ms"),  # the goal the visits are counted against, not a result
+    ("docs/belief.md", "46%"),  # issue 38's aim for noisy:0.1, not a result
 }
 
 
