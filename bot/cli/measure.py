@@ -131,6 +131,17 @@ def _noise_cost_lists(players: str, recognizers: str, opponents: str) -> tuple[l
     return chosen, labellers, against
 
 
+def _noise_cost_line(row: Any) -> str:
+    told = {"own": " (told its own hand)", "opp": " (told its opponent's hand)"}.get(row.reveal, "")
+    return (
+        f"{row.player}@{row.recognizer}{told} vs {row.opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
+        f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
+        f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes), "
+        f"{row.mean_move_ms:.0f} ms a move "
+        f"(p95 {row.p95_move_ms:.0f})" + (f", {row.asks} second opinions asked" if row.asks else "")
+    )
+
+
 @measure_app.command("noise-cost")
 def noise_cost(
     ctx: typer.Context,
@@ -172,14 +183,7 @@ def noise_cost(
                 for labeller in labellers:
                     row = measure_row(player, labeller, opponent, deals, seed=seed, workers=workers, reveal=reveal)
                     rows.append(asdict(row))
-                    told = {"own": " (told its own hand)", "opp": " (told its opponent's hand)"}.get(reveal, "")
-                    emit(
-                        f"{player}@{labeller}{told} vs {opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
-                        f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
-                        f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes), "
-                        f"{row.mean_move_ms:.0f} ms a move "
-                        f"(p95 {row.p95_move_ms:.0f})" + (f", {row.asks} second opinions asked" if row.asks else "")
-                    )
+                    emit(_noise_cost_line(row))
         return {"rows": rows}
 
     settings = {"players": chosen, "recognizers": labellers, "opponents": against, "rounds": rounds}
