@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 
 from recognizers.observation import RankedLabel
-from rummy.belief import ErrorModel, error_model_of
+from rummy.belief import ErrorModel, error_model_of, ranked_candidates
 from rummy.catalog import DEFAULT_CATALOG
 from rummy.labels import CardLabel, Recognizer, recognize_within
 
@@ -37,6 +37,7 @@ WRONG_SCORES = (0.35, 0.80)  # raw score range of a wrong one: lower on the whol
 HARSH_RIGHT_SCORES = (0.55, 1.00)
 HARSH_WRONG_SCORES = (0.50, 0.95)  # almost as sure when wrong: the scores are not calibrated
 HARSH_RUNNER_UP = 0.5  # how often a wrong harsh answer still has the truth second
+SCORE_FLOOR = 0.01  # the least top score a ranked answer reports (a certainly wrong one reports this)
 
 
 def noise_key(url: str) -> str:
@@ -125,11 +126,9 @@ class NoisyRecognizer:
         (1 - runner_up) / (K - 1)); any other t, (1 - sure) / (K - 1) x (1 - runner_up) / (K - 1). The common
         1 / (K - 1) is left out. A wrong name that is not in play (K = 32: 29 names in 31) thus points to its
         runner-up almost surely, where reading the score alone (ErrorModel.evidence) gives it only `runner_up`."""
-        top = label.landmark
-        ranked: tuple[tuple[str, float], ...] = getattr(label, "candidates", ())
-        second = ranked[1][0] if len(ranked) > 1 else None
-        # Reported scores are max(P(right | raw), 0.01): a right answer never reports 0.01 while rate < 1.
-        sure = min(1.0, label.confidence) if label.confidence > 0.01 + 1e-9 else 0.0
+        top, second = label.landmark, _runner_up(label)
+        # Reported scores are max(P(right | raw), SCORE_FLOOR): a right answer never reports the floor while rate < 1.
+        sure = min(1.0, label.confidence) if label.confidence > SCORE_FLOOR + 1e-9 else 0.0
         other = 1.0 / (self._catalog_size() - 1)
         found = []
         for truth in names:
@@ -151,9 +150,7 @@ class NoisyRecognizer:
     def _harsh_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
         """P(this answer | the truth is each of `names`), from the harsh model (_harsh): `names` are the
         round's landmarks as the belief has them (placeholders stand for unnamed ones)."""
-        top, score = label.landmark, label.confidence
-        ranked: tuple[tuple[str, float], ...] = getattr(label, "candidates", ())
-        second = ranked[1][0] if len(ranked) > 1 else None
+        top, score, second = label.landmark, label.confidence, _runner_up(label)
         size = self._catalog_size()
         in_round = set(names)
         others = max(1, len(names) - 1)
@@ -246,12 +243,18 @@ class NoisyRecognizer:
         # Reported scores are calibrated: the top name is right with probability `sure`; the
         # rest goes to the runner-up in the proportion it names the truth when the top is wrong.
         rest = (1.0 - sure) * self.runner_up
-        candidates = ((top, round(max(sure, 0.01), 4)), (second, round(rest, 4)))
+        candidates = ((top, round(max(sure, SCORE_FLOOR), 4)), (second, round(rest, 4)))
         return RankedLabel(top, candidates[0][1], "noisy: corrupted" if wrong else label.reason, candidates)
 
     def calibrated(self, raw: float) -> float:
         """P(top label right | raw score), from the two score ranges and the noise rate."""
         return _right_given(raw, 1.0 - self.rate, RIGHT_SCORES, WRONG_SCORES)
+
+
+def _runner_up(label: CardLabel) -> str | None:
+    """The second name a simulated answer gives, if any."""
+    ranked = ranked_candidates(label)
+    return ranked[1][0] if len(ranked) > 1 else None
 
 
 def _right_given(

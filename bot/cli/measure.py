@@ -169,11 +169,13 @@ def noise_cost(
 ) -> None:
     """What recognition errors cost: each player through each recognizer against an opponent with the true
     labels, on duplicate deals, through the card-level path of `match` (labels, belief, strategy)."""
+    from bot.matches.local_match import REVEALED_HANDS
     from bot.measure.noise_cost import noise_cost as measure_row
 
     chosen, labellers, against = _noise_cost_lists(players, recognizers, opponents)
-    if reveal not in ("", "own", "opp"):
-        raise typer.BadParameter(f"choose own or opp (or leave it out), not {reveal!r}", param_hint="--reveal")
+    if reveal and reveal not in REVEALED_HANDS:
+        hands = " or ".join(REVEALED_HANDS)
+        raise typer.BadParameter(f"choose {hands} (or leave it out), not {reveal!r}", param_hint="--reveal")
     deals = max(1, (rounds + 1) // 2)
 
     def work() -> Any:
