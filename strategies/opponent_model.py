@@ -17,8 +17,7 @@ When many labels are unsure the samples rarely hold the true assignment, and the
 belief sure of a wrong one that happens to explain the moves; so the evidence enters raised to TEMPER
 (< 1), and the belief is never called exact after it. Measured (see docs/belief.md): over 200 rounds it
 seemed to win no more rounds; over 1,000 it does (harsh:0.1 and noisy:0.1, the latter also on held-out
-deals). It is still off unless asked for (`perfect:read_opponent=true`) until the figures measured without
-it are measured again with it.
+deals), so `perfect` reads the opponent by default (`perfect:read_opponent=false` turns it off).
 
 Values are the strategy's own (`analyse(..., all_values=True)` on count-level states, the opponent to
 move), so this serves strategies whose values are cheap: table look-ups (`perfect`). They are cached by

@@ -68,5 +68,5 @@ def source_text(source: dict[str, Any]) -> str:
     if "error_model" in source:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
     if source.get("read_opponent"):
-        parts.append("weighs that belief by the opponent's moves as a rational player's (tempered)")
+        parts.append("where that belief is unsure, weighs it by the opponent's moves as a rational player's (tempered)")
     return ", ".join(parts)
