@@ -54,6 +54,7 @@ class OpponentModel:
         self.strategy = strategy
         objective = str(getattr(strategy, "objective", "win")).lower()
         self.beta = BETA["margin"] if "margin" in objective else BETA["win"]
+        self.temper = getattr(strategy, "temper", None) or TEMPER
         self._values: dict[tuple[Any, ...], Mapping[int, float]] = {}
         self._likely: dict[tuple[Any, ...], Terms] = {}
 
@@ -70,7 +71,7 @@ class OpponentModel:
             if deadline is not None and time.monotonic() >= deadline:
                 return False
             evidence = self._evidence(assignment.types, decisions, rules, tracker)
-            found.append((assignment.types, assignment.weight * evidence**TEMPER))
+            found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
         tracker.adopt(found, HOW)

@@ -108,6 +108,7 @@ class PerfectStrategy:
         time_ms: float | None = None,
         seed: int | None = None,
         read_opponent: bool = True,
+        temper: float | None = None,
     ) -> None:
         self.name = "perfect"
         self.objective = Objective(objective)
@@ -117,6 +118,11 @@ class PerfectStrategy:
         # Weigh an unsure belief by how likely the opponent's moves were (strategies.opponent_model): measured
         # over 1,000 rounds a row it wins more through every recognizer tried (docs/belief.md), so it is on.
         self.read_opponent = bool(read_opponent)
+        # The power that evidence enters with; None: the model's own (opponent_model.TEMPER). An option so
+        # that other values can be measured from the command line.
+        if temper is not None and not 0 < float(temper) <= 1:
+            raise ValueError(f"perfect: temper must be above 0 and at most 1 (got {temper})")
+        self.temper = None if temper is None else float(temper)
         self.last: SearchResult | None = None
         self.last_how = ""
         self.last_values_exact = True

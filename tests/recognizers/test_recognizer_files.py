@@ -39,7 +39,7 @@ def test_a_recognizer_file_is_loaded_and_its_errors_reach_the_belief():
 def test_the_file_wraps_any_inner_recognizer(tmp_path):
     match = Match(seed="file:2")
     recognizer = get_recognizer(f"{EXAMPLE}:harsh:0.1", source=lambda: match.current.landmarks_by_url())
-    assert recognizer.name == "swap_some:noisy:0.1:oracle"
+    assert recognizer.name == "swap_some:harsh:0.1:oracle"
 
 
 @pytest.mark.parametrize(

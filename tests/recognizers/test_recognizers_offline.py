@@ -79,6 +79,9 @@ def test_noisy_is_seeded_per_url_and_corrupts_about_the_rate() -> None:
     assert 0.07 < wrong / len(cards) < 0.13
     assert all(first[i].landmark in DEFAULT_CATALOG for i, _ in cards)
     assert isinstance(noisy, NoisyRecognizer) and noisy.name == "noisy:0.1:oracle"
+    # each kind keeps its own word in the name a source line shows
+    assert get_recognizer("harsh:0.1", source=truth).name == "harsh:0.1:oracle"
+    assert get_recognizer("silent:0.05", source=truth).name == "silent:0.05:oracle"
 
 
 def test_noisy_flat_model_keeps_confidence() -> None:

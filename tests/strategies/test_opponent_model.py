@@ -24,8 +24,9 @@ class WantsType:
 
     objective = "win"
 
-    def __init__(self, wanted: int) -> None:
+    def __init__(self, wanted: int, temper: float | None = None) -> None:
         self.wanted = wanted
+        self.temper = temper  # as `perfect:temper=...` sets it
         self.rules = count_rules()
 
     def analyse(self, state: CountState, deadline=None, *, all_values: bool = False) -> SearchResult:
@@ -54,7 +55,8 @@ def _scenario():
     raise AssertionError("no deal fits the scenario")
 
 
-def test_an_opponents_take_moves_the_belief_as_computed_by_hand():
+@pytest.mark.parametrize("temper", [None, 1.0])
+def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper):
     match, x, a, b, give = _scenario()
 
     def likelihood(label, names):
@@ -83,7 +85,7 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand():
     t_a = names.index(a)
     before = tracker.belief().probability(x, t_a)
     assert 0.0 < before < 1.0
-    assert OpponentModel(WantsType(t_a)).reweigh(tracker)
+    assert OpponentModel(WantsType(t_a, temper)).reweigh(tracker)
     after = tracker.belief().probability(x, t_a)
 
     def evidence(x_type: str) -> float:
@@ -113,7 +115,7 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand():
         )
         return PRIOR_RATIONAL * (EPSILON / n + (1 - EPSILON) * share) + (1 - PRIOR_RATIONAL) / n
 
-    odds = before / (1 - before) * (evidence(a) / evidence(b)) ** TEMPER
+    odds = before / (1 - before) * (evidence(a) / evidence(b)) ** (temper or TEMPER)
     assert after == pytest.approx(odds / (1 + odds), rel=1e-6)
     assert after > before
 

@@ -68,3 +68,21 @@ def test_tournament_names_each_players_source(tmp_path, monkeypatch):
     standings = {entry["name"]: entry for entry in json.loads(result.stdout.strip().splitlines()[-1])["standings"]}
     assert standings["heuristic:nodes=300"]["source"]["budget"] == "300 nodes a move"
     assert standings["random"]["source"] == {"strategy": "random", "recognizer": "oracle"}
+
+
+def test_perfect_says_it_reads_the_opponent_and_with_what_power(tmp_path):
+    import pytest
+
+    from strategies.table.perfect import PerfectStrategy
+
+    path = tmp_path / "mini.rvt"
+    build_table(path, MINIATURES[1], workers=1)
+    default = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1]))
+    assert default["read_opponent"] is True and "temper" not in default
+    assert "weighs it by the opponent's moves" in source_text(default)
+    tempered = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], temper=0.6))
+    assert "(tempered, power 0.6)" in source_text(tempered)
+    off = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], read_opponent=False))
+    assert "read_opponent" not in off and "opponent's moves" not in source_text(off)
+    with pytest.raises(ValueError, match="temper must be above 0 and at most 1"):
+        PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], temper=2)
