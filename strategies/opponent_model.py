@@ -12,12 +12,15 @@ it: the evidence is a mixture of "rational" (the product above over its moves) a
 as another" (the product of 1 / moves), each with prior PRIOR_RATIONAL. Against an opponent whose moves
 fit no assignment well, the uniform part dominates and the belief is left nearly as it was.
 
-**Tempered, said plainly.** The update weighs the belief's own assignments (all of them, or its samples).
-When many labels are unsure the samples rarely hold the true assignment, and the full update makes the
-belief sure of a wrong one that happens to explain the moves; so the evidence enters raised to TEMPER
-(< 1), and the belief is never called exact after it. Measured (see docs/belief.md): over 200 rounds it
-seemed to win no more rounds; over 1,000 it does (harsh:0.1 and noisy:0.1, the latter also on held-out
-deals), so `perfect` reads the opponent by default (`perfect:read_opponent=false` turns it off).
+**How strongly, said plainly.** The update weighs the belief's own assignments (all of them, or its
+samples), and when many labels are unsure the samples may not hold the true assignment: the update can
+then make the belief sure of a wrong one that happens to explain the moves. The belief is never called
+exact after it. The evidence may enter raised to a power below 1 (`perfect:temper=T`); it first entered
+at 0.3 for that fear, but measured on tuning deals (seeds tune:0..499, 1,000 rounds a value,
+measurements/temper-sweep-noisy.json and temper-sweep-harsh.json) more rounds were won the stronger it
+entered, through noisy:0.1 (0.15, 0.3, 0.6, 1: 44.1%, 44.2%, 45.2%, 46.4%) and harsh:0.1 (0.3, 0.6, 1:
+14.0%, 16.3%, 16.8%), so TEMPER is 1: Bayes' rule as it stands. `perfect` reads the opponent by default
+(`perfect:read_opponent=false` turns it off); docs/belief.md has the figures on other deals.
 
 Values are the strategy's own (`analyse(..., all_values=True)` on count-level states, the opponent to
 move), so this serves strategies whose values are cheap: table look-ups (`perfect`). They are cached by
@@ -41,8 +44,8 @@ PRIOR_RATIONAL = 0.5
 # How sharply a rational player prefers better moves: per unit of the value scale. Win values are 2 P(win) - 1,
 # so 40 makes a move 0.05 worse in P(win) e^-4 as likely; margin values are points.
 BETA = {"win": 40.0, "margin": 0.5}
-TEMPER = 0.3  # the power the opponent's evidence enters with (see the module)
-HOW = "weighed by the opponent's moves as a rational player's (tempered)"
+TEMPER = 1.0  # the power the opponent's evidence enters with; 1 is Bayes' rule (see the module)
+HOW = "weighed by the opponent's moves as a rational player's"
 
 Terms = tuple[float, float]  # (P(its move | rational), P(its move | any move as likely))
 
@@ -74,7 +77,7 @@ class OpponentModel:
             found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
-        tracker.adopt(found, HOW)
+        tracker.adopt(found, HOW if self.temper == 1 else f"{HOW} (tempered, power {self.temper:g})")
         return True
 
     def _evidence(

@@ -37,7 +37,7 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
         found["win_table"] = win
     if getattr(strategy, "read_opponent", False):
         found["read_opponent"] = True
-        if getattr(strategy, "temper", None):
+        if getattr(strategy, "temper", None) not in (None, 1):
             found["temper"] = strategy.temper
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
@@ -70,8 +70,6 @@ def source_text(source: dict[str, Any]) -> str:
     if "error_model" in source:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
     if source.get("read_opponent"):
-        temper = f", power {source['temper']:g}" if source.get("temper") else ""
-        parts.append(
-            f"where that belief is unsure, weighs it by the opponent's moves as a rational player's (tempered{temper})"
-        )
+        temper = f" (tempered, power {source['temper']:g})" if source.get("temper") else ""
+        parts.append(f"where that belief is unsure, weighs it by the opponent's moves as a rational player's{temper}")
     return ", ".join(parts)
