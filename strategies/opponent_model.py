@@ -56,7 +56,7 @@ class OpponentModel:
     def __init__(self, strategy: Any) -> None:
         self.strategy = strategy
         objective = str(getattr(strategy, "objective", "win")).lower()
-        self.beta = BETA["margin"] if "margin" in objective else BETA["win"]
+        self.beta = getattr(strategy, "beta", None) or (BETA["margin"] if "margin" in objective else BETA["win"])
         self.temper = getattr(strategy, "temper", None) or TEMPER
         self._values: dict[tuple[Any, ...], Mapping[int, float]] = {}
         self._likely: dict[tuple[Any, ...], Terms] = {}

@@ -39,6 +39,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
         found["read_opponent"] = True
         if getattr(strategy, "temper", None) not in (None, 1):
             found["temper"] = strategy.temper
+        if getattr(strategy, "beta", None):
+            found["beta"] = strategy.beta
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
     return found
@@ -70,6 +72,7 @@ def source_text(source: dict[str, Any]) -> str:
     if "error_model" in source:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
     if source.get("read_opponent"):
-        temper = f" (tempered, power {source['temper']:g})" if source.get("temper") else ""
-        parts.append(f"where that belief is unsure, weighs it by the opponent's moves as a rational player's{temper}")
+        knobs = (("temper", "tempered, power"), ("beta", "beta"))
+        shown = "".join(f" ({what} {source[key]:g})" for key, what in knobs if source.get(key))
+        parts.append(f"where that belief is unsure, weighs it by the opponent's moves as a rational player's{shown}")
     return ", ".join(parts)

@@ -109,6 +109,7 @@ class PerfectStrategy:
         seed: int | None = None,
         read_opponent: bool = True,
         temper: float | None = None,
+        beta: float | None = None,
     ) -> None:
         self.name = "perfect"
         self.objective = Objective(objective)
@@ -118,11 +119,14 @@ class PerfectStrategy:
         # Weigh an unsure belief by how likely the opponent's moves were (strategies.opponent_model): measured
         # over 1,000 rounds a row it wins more through every recognizer tried (docs/belief.md), so it is on.
         self.read_opponent = bool(read_opponent)
-        # The power that evidence enters with; None: the model's own (opponent_model.TEMPER). An option so
-        # that other values can be measured from the command line.
+        # The power that evidence enters with, and how sharply a good player prefers better moves; None: the
+        # model's own (opponent_model.TEMPER, BETA). Options so that other values can be measured.
         if temper is not None and not 0 < float(temper) <= 1:
             raise ValueError(f"perfect: temper must be above 0 and at most 1 (got {temper})")
+        if beta is not None and not 0 < float(beta) < 1e4:
+            raise ValueError(f"perfect: beta must be above 0 and below 10000 (got {beta})")
         self.temper = None if temper is None else float(temper)
+        self.beta = None if beta is None else float(beta)
         self.last: SearchResult | None = None
         self.last_how = ""
         self.last_values_exact = True

@@ -24,9 +24,9 @@ class WantsType:
 
     objective = "win"
 
-    def __init__(self, wanted: int, temper: float | None = None) -> None:
+    def __init__(self, wanted: int, temper: float | None = None, beta: float | None = None) -> None:
         self.wanted = wanted
-        self.temper = temper  # as `perfect:temper=...` sets it
+        self.temper, self.beta = temper, beta  # as `perfect:temper=...,beta=...` set them
         self.rules = count_rules()
 
     def analyse(self, state: CountState, deadline=None, *, all_values: bool = False) -> SearchResult:
@@ -55,8 +55,8 @@ def _scenario():
     raise AssertionError("no deal fits the scenario")
 
 
-@pytest.mark.parametrize("temper", [None, 0.3])
-def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper):
+@pytest.mark.parametrize(("temper", "beta"), [(None, None), (0.3, None), (None, 80.0)])
+def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
     match, x, a, b, give = _scenario()
 
     def likelihood(label, names):
@@ -85,7 +85,7 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper):
     t_a = names.index(a)
     before = tracker.belief().probability(x, t_a)
     assert 0.0 < before < 1.0
-    assert OpponentModel(WantsType(t_a, temper)).reweigh(tracker)
+    assert OpponentModel(WantsType(t_a, temper, beta)).reweigh(tracker)
     after = tracker.belief().probability(x, t_a)
 
     def evidence(x_type: str) -> float:
@@ -109,9 +109,9 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper):
         took = rules.take_ids[names.index(x_type)]
         good = rules.take_ids[t_a]
         share = (
-            1.0 / (1.0 + (n - 1) * math.exp(-BETA["win"]))
+            1.0 / (1.0 + (n - 1) * math.exp(-(beta or BETA["win"])))
             if took == good
-            else (math.exp(-BETA["win"]) / (1.0 + (n - 1) * math.exp(-BETA["win"])))
+            else (math.exp(-(beta or BETA["win"])) / (1.0 + (n - 1) * math.exp(-(beta or BETA["win"]))))
         )
         return PRIOR_RATIONAL * (EPSILON / n + (1 - EPSILON) * share) + (1 - PRIOR_RATIONAL) / n
 

@@ -82,7 +82,11 @@ def test_perfect_says_it_reads_the_opponent_and_with_what_power(tmp_path):
     assert "weighs it by the opponent's moves" in source_text(default)
     tempered = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], temper=0.6))
     assert "(tempered, power 0.6)" in source_text(tempered)
+    sharper = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], beta=80))
+    assert "rational player's (beta 80)" in source_text(sharper)
     off = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], read_opponent=False))
     assert "read_opponent" not in off and "opponent's moves" not in source_text(off)
     with pytest.raises(ValueError, match="temper must be above 0 and at most 1"):
         PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], temper=2)
+    with pytest.raises(ValueError, match="beta must be above 0"):
+        PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], beta=-1)
