@@ -19,7 +19,9 @@ exact after it. The evidence may enter raised to a power below 1 (`perfect:tempe
 at 0.3 for that fear, but measured on tuning deals (seeds tune:0..499, 1,000 rounds a value,
 measurements/temper-sweep-noisy.json and temper-sweep-harsh.json) more rounds were won the stronger it
 entered, through noisy:0.1 (0.15, 0.3, 0.6, 1: 44.1%, 44.2%, 45.2%, 46.4%) and harsh:0.1 (0.3, 0.6, 1:
-14.0%, 16.3%, 16.8%), so TEMPER is 1: Bayes' rule as it stands. `perfect` reads the opponent by default
+14.0%, 16.3%, 16.8%), so TEMPER is 1: Bayes' rule as it stands. BETA at 20 and 80 on the same deals
+(measurements/beta-sweep-*.json) did no clearly better than 40 (noisy:0.1 45.3%, 46.6%; harsh:0.1 15.6%,
+16.5%), so it stays. `perfect` reads the opponent by default
 (`perfect:read_opponent=false` turns it off); docs/belief.md has the figures on other deals.
 
 Values are the strategy's own (`analyse(..., all_values=True)` on count-level states, the opponent to
