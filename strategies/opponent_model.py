@@ -52,6 +52,14 @@ HOW = "weighed by the opponent's moves as a rational player's"
 Terms = tuple[float, float]  # (P(its move | rational), P(its move | any move as likely))
 
 
+def settings_text(temper: float | None, beta: float | None) -> str:
+    """What a reading set away from the plain one adds to its description, e.g. " (tempered, power 0.6)" or
+    " (beta 80)"; "" for full strength and the model's own beta. Shared by the belief and the source line."""
+    shown = [f"tempered, power {temper:g}"] if temper not in (None, 1) else []
+    shown += [f"beta {beta:g}"] if beta else []
+    return "".join(f" ({part})" for part in shown)
+
+
 class OpponentModel:
     """Reads the opponent's moves for one strategy; keep one per match (its caches are by state)."""
 
@@ -79,7 +87,7 @@ class OpponentModel:
             found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
-        tracker.adopt(found, HOW if self.temper == 1 else f"{HOW} (tempered, power {self.temper:g})")
+        tracker.adopt(found, HOW + settings_text(self.temper, None))
         return True
 
     def _evidence(

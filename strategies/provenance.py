@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from strategies.opponent_model import settings_text
+
 
 def strategy_source(strategy: Any) -> dict[str, Any]:
     """The facts behind a strategy instance's moves, as JSON: only the ones it has."""
@@ -72,7 +74,6 @@ def source_text(source: dict[str, Any]) -> str:
     if "error_model" in source:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
     if source.get("read_opponent"):
-        knobs = (("temper", "tempered, power"), ("beta", "beta"))
-        shown = "".join(f" ({what} {source[key]:g})" for key, what in knobs if source.get(key))
+        shown = settings_text(source.get("temper"), source.get("beta"))
         parts.append(f"where that belief is unsure, weighs it by the opponent's moves as a rational player's{shown}")
     return ", ".join(parts)

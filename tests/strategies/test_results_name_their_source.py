@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from kernel_helpers import MINIATURES
 from typer.testing import CliRunner
 
@@ -71,8 +72,6 @@ def test_tournament_names_each_players_source(tmp_path, monkeypatch):
 
 
 def test_perfect_says_it_reads_the_opponent_and_with_what_power(tmp_path):
-    import pytest
-
     from strategies.table.perfect import PerfectStrategy
 
     path = tmp_path / "mini.rvt"
