@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from rummy import CountState, MoveKind
 
@@ -25,16 +26,27 @@ class GreedyStrategy:
     name = "greedy"
 
     def choose(self, state: CountState, deadline: float | None = None) -> int:
+        return min(self.preferred(state))
+
+    def preferred(self, state: CountState) -> list[int]:
+        """Every move greedy holds equally good here; `choose` breaks the tie by move id. The opponent model
+        reads a greedy opponent's move against all of them: the tie-break depends on how types are numbered,
+        which differs between its view and ours."""
         rules = state.rules
         legal = state.legal_moves()
         lays = [move_id for move_id in legal if rules.moves[move_id].kind == MoveKind.LAY]
         if lays:
-            return max(lays, key=lambda move_id: (rules.moves[move_id].points, -move_id))
+            return _best(lays, lambda move_id: rules.moves[move_id].points)
         mine = state.counts(state.mover)
         takes = [move_id for move_id in legal if rules.moves[move_id].kind == MoveKind.TAKE]
         if takes:
-            return max(takes, key=lambda move_id: (mine[rules.moves[move_id].type], -move_id))
+            return _best(takes, lambda move_id: mine[rules.moves[move_id].type])
         gives = [move_id for move_id in legal if rules.moves[move_id].kind == MoveKind.GIVE]
         if gives:
-            return min(gives, key=lambda move_id: (mine[rules.moves[move_id].type], move_id))
-        return legal[0]
+            return _best(gives, lambda move_id: -mine[rules.moves[move_id].type])
+        return list(legal[:1])
+
+
+def _best(moves: list[int], key: Callable[[int], int]) -> list[int]:
+    top = max(key(move_id) for move_id in moves)
+    return [move_id for move_id in moves if key(move_id) == top]

@@ -7,10 +7,19 @@ position as it was, and the move gets a likelihood:
 
     P(move | cards, rational) = EPSILON / moves + (1 - EPSILON) * softmax(BETA * value)[move]
 
-The opponent may not be a good player at all (a random bot, a template), so the belief does not rely on
-it: the evidence is a mixture of "rational" (the product above over its moves) and "any move as likely
-as another" (the product of 1 / moves), each with prior PRIOR_RATIONAL. Against an opponent whose moves
-fit no assignment well, the uniform part dominates and the belief is left nearly as it was.
+The opponent may not be a good player at all (a random bot, a template, the house's `greedy`), so the
+belief does not rely on it: the evidence is a mixture, with the priors in PRIORS, of three kinds of
+player, each the product over its moves of:
+
+- "rational": the softmax above;
+- "greedy": the house's greedy player, whose move is a function of its cards: EPSILON / moves, plus
+  (1 - EPSILON) shared among the moves greedy holds equally good (GreedyStrategy.preferred);
+- "any": 1 / moves, every move as likely as another.
+
+Against an opponent whose moves fit no assignment well, the "any" part dominates and the belief is left
+nearly as it was. Without the "greedy" part a greedy opponent cost a little (its moves look like a good
+player's in some assignments and not in others, and moved the belief the wrong way); with it, a greedy
+opponent's moves say much about its cards, since in the true assignment each is the one greedy makes.
 
 **How strongly, said plainly.** The update weighs the belief's own assignments (all of them, or its
 samples), and when many labels are unsure the samples may not hold the true assignment: the update can
@@ -40,16 +49,21 @@ from typing import Any
 from rummy import CountRules, Tracker
 from rummy.countstate import CountState, count_rules, pack, second_mover
 from rummy.opponent_moves import OpponentDecision, SeenKind
+from strategies.baselines import GreedyStrategy
 
 EPSILON = 0.05  # a rational player's share of moves made for no reason the values show
-PRIOR_RATIONAL = 0.5
+# Prior weight of each kind of opponent. "greedy" gets a small share: its moves are so sharp that a greedy
+# opponent's first moves lift it quickly, and against any other player it soon drops out.
+PRIORS = {"rational": 0.45, "greedy": 0.1, "any": 0.45}
 # How sharply a rational player prefers better moves: per unit of the value scale. Win values are 2 P(win) - 1,
 # so 40 makes a move 0.05 worse in P(win) e^-4 as likely; margin values are points.
 BETA = {"win": 40.0, "margin": 0.5}
 TEMPER = 1.0  # the power the opponent's evidence enters with; 1 is Bayes' rule (see the module)
-HOW = "weighed by the opponent's moves as a rational player's"
+HOW = "weighed by the opponent's moves, read as a rational player's"
+OTHERS = ", greedy's or any player's"
+GREEDY = GreedyStrategy()
 
-Terms = tuple[float, float]  # (P(its move | rational), P(its move | any move as likely))
+Terms = tuple[float, float, float]  # P(its move | rational), P(its move | greedy), P(its move | any move as likely)
 
 
 def settings_text(temper: float | None, beta: float | None) -> str:
@@ -87,7 +101,7 @@ class OpponentModel:
             found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
-        tracker.adopt(found, HOW + settings_text(self.temper, None))
+        tracker.adopt(found, HOW + settings_text(self.temper, None) + OTHERS)
         return True
 
     def _evidence(
@@ -97,16 +111,16 @@ class OpponentModel:
         rules: CountRules,
         tracker: Tracker,
     ) -> float:
-        rational = uniform = 1.0
+        products = [1.0] * len(PRIORS)
         for readings in decisions:
             terms = [self._terms(reading, types, rules, tracker) for reading in readings]
             known = [term for term in terms if term is not None]
             if not known:
                 return 0.0  # no such position for the opponent: these types leave the deck short
             # Readings the views cannot tell apart are equally likely a priori.
-            rational *= sum(p for p, _u in known) / len(known)
-            uniform *= sum(u for _p, u in known) / len(known)
-        return PRIOR_RATIONAL * rational + (1 - PRIOR_RATIONAL) * uniform
+            for kind in range(len(products)):
+                products[kind] *= sum(term[kind] for term in known) / len(known)
+        return sum(prior * product for prior, product in zip(PRIORS.values(), products))
 
     def _terms(
         self, reading: OpponentDecision, types: Mapping[int, int], rules: CountRules, tracker: Tracker
@@ -123,12 +137,14 @@ class OpponentModel:
     def _likelihood(self, state: CountState, move: int) -> Terms:
         values = self._move_values(state)
         n = max(1, len(values))
+        preferred = GREEDY.preferred(state)
+        greedy = EPSILON / n + (1 - EPSILON) * (move in preferred) / len(preferred)
         if move not in values:
-            return EPSILON / n, 1.0 / n
+            return EPSILON / n, greedy, 1.0 / n
         top = max(values.values())
         weights = {m: math.exp(self.beta * (v - top)) for m, v in values.items()}
         share = weights[move] / sum(weights.values())
-        return EPSILON / n + (1 - EPSILON) * share, 1.0 / n
+        return EPSILON / n + (1 - EPSILON) * share, greedy, 1.0 / n
 
     def _move_values(self, state: CountState) -> Mapping[int, float]:
         key = (tuple(state.hands), state.deck, tuple(state.points), state.turns_left, state.second)

@@ -75,5 +75,8 @@ def source_text(source: dict[str, Any]) -> str:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
     if source.get("read_opponent"):
         shown = settings_text(source.get("temper"), source.get("beta"))
-        parts.append(f"where that belief is unsure, weighs it by the opponent's moves as a rational player's{shown}")
+        parts.append(
+            "where that belief is unsure, weighs it by the opponent's moves, read as a rational player's"
+            f"{shown}, greedy's or any player's"
+        )
     return ", ".join(parts)

@@ -11,7 +11,8 @@ from rummy import Give, Match, Take, Tracker, render_gamestate
 from rummy.belief import ErrorModel
 from rummy.countstate import CountState, count_rules, pack
 from rummy.labels import CardLabel
-from strategies.opponent_model import BETA, EPSILON, PRIOR_RATIONAL, TEMPER, OpponentModel
+from strategies.baselines import GreedyStrategy
+from strategies.opponent_model import BETA, EPSILON, PRIORS, TEMPER, OpponentModel
 from strategies.search.expectimax import SearchResult
 
 
@@ -106,6 +107,8 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
             second=1,
         )
         n = len(state.legal_moves())
+        # A hand of 10 or more cards over 4 landmarks holds a set, which greedy lays: its Take is a slip.
+        assert any(rules.moves[move].kind == "lay" for move in state.legal_moves())
         took = rules.take_ids[names.index(x_type)]
         good = rules.take_ids[t_a]
         share = (
@@ -113,7 +116,8 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
             if took == good
             else (math.exp(-(beta or BETA["win"])) / (1.0 + (n - 1) * math.exp(-(beta or BETA["win"]))))
         )
-        return PRIOR_RATIONAL * (EPSILON / n + (1 - EPSILON) * share) + (1 - PRIOR_RATIONAL) / n
+        rational = EPSILON / n + (1 - EPSILON) * share
+        return PRIORS["rational"] * rational + PRIORS["greedy"] * EPSILON / n + PRIORS["any"] / n
 
     odds = before / (1 - before) * (evidence(a) / evidence(b)) ** (temper or TEMPER)
     assert after == pytest.approx(odds / (1 + odds), rel=1e-6)
@@ -129,3 +133,53 @@ def test_true_labels_are_never_reweighed():
     match.apply(1, Take(x))
     tracker.observe(render_gamestate(match, 0), kinds_of(match))
     assert not OpponentModel(WantsType(0)).reweigh(tracker)
+
+
+def _opponent_to_move(theirs: list[int], mine: list[int]) -> CountState:
+    rules = count_rules()
+    deck = [10 - a - b for a, b in zip(theirs, mine)]
+    return CountState(rules, (pack(mine), pack(theirs)), pack(deck), points=(0, 0), turns_left=15, mover=1, second=1)
+
+
+def test_a_greedy_opponents_move_is_read_against_every_move_greedy_holds_as_good():
+    # It holds 5, 2, 2, 1 of the four landmarks: greedy lays the five of a kind (50 points), its only best move.
+    state = _opponent_to_move([5, 2, 2, 1], [3, 3, 2, 2])
+    rules = state.rules
+    n = len(state.legal_moves())
+    model = OpponentModel(WantsType(0))
+    five = next(m for m in state.legal_moves() if rules.moves[m].points == 50)
+    different = next(m for m in state.legal_moves() if rules.moves[m].points == 25)
+    assert model._likelihood(state, five)[1] == pytest.approx(EPSILON / n + 1 - EPSILON)
+    assert model._likelihood(state, different)[1] == pytest.approx(EPSILON / n)
+    # 4, 4, 0, 0: two fours of a kind (30 points) and no set of more, equally good to greedy whichever way our
+    # view numbers the landmarks.
+    state = _opponent_to_move([4, 4, 0, 0], [3, 3, 2, 2])
+    n = len(state.legal_moves())
+    thirty = [m for m in state.legal_moves() if rules.moves[m].points == 30]
+    assert len(thirty) == 2
+    assert not any(rules.moves[m].points > 30 for m in state.legal_moves())
+    for move in thirty:
+        assert model._likelihood(state, move)[1] == pytest.approx(EPSILON / n + (1 - EPSILON) / 2)
+    assert model._likelihood(state, state.legal_moves()[-1])[2] == pytest.approx(1 / n)
+
+
+def test_greedy_plays_the_first_of_the_moves_it_holds_best():
+    # The same choice greedy made before it listed its ties: the lowest-numbered best move.
+    rng = __import__("random").Random(5)
+    greedy = GreedyStrategy()
+    for _ in range(300):
+        theirs = [rng.randint(0, 5) for _ in range(4)]
+        mine = [rng.randint(0, 5) for _ in range(4)]
+        state = _opponent_to_move(theirs, mine)
+        rules, legal = state.rules, state.legal_moves()
+        lays = [m for m in legal if rules.moves[m].kind == "lay"]
+        takes = [m for m in legal if rules.moves[m].kind == "take"]
+        gives = [m for m in legal if rules.moves[m].kind == "give"]
+        if lays:
+            expected = max(lays, key=lambda m: (rules.moves[m].points, -m))
+        elif takes:
+            expected = max(takes, key=lambda m: (theirs[rules.moves[m].type], -m))
+        else:
+            expected = min(gives, key=lambda m: (theirs[rules.moves[m].type], m))
+        assert greedy.choose(state) == expected
+        assert expected in greedy.preferred(state)
