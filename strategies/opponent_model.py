@@ -52,8 +52,8 @@ from rummy.opponent_moves import OpponentDecision, SeenKind
 from strategies.baselines import GreedyStrategy
 
 EPSILON = 0.05  # a rational player's share of moves made for no reason the values show
-# Prior weight of each kind of opponent. "greedy" gets a small share: its moves are so sharp that a greedy
-# opponent's first moves lift it quickly, and against any other player it soon drops out.
+# Prior weight of each kind of opponent. "greedy" gets a small share because its likelihood is sharp: with some
+# 20 moves to choose from, against "any" a move greedy makes weighs about 19 to 1 for it, and another 1 to 20.
 PRIORS = {"rational": 0.45, "greedy": 0.1, "any": 0.45}
 # How sharply a rational player prefers better moves: per unit of the value scale. Win values are 2 P(win) - 1,
 # so 40 makes a move 0.05 worse in P(win) e^-4 as likely; margin values are points.
@@ -138,7 +138,7 @@ class OpponentModel:
         values = self._move_values(state)
         n = max(1, len(values))
         preferred = GREEDY.preferred(state)
-        greedy = EPSILON / n + (1 - EPSILON) * (move in preferred) / len(preferred)
+        greedy = EPSILON / n + ((1 - EPSILON) / len(preferred) if move in preferred else 0.0)
         if move not in values:
             return EPSILON / n, greedy, 1.0 / n
         top = max(values.values())
