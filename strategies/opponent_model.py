@@ -59,19 +59,19 @@ PRIORS = {"rational": 0.45, "greedy": 0.1, "any": 0.45}
 # so 40 makes a move 0.05 worse in P(win) e^-4 as likely; margin values are points.
 BETA = {"win": 40.0, "margin": 0.5}
 TEMPER = 1.0  # the power the opponent's evidence enters with; 1 is Bayes' rule (see the module)
-HOW = "weighed by the opponent's moves, read as a rational player's"
-OTHERS = ", greedy's or any player's"
 GREEDY = GreedyStrategy()
 
 Terms = tuple[float, float, float]  # P(its move | rational), P(its move | greedy), P(its move | any move as likely)
 
 
-def settings_text(temper: float | None, beta: float | None) -> str:
-    """What a reading set away from the plain one adds to its description, e.g. " (tempered, power 0.6)" or
-    " (beta 80)"; "" for full strength and the model's own beta. Shared by the belief and the source line."""
+def reading_text(temper: float | None, beta: float | None) -> str:
+    """How the opponent's moves are read, in words shared by the belief's note and the source line, e.g. "read as
+    a rational player's (tempered, power 0.6), greedy's or any player's"; a setting is shown only when set away
+    from full strength or the model's own beta."""
     shown = [f"tempered, power {temper:g}"] if temper not in (None, 1) else []
     shown += [f"beta {beta:g}"] if beta else []
-    return "".join(f" ({part})" for part in shown)
+    settings = "".join(f" ({part})" for part in shown)
+    return f"read as a rational player's{settings}, greedy's or any player's"
 
 
 class OpponentModel:
@@ -101,7 +101,7 @@ class OpponentModel:
             found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
-        tracker.adopt(found, HOW + settings_text(self.temper, None) + OTHERS)
+        tracker.adopt(found, "weighed by the opponent's moves, " + reading_text(self.temper, None))
         return True
 
     def _evidence(

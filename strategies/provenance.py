@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from strategies.opponent_model import settings_text
+from strategies.opponent_model import reading_text
 
 
 def strategy_source(strategy: Any) -> dict[str, Any]:
@@ -74,9 +74,6 @@ def source_text(source: dict[str, Any]) -> str:
     if "error_model" in source:
         parts.append(f"decides on a belief over the cards ({source['error_model']})")
     if source.get("read_opponent"):
-        shown = settings_text(source.get("temper"), source.get("beta"))
-        parts.append(
-            "where that belief is unsure, weighs it by the opponent's moves, read as a rational player's"
-            f"{shown}, greedy's or any player's"
-        )
+        reading = reading_text(source.get("temper"), source.get("beta"))
+        parts.append(f"where that belief is unsure, weighs it by the opponent's moves, {reading}")
     return ", ".join(parts)

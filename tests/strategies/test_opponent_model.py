@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections import Counter
 
 import pytest
@@ -165,7 +166,7 @@ def test_a_greedy_opponents_move_is_read_against_every_move_greedy_holds_as_good
 
 def test_greedy_plays_the_first_of_the_moves_it_holds_best():
     # The same choice greedy made before it listed its ties: the lowest-numbered best move.
-    rng = __import__("random").Random(5)
+    rng = random.Random(5)
     greedy = GreedyStrategy()
     for _ in range(300):
         theirs = [rng.randint(0, 5) for _ in range(4)]
