@@ -41,6 +41,8 @@ class Analysis:
     # Seen through a recognizer (analyse_seen): values expected over the belief, and the cards it is unsure of.
     expected: bool = False
     beliefs: tuple[UnsureCards, ...] = ()
+    # Expected over the belief, each assignment valued exactly: not exact, yet no estimate a table would replace.
+    assignments_exact: bool = False
 
     def note(self) -> str:
         """What the values are expected over, in one sentence; empty when they are no expectation."""
@@ -172,6 +174,7 @@ def analyse_seen(
         how,
         expected=True,
         beliefs=unsure_cards(belief, mine + theirs),
+        assignments_exact=decision.assignments_exact and bool(decision.ranked),
     )
 
 

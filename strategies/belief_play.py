@@ -60,6 +60,9 @@ class BeliefDecision:
     states: int  # assignments valued or voting
     exact: bool  # every value exact and the whole (exact) belief valued
     seconds: float
+    # Every valued assignment's values exact (table look-ups, not a search's estimates): the values are then
+    # expectations over the belief, which no table can make exact, and no estimate a table would replace.
+    assignments_exact: bool = False
     # Cards in view whose landmark, if known, would raise the decision's expected value most: (card, gain),
     # largest first, gain > 0 only (see _worth_asking). Empty for voting strategies.
     worth_asking: tuple[tuple[int, float], ...] = ()
@@ -82,7 +85,8 @@ def decide(
     # A character's noise is part of its play: it votes, so that the belief does not make it stronger.
     if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
         return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
-    valued = _value_states(strategy, states, deadline)
+    solved: list[bool] = []
+    valued = _value_states(strategy, states, deadline, solved)
     if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
@@ -108,7 +112,14 @@ def decide(
     ranked = [ranked[i] for i in order]
     exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)
     return BeliefDecision(
-        ranked[0].move, tuple(ranked), total, len(valued), exact, time.monotonic() - began, worth_asking=asking
+        ranked[0].move,
+        tuple(ranked),
+        total,
+        len(valued),
+        exact,
+        time.monotonic() - began,
+        assignments_exact=all(solved),
+        worth_asking=asking,
     )
 
 
@@ -138,9 +149,10 @@ def _worth_asking(
 
 
 def _value_states(
-    strategy: Any, states: Sequence[BeliefState], deadline: float | None
+    strategy: Any, states: Sequence[BeliefState], deadline: float | None, solved: list[bool]
 ) -> list[tuple[int, Mapping[int, float], bool]]:
-    """(index, every legal move's value, exact) for the assignments the strategy's budget allows."""
+    """(index, every legal move's value, exact) for the assignments the strategy's budget allows; `solved` gets,
+    for each, whether its values are the game's exact ones (a table's, a finished solve's), not a search's."""
     searcher = getattr(strategy, "nodes", None) is not None or hasattr(strategy, "searcher")
     limit = SEARCH_STATES if searcher else TABLE_STATES
     chosen = list(range(min(limit, len(states))))
@@ -161,6 +173,7 @@ def _value_states(
             exact = bool(getattr(strategy, "last_values_exact", result.exact))
             if result.move_values:  # a search stopped before its first iteration values no move: left out
                 valued.append((index, dict(result.move_values), exact))
+                solved.append(bool(result.exact))
     finally:
         if nodes is not None:
             strategy.nodes = nodes

@@ -72,7 +72,7 @@ def analyze(
             continue
         if json_output:
             print(
-                json.dumps({**analysis.to_json(), **_value_kind(analysis.exact), "note": analysis.note()}), flush=True
+                json.dumps({**analysis.to_json(), **_value_kind(analysis), "note": analysis.note()}), flush=True
             )
             continue
         _print_analysis(console, where, strategy, position, analysis, top)
@@ -190,7 +190,9 @@ def _print_analysis(console: Any, where: str, strategy: str, position: Any, anal
         console.print(f"Values by {source_text(analysis.source)}", highlight=False, soft_wrap=True, markup=False)
     if analysis.expected:
         console.print(analysis.note(), highlight=False, soft_wrap=True, markup=False)
-    if not analysis.exact:
+    if analysis.expected and analysis.assignments_exact:
+        console.print(EXPECTED_EXACT, highlight=False, soft_wrap=True)
+    elif not analysis.exact:
         console.print(f"Values are estimates. {EXACT_HINT_ANALYZE}", highlight=False, soft_wrap=True)
 
 
@@ -200,5 +202,17 @@ EXACT_HINT_ANALYZE = (
 )
 
 
-def _value_kind(exact: bool) -> dict[str, object]:
-    return {"values": "exact" if exact else "estimate", "exact_hint": None if exact else EXACT_HINT_ANALYZE}
+# A table cannot make an expectation over misread cards exact, so its hint would send the user to solve for nothing.
+EXPECTED_EXACT = (
+    "Values are expectations over the belief: each assignment of the cards is valued exactly, but which one is "
+    "true is not known, so no table makes them exact."
+)
+
+
+def _value_kind(analysis: Any) -> dict[str, object]:
+    """'exact', 'expected' (over the belief, each assignment exact) or 'estimate' (with how to get exact ones)."""
+    if analysis.exact:
+        return {"values": "exact", "exact_hint": None}
+    if analysis.expected and analysis.assignments_exact:
+        return {"values": "expected", "exact_hint": None}
+    return {"values": "estimate", "exact_hint": EXACT_HINT_ANALYZE}

@@ -158,3 +158,40 @@ def test_an_agent_with_true_labels_shows_the_opening_set_it_never_saw(tmp_path: 
         # With true labels only the unseen cards are uncertain.
         assert [item["What"].endswith("cards laid unseen") for item in beliefs] == [True], beliefs
         assert CHANCE.search(beliefs[0]["Belief"])
+
+
+class _Solved:
+    """Expectimax whose values stand in for a table's: each assignment's values marked exact, as `perfect`'s are."""
+
+    def __init__(self) -> None:
+        from strategies.registry import get_strategy
+
+        self.inner = get_strategy("expectimax", nodes=500)
+        self.objective = self.inner.objective
+
+    def analyse(self, state: Any, deadline: Any = None, *, all_values: bool = False) -> Any:
+        import dataclasses
+
+        return dataclasses.replace(self.inner.analyse(state, deadline, all_values=all_values), exact=True)
+
+
+def test_values_expected_over_a_belief_do_not_send_the_user_to_solve(
+    position_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each assignment valued exactly (a table's values): the expectation is no estimate a table would replace,
+    # so `analyze` must not say "run solve" (it did, with the tables built, whenever the belief was unsure).
+    import strategies.analyze as analyze_module
+
+    monkeypatch.setattr(analyze_module, "_player", lambda *_args: (_Solved(), analyze_module.Objective.WIN))
+    answer = json.loads(
+        _run_analyze(position_file, "--recognizer", "harsh:0.1", "--json").stdout.strip().splitlines()[-1]
+    )
+    assert answer["expected"] is True and answer["values"] == "expected" and answer["exact_hint"] is None
+    shown = _run_analyze(position_file, "--recognizer", "harsh:0.1").stdout
+    assert "no table makes them exact" in shown and "rummy-vision solve" not in shown
+    # A search's values are estimates still, and say how to get exact ones.
+    monkeypatch.undo()
+    searched = json.loads(
+        _run_analyze(position_file, "--strategy", "expectimax@harsh:0.1", "--json").stdout.strip().splitlines()[-1]
+    )
+    assert searched["values"] == "estimate" and "rummy-vision solve" in searched["exact_hint"]
