@@ -93,6 +93,8 @@ def decide(
     total = sum(states[index].weight for index, _values, _exact in valued)
     # A count move a state did not value (none should be missing) counts as that state's worst.
     floors = [min(values.values()) for _index, values, _exact in valued]
+    doubt = float(getattr(strategy, "doubt", 0.0) or 0.0)
+    unsure = {card: 1.0 - max(belief.marginals[card]) for card in (*my_ids, *opp_ids)} if doubt else {}
     ranked = []
     table: list[list[float]] = []  # each candidate's value in each valued state
     for move in candidates:
@@ -100,7 +102,8 @@ def decide(
         for (index, values, _exact), floor in zip(valued, floors):
             item = states[index]
             move_id = _count_move(move, item.types, rules)
-            row.append(values.get(move_id, floor))
+            shed = doubt * _doubt_shed(move, move_id, rules, unsure) if doubt else 0.0
+            row.append(values.get(move_id, floor) + shed)
             if move_id != rules.waste_id or not isinstance(move, Lay):
                 sure += item.weight
         table.append(row)
@@ -121,6 +124,16 @@ def decide(
         assignments_exact=all(solved),
         worth_asking=asking,
     )
+
+
+def _doubt_shed(move: Move, move_id: int, rules: CountRules, unsure: Mapping[int, float]) -> float:
+    """The doubt (1 - a card's likeliest landmark's chance) the move takes out of our hand in one assignment: an
+    accepted Lay's cards and a given card leave it, a taken card comes in; a refused Lay leaves it as it was."""
+    if isinstance(move, Take):
+        return -unsure.get(move.id, 0.0)
+    if isinstance(move, Give):
+        return unsure.get(move.id, 0.0)
+    return 0.0 if move_id == rules.waste_id else sum(unsure.get(card, 0.0) for card in move.ids)
 
 
 def _worth_asking(

@@ -43,6 +43,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
             found["temper"] = strategy.temper
         if getattr(strategy, "beta", None):
             found["beta"] = strategy.beta
+    if getattr(strategy, "doubt", 0):
+        found["doubt"] = strategy.doubt
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
     return found
@@ -76,4 +78,6 @@ def source_text(source: dict[str, Any]) -> str:
     if source.get("read_opponent"):
         reading = reading_text(source.get("temper"), source.get("beta"))
         parts.append(f"where that belief is unsure, weighs it by the opponent's moves, {reading}")
+    if source.get("doubt"):
+        parts.append(f"a card it is unsure of costs {source['doubt']:g} a unit of doubt in its hand")
     return ", ".join(parts)

@@ -110,7 +110,11 @@ class PerfectStrategy:
         read_opponent: bool = True,
         temper: float | None = None,
         beta: float | None = None,
+        doubt: float = 0.0,
     ) -> None:
+        # Options are checked before the table loads, so a bad one is refused at once.
+        if not 0 <= float(doubt) < 10:
+            raise ValueError(f"perfect: doubt must be at least 0 and below 10 (got {doubt})")
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
@@ -126,6 +130,9 @@ class PerfectStrategy:
         if beta is not None and not 0 < float(beta) < 1e4:
             raise ValueError(f"perfect: beta must be above 0 and below 10000 (got {beta})")
         self.temper = None if temper is None else float(temper)
+        # On an unsure belief, what a card whose landmark it doubts costs in its hand, per unit of doubt, on its value
+        # scale (strategies.belief_play): the tables value the rest of a round as if every card were then known.
+        self.doubt = float(doubt)
         self.beta = None if beta is None else float(beta)
         self.last: SearchResult | None = None
         self.last_how = ""

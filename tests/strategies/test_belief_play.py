@@ -97,3 +97,42 @@ def test_a_search_that_values_no_move_still_gives_a_legal_move():
     theirs = {card[0] for card in view["OppHand"]}
     ids = set(getattr(decision.move, "ids", ())) or {decision.move.id}
     assert ids <= mine | theirs
+
+
+def test_doubt_moves_each_value_by_the_doubt_the_move_takes_out_of_the_hand():
+    # perfect:doubt=D: a move's value gains D x the doubt (1 - the likeliest landmark's chance) it takes out of our
+    # hand in each assignment: a given card's, an accepted Lay's cards', minus a taken card's; a refused Lay none.
+    match = Match(seed="expect:1")
+    decisions, beliefs = [], []
+    for doubt in (0.0, 0.25):
+        strategy = get_strategy("expectimax-plan", nodes=2000)
+        strategy.doubt = doubt  # as PerfectStrategy's option sets it; read by decide() from any strategy
+        agent = ArenaAgent(
+            strategy, get_recognizer("harsh:0.2", source=lambda: match.current.landmarks_by_url(), noise_seed=3)
+        )
+        agent.observe(render_gamestate(match, match.current.mover))
+        decisions.append({item.move: item for item in decide(agent.strategy, agent.tracker).ranked})
+        beliefs.append(agent.tracker.belief())
+    plain, doubted = decisions
+    belief = beliefs[0]
+
+    def unsure(card: int) -> float:
+        return 1.0 - max(belief.probability(card, t) for t in range(len(belief.names)))
+
+    assert plain.keys() == doubted.keys() and any(unsure(card) > 0.1 for card in belief.marginals)
+    for move, item in plain.items():
+        kind, what = next(iter(move.to_json().items()))
+        if kind == "Take":
+            shed = -unsure(what)
+        elif kind == "Give":
+            shed = unsure(what)
+        else:
+            shed = item.sure * sum(unsure(card) for card in what)  # only where the Lay is a set
+        assert doubted[move].value == pytest.approx(item.value + 0.25 * shed, abs=1e-9), move
+
+
+def test_perfect_refuses_a_doubt_out_of_range():
+    from strategies.table.perfect import PerfectStrategy
+
+    with pytest.raises(ValueError, match="doubt must be"):
+        PerfectStrategy.__init__(object.__new__(PerfectStrategy), doubt=-1)
