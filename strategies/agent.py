@@ -145,14 +145,20 @@ class ArenaAgent:
         # Assignments that all make the same count-level position (an unseen set of every landmark) give one
         # value, not an expectation: only several are said to be.
         expected = decision.states > 1 or decision.weight_valued < 1.0 - 1e-9
+
+        def scaled(value: float) -> float:
+            return shown(value) if callable(shown) else value
+
         suggestions = [
             {
                 "Move": ranked.move.to_json(),
                 "Label": describe_card_move(ranked.move, belief) + (f" ({EXPECTED})" if expected else ""),
-                "Value": round(shown(ranked.value) if callable(shown) else ranked.value, 4),
+                "Value": round(scaled(ranked.value), 4),
                 "Exact": decision.exact,
                 "Expected": expected,
                 "SetChance": round(ranked.sure, 4),  # for a Lay: its probability of being a set
+                # perfect:doubt: what the doubt term added to rank the move (Value stays the expectation)
+                **({"Doubt": round(scaled(ranked.score) - scaled(ranked.value), 4)} if ranked.doubt else {}),
             }
             for ranked in decision.ranked[:top]
         ]

@@ -164,6 +164,9 @@ def analyse_seen(
     )
     mine, theirs = tracker.hand_ids()
     how = f"{decision.states} of the belief's {len(states)} assignments valued; belief by {belief.method}"
+    doubt = getattr(player, "doubt", 0)
+    if doubt and any(item.doubt for item in decision.ranked):
+        how += f"; ranked with doubt={doubt:g} (see docs/belief.md): the values shown are the expectations"
     return Analysis(
         moves[0].move,
         moves,

@@ -13,6 +13,14 @@ laid before our first view), a move is chosen at card level:
   votes, with its probability, for the card move its count move maps to; a Lay's votes are multiplied by
   its probability of being a set under the whole belief, and the best scored move is played.
 
+**Doubt** (`perfect:doubt=D`). The tables value the rest of a round as if every card were then known, but a card
+whose landmark we doubt now will mostly still be doubted later, so holding it is worth less than they say, and
+laying or giving it away more. With D above 0 each move is ranked by its expected value plus D times the
+doubt (1 - the likeliest landmark's chance, summed over cards) it takes out of our hand, expected over the
+assignments: an accepted Lay's cards and a given card leave, a taken card comes in, a refused Lay changes
+nothing. The values shown stay the expectations; the term is kept apart (`RankedCardMove.doubt`). With a
+certain belief every doubt is 0 and nothing changes.
+
 Which cards of a type: those the belief thinks likeliest of that type. A Lay the referee refused this
 round is never a candidate again: the belief gives it probability 0 of being a set, and as a pass there
 are other ways to waste a turn.
@@ -50,6 +58,13 @@ class RankedCardMove:
     move: Move
     value: float  # expected over the valued assignments, on the strategy's internal scale
     sure: float  # probability, under the belief, that a Lay is a set (1.0 for Take and Give)
+    # What the strategy's `doubt` adds to rank it by (see _doubt_shed), on the same scale: 0 with the option off.
+    doubt: float = 0.0
+
+    @property
+    def score(self) -> float:
+        """What the moves are ranked by: the expected value, plus the doubt term when the option is on."""
+        return self.value + self.doubt
 
 
 @dataclass(frozen=True)
@@ -96,22 +111,22 @@ def decide(
     doubt = float(getattr(strategy, "doubt", 0.0) or 0.0)
     unsure = {card: 1.0 - max(belief.marginals[card]) for card in (*my_ids, *opp_ids)} if doubt else {}
     ranked = []
-    table: list[list[float]] = []  # each candidate's value in each valued state
+    table: list[list[float]] = []  # each candidate's score in each valued state
+    weights = [states[index].weight for index, _values, _exact in valued]
     for move in candidates:
-        row, sure = [], 0.0
+        row, shed, sure = [], [], 0.0
         for (index, values, _exact), floor in zip(valued, floors):
             item = states[index]
             move_id = _count_move(move, item.types, rules)
-            shed = doubt * _doubt_shed(move, move_id, rules, unsure) if doubt else 0.0
-            row.append(values.get(move_id, floor) + shed)
+            row.append(values.get(move_id, floor))
+            shed.append(doubt * _doubt_shed(move, move_id, rules, unsure) if doubt else 0.0)
             if move_id != rules.waste_id or not isinstance(move, Lay):
                 sure += item.weight
-        table.append(row)
-        value = sum(states[index].weight * v for (index, _values, _exact), v in zip(valued, row))
-        ranked.append(RankedCardMove(move, value / total, sure / total))
-    weights = [states[index].weight for index, _values, _exact in valued]
+        table.append([v + d for v, d in zip(row, shed)])
+        value, doubted = (sum(w * x for w, x in zip(weights, xs)) / total for xs in (row, shed))
+        ranked.append(RankedCardMove(move, value, sure / total, doubted))
     asking = _worth_asking(table, weights, [states[index].types for index, _v, _e in valued])
-    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].value, -ranked[i].sure, repr(ranked[i].move)))
+    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].score, -ranked[i].sure, repr(ranked[i].move)))
     ranked = [ranked[i] for i in order]
     exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)
     return BeliefDecision(

@@ -100,7 +100,7 @@ def test_a_search_that_values_no_move_still_gives_a_legal_move():
 
 
 def test_doubt_moves_each_value_by_the_doubt_the_move_takes_out_of_the_hand():
-    # perfect:doubt=D: a move's value gains D x the doubt (1 - the likeliest landmark's chance) it takes out of our
+    # perfect:doubt=D: a move's score gains D x the doubt (1 - the likeliest landmark's chance) it takes out of our
     # hand in each assignment: a given card's, an accepted Lay's cards', minus a taken card's; a refused Lay none.
     match = Match(seed="expect:1")
     decisions, beliefs = [], []
@@ -128,7 +128,11 @@ def test_doubt_moves_each_value_by_the_doubt_the_move_takes_out_of_the_hand():
             shed = unsure(what)
         else:
             shed = item.sure * sum(unsure(card) for card in what)  # only where the Lay is a set
-        assert doubted[move].value == pytest.approx(item.value + 0.25 * shed, abs=1e-9), move
+        # The value shown stays the expectation; the doubt term is kept apart and only ranks.
+        assert doubted[move].value == pytest.approx(item.value, abs=1e-9) and item.doubt == 0.0, move
+        assert doubted[move].score == pytest.approx(item.value + 0.25 * shed, abs=1e-9), move
+    scores = [item.score for item in doubted.values()]
+    assert scores == sorted(scores, reverse=True)
 
 
 def test_perfect_refuses_a_doubt_out_of_range():
@@ -136,3 +140,18 @@ def test_perfect_refuses_a_doubt_out_of_range():
 
     with pytest.raises(ValueError, match="doubt must be"):
         PerfectStrategy.__init__(object.__new__(PerfectStrategy), doubt=-1)
+
+
+def test_an_agent_with_doubt_records_the_term_beside_the_expected_value():
+    match = Match(seed="expect:1")
+    strategy = get_strategy("expectimax-plan", nodes=2000)
+    strategy.doubt = 0.25
+    agent = ArenaAgent(
+        strategy, get_recognizer("harsh:0.2", source=lambda: match.current.landmarks_by_url(), noise_seed=3)
+    )
+    move = agent.calculate_move(render_gamestate(match, match.current.mover))
+    shown = agent.last_suggestions
+    assert shown and shown[0]["Move"] == move
+    # Ranked by Value + Doubt; a move that leaves the hand's doubt as it was (a Take of a sure card) has none.
+    scores = [item["Value"] + item.get("Doubt", 0.0) for item in shown]
+    assert scores == sorted(scores, reverse=True) and any("Doubt" in item for item in shown)
