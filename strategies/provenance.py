@@ -79,5 +79,5 @@ def source_text(source: dict[str, Any]) -> str:
         reading = reading_text(source.get("temper"), source.get("beta"))
         parts.append(f"where that belief is unsure, weighs it by the opponent's moves, {reading}")
     if source.get("doubt"):
-        parts.append(f"a card it is unsure of costs {source['doubt']:g} a unit of doubt in its hand")
+        parts.append(f"ranks its moves with doubt={source['doubt']:g} (a card it doubts is worth less in its hand)")
     return ", ".join(parts)

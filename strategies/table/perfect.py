@@ -95,6 +95,13 @@ def _win_table(rules: RulesConfig, margin_table: Path | None) -> WinTable | None
     return None
 
 
+# What a unit of doubt in the hand costs on an unsure belief (strategies.belief_play), on the 2 P(win) - 1 scale.
+# Chosen on tuning deals only (seeds tune:0..499, 1,000 rounds a value; measurements/doubt-tune-*.json): through
+# harsh:0.1 against perfect, doubt 0, 0.1, 0.25, 0.5 and 1 won 16.7%, 18.5%, 18.9%, 16.9% and 11.3%; through harsh:0.2
+# against greedy, 0, 0.1 and 0.25 won 28.4%, 29.9% and 34.0%. docs/belief.md has it on other deals.
+DOUBT = 0.25
+
+
 class PerfectStrategy:
     """The exact best move for the round's P(win) (or, under `margin`, the expected margin), with every
     move's value; where a win value cannot be exact, an estimate that says so (see the module)."""
@@ -110,7 +117,7 @@ class PerfectStrategy:
         read_opponent: bool = True,
         temper: float | None = None,
         beta: float | None = None,
-        doubt: float = 0.0,
+        doubt: float = DOUBT,
     ) -> None:
         # Options are checked before the table loads, so a bad one is refused at once.
         if not 0 <= float(doubt) < 10:
