@@ -109,7 +109,10 @@ def decide(
     # A count move a state did not value (none should be missing) counts as that state's worst.
     floors = [min(values.values()) for _index, values, _exact in valued]
     doubt = float(getattr(strategy, "doubt", 0.0) or 0.0)
-    unsure = {card: 1.0 - max(belief.marginals[card]) for card in (*my_ids, *opp_ids)} if doubt else {}
+    # A card the belief is sure of has no doubt at all, not a rounding's worth that could break ties between moves.
+    unsure = {
+        card: 0.0 if belief.sure_of(card) else 1.0 - max(belief.marginals[card]) for card in (*my_ids, *opp_ids)
+    }
     ranked = []
     table: list[list[float]] = []  # each candidate's score in each valued state
     weights = [states[index].weight for index, _values, _exact in valued]
