@@ -155,3 +155,31 @@ def test_an_agent_with_doubt_records_the_term_beside_the_expected_value():
     # Ranked by Value + Doubt; a move that leaves the hand's doubt as it was (a Take of a sure card) has none.
     scores = [item["Value"] + item.get("Doubt", 0.0) for item in shown]
     assert scores == sorted(scores, reverse=True) and any("Doubt" in item for item in shown)
+
+
+def _moves_with_true_labels(seed: str, doubt: float) -> tuple[list[dict], bool]:
+    """Seat 0's moves in a round against greedy, both with true labels, seat 0 deciding with this doubt; and
+    whether it ever decided on an uncertain belief."""
+    match = Match(seed=seed)
+    strategy = get_strategy("expectimax-plan", nodes=1500)
+    strategy.doubt = doubt
+    truth = get_recognizer("oracle", source=lambda: match.current.landmarks_by_url())
+    agent, other = ArenaAgent(strategy, truth), ArenaAgent(get_strategy("greedy"), truth)
+    moves, unsure = [], False
+    while not match.over:
+        seat = match.current.mover
+        move = (agent if seat == 0 else other).calculate_move(render_gamestate(match, seat))
+        if seat == 0:
+            moves.append(move)
+            unsure |= agent.last_decision is not None
+            assert all("Doubt" not in item for item in agent.last_suggestions)
+        match.apply(seat, parse_move(move))
+    return moves, unsure
+
+
+def test_with_true_labels_doubt_changes_nothing_even_over_an_unseen_opening_set():
+    # Greedy opens this deal with a set seat 0 never saw: the belief is unsure of those cards only, and every
+    # card in view is certain, so the doubt term is exactly 0 (a rounding's worth once broke ties differently).
+    plain, unsure = _moves_with_true_labels("display:open:0", 0.0)
+    assert unsure, "seat 0 decided on the unseen set's possible landmarks"
+    assert _moves_with_true_labels("display:open:0", 0.25)[0] == plain
