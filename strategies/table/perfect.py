@@ -117,10 +117,10 @@ class PerfectStrategy:
         read_opponent: bool = True,
         temper: float | None = None,
         beta: float | None = None,
-        doubt: float = DOUBT,
+        doubt: float | None = None,
     ) -> None:
         # Options are checked before the table loads, so a bad one is refused at once.
-        if not 0 <= float(doubt) < 10:
+        if doubt is not None and not 0 <= float(doubt) < 10:
             raise ValueError(f"perfect: doubt must be at least 0 and below 10 (got {doubt})")
         self.name = "perfect"
         self.objective = Objective(objective)
@@ -139,7 +139,9 @@ class PerfectStrategy:
         self.temper = None if temper is None else float(temper)
         # On an unsure belief, what a card whose landmark it doubts costs in its hand, per unit of doubt, on its value
         # scale (strategies.belief_play): the tables value the rest of a round as if every card were then known.
-        self.doubt = float(doubt)
+        # DOUBT was chosen for the win objective; under margin (points) no value was measured, so it is off.
+        default = DOUBT if self.objective is Objective.WIN else 0.0
+        self.doubt = default if doubt is None else float(doubt)
         self.beta = None if beta is None else float(beta)
         self.last: SearchResult | None = None
         self.last_how = ""

@@ -169,3 +169,17 @@ def test_the_coach_the_review_analyze_and_the_house_bot_default_to_perfect_for_t
     assert answer["source"]["strategy"] == "perfect" and answer["objective"] == "win"
 
     assert HOUSE_BOTS["housebot-perfect"]().objective.value == "win"
+
+
+def test_doubt_is_on_for_the_win_off_under_margin_and_says_so(first_layer: Path) -> None:
+    # DOUBT was chosen for the win objective (measurements/doubt-tune-*.json); on margin's point scale no value was
+    # measured, so it is off there unless asked for, and the source line names it only where it is on.
+    from strategies.provenance import source_text, strategy_source
+    from strategies.table.perfect import DOUBT
+
+    win = get_strategy("perfect", table=first_layer)
+    margin = get_strategy("perfect", objective="margin", table=first_layer)
+    asked = get_strategy("perfect", objective="margin", table=first_layer, doubt=3)
+    assert (win.doubt, margin.doubt, asked.doubt) == (DOUBT, 0.0, 3.0)
+    assert f"doubt={DOUBT:g}" in source_text(strategy_source(win))
+    assert "doubt" not in source_text(strategy_source(margin))
