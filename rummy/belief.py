@@ -177,6 +177,11 @@ class Belief:
         """Whether the belief gives this card one landmark for certain."""
         return max(self.marginals[card_id]) >= 1.0 - SURE
 
+    def doubt(self, card_id: int) -> float:
+        """1 - the chance of the card's likeliest landmark; exactly 0 for a card the belief is sure of, so that a
+        rounding's worth never counts as doubt."""
+        return 0.0 if self.sure_of(card_id) else 1.0 - max(self.marginals[card_id])
+
 
 # A chance this close to 1 is shown as certainty (float sums of assignment weights fall a hair short).
 SURE = 1e-9

@@ -100,8 +100,7 @@ def decide(
     # A character's noise is part of its play: it votes, so that the belief does not make it stronger.
     if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
         return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
-    solved: list[bool] = []
-    valued = _value_states(strategy, states, deadline, solved)
+    valued, solved = _value_states(strategy, states, deadline)
     if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
@@ -109,10 +108,7 @@ def decide(
     # A count move a state did not value (none should be missing) counts as that state's worst.
     floors = [min(values.values()) for _index, values, _exact in valued]
     doubt = float(getattr(strategy, "doubt", 0.0) or 0.0)
-    # A card the belief is sure of has no doubt at all, not a rounding's worth that could break ties between moves.
-    unsure = {
-        card: 0.0 if belief.sure_of(card) else 1.0 - max(belief.marginals[card]) for card in (*my_ids, *opp_ids)
-    }
+    unsure = {card: belief.doubt(card) for card in (*my_ids, *opp_ids)} if doubt else {}
     ranked = []
     table: list[list[float]] = []  # each candidate's score in each valued state
     weights = [states[index].weight for index, _values, _exact in valued]
@@ -139,7 +135,7 @@ def decide(
         len(valued),
         exact,
         time.monotonic() - began,
-        assignments_exact=all(solved),
+        assignments_exact=solved,
         worth_asking=asking,
     )
 
@@ -180,15 +176,16 @@ def _worth_asking(
 
 
 def _value_states(
-    strategy: Any, states: Sequence[BeliefState], deadline: float | None, solved: list[bool]
-) -> list[tuple[int, Mapping[int, float], bool]]:
-    """(index, every legal move's value, exact) for the assignments the strategy's budget allows; `solved` gets,
-    for each, whether its values are the game's exact ones (a table's, a finished solve's), not a search's."""
+    strategy: Any, states: Sequence[BeliefState], deadline: float | None
+) -> tuple[list[tuple[int, Mapping[int, float], bool]], bool]:
+    """(index, every legal move's value, exact) for the assignments the strategy's budget allows, and whether
+    every one of those values is the game's exact one (a table's, a finished solve's), not a search's."""
     searcher = getattr(strategy, "nodes", None) is not None or hasattr(strategy, "searcher")
     limit = SEARCH_STATES if searcher else TABLE_STATES
     chosen = list(range(min(limit, len(states))))
     nodes = getattr(strategy, "nodes", None)
     valued: list[tuple[int, Mapping[int, float], bool]] = []
+    solved = True
     try:
         if nodes is not None:
             strategy.nodes = max(MIN_NODES, nodes // len(chosen))
@@ -204,11 +201,11 @@ def _value_states(
             exact = bool(getattr(strategy, "last_values_exact", result.exact))
             if result.move_values:  # a search stopped before its first iteration values no move: left out
                 valued.append((index, dict(result.move_values), exact))
-                solved.append(bool(result.exact))
+                solved = solved and bool(result.exact)
     finally:
         if nodes is not None:
             strategy.nodes = nodes
-    return valued
+    return valued, solved
 
 
 def _count_move(move: Move, types: Mapping[int, int], rules: CountRules) -> int:

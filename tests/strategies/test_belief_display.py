@@ -4,6 +4,7 @@ review and the agent's recorded suggestions show it with its chances ("giralda 0
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -20,6 +21,7 @@ from server.storage.records import Records
 from strategies.coaching.game_review import review_record
 from strategies.coaching.grading import EngineGrader
 from strategies.coaching.review_page import review_html
+from strategies.registry import get_strategy
 
 POSITIONS = Path(__file__).parents[2] / "fixtures" / "positions" / "from_games.jsonl"
 CHANCE = re.compile(r"[a-z] 0\.\d\d\b")  # a landmark with its chance, as every display writes it
@@ -164,14 +166,10 @@ class _Solved:
     """Expectimax whose values stand in for a table's: each assignment's values marked exact, as `perfect`'s are."""
 
     def __init__(self) -> None:
-        from strategies.registry import get_strategy
-
         self.inner = get_strategy("expectimax", nodes=500)
         self.objective = self.inner.objective
 
     def analyse(self, state: Any, deadline: Any = None, *, all_values: bool = False) -> Any:
-        import dataclasses
-
         return dataclasses.replace(self.inner.analyse(state, deadline, all_values=all_values), exact=True)
 
 

@@ -11,6 +11,7 @@ from strategies.agent import ArenaAgent
 from strategies.belief_play import decide
 from strategies.registry import get_strategy
 from strategies.search.expectimax import SearchResult
+from strategies.table.perfect import PerfectStrategy
 
 
 @pytest.mark.parametrize("spec", ["greedy", "expectimax-plan:nodes=3000"])
@@ -136,8 +137,6 @@ def test_doubt_moves_each_value_by_the_doubt_the_move_takes_out_of_the_hand():
 
 
 def test_perfect_refuses_a_doubt_out_of_range():
-    from strategies.table.perfect import PerfectStrategy
-
     with pytest.raises(ValueError, match="doubt must be"):
         PerfectStrategy.__init__(object.__new__(PerfectStrategy), doubt=-1)
 

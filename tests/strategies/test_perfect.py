@@ -13,10 +13,12 @@ from typer.testing import CliRunner
 from bot.cli import app
 from rummy import parse_move
 from strategies.position import parse_position
+from strategies.provenance import source_text, strategy_source
 from strategies.registry import get_strategy
 from strategies.search.exact import solve
 from strategies.table import TableError
 from strategies.table.margin.build import build_table
+from strategies.table.perfect import DOUBT
 
 RUNNER = CliRunner()
 
@@ -174,9 +176,6 @@ def test_the_coach_the_review_analyze_and_the_house_bot_default_to_perfect_for_t
 def test_doubt_is_on_for_the_win_off_under_margin_and_says_so(first_layer: Path) -> None:
     # DOUBT was chosen for the win objective (measurements/doubt-tune-*.json); on margin's point scale no value was
     # measured, so it is off there unless asked for, and the source line names it only where it is on.
-    from strategies.provenance import source_text, strategy_source
-    from strategies.table.perfect import DOUBT
-
     win = get_strategy("perfect", table=first_layer)
     margin = get_strategy("perfect", objective="margin", table=first_layer)
     asked = get_strategy("perfect", objective="margin", table=first_layer, doubt=3)
