@@ -39,6 +39,7 @@ from rummy.belief import Belief
 from rummy.countstate import card_move
 from rummy.tracker import BeliefState
 from strategies.base import Strategy
+from strategies.hand_doubt import HandDoubt
 from strategies.opponent_model import OpponentModel
 
 # Assignments a searcher values (its budget is split among them); the rest of the belief is left out.
@@ -112,15 +113,22 @@ def decide(
     ranked = []
     table: list[list[float]] = []  # each candidate's score in each valued state
     weights = [states[index].weight for index, _values, _exact in valued]
+    learning = (
+        HandDoubt([states[index].types for index, _v, _e in valued], weights, my_ids, rules.n_types)
+        if doubt and getattr(strategy, "learn", False)
+        else None
+    )
     for move in candidates:
-        row, shed, sure = [], [], 0.0
-        for (index, values, _exact), floor in zip(valued, floors):
-            item = states[index]
-            move_id = _count_move(move, item.types, rules)
+        row, sure = [], 0.0
+        move_ids = [_count_move(move, states[index].types, rules) for index, _values, _exact in valued]
+        for (index, values, _exact), floor, move_id in zip(valued, floors, move_ids):
             row.append(values.get(move_id, floor))
-            shed.append(doubt * _doubt_shed(move, move_id, rules, unsure) if doubt else 0.0)
             if move_id != rules.waste_id or not isinstance(move, Lay):
-                sure += item.weight
+                sure += states[index].weight
+        if learning is not None:
+            shed = [doubt * x for x in learning.shed(move, [move_id != rules.waste_id for move_id in move_ids])]
+        else:
+            shed = [doubt * _doubt_shed(move, move_id, rules, unsure) if doubt else 0.0 for move_id in move_ids]
         table.append([v + d for v, d in zip(row, shed)])
         value, doubted = (sum(w * x for w, x in zip(weights, xs)) / total for xs in (row, shed))
         ranked.append(RankedCardMove(move, value, sure / total, doubted))

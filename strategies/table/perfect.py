@@ -118,6 +118,7 @@ class PerfectStrategy:
         temper: float | None = None,
         beta: float | None = None,
         doubt: float | None = None,
+        learn: bool = False,
     ) -> None:
         # Options are checked before the table loads, so a bad one is refused at once.
         if doubt is not None and not 0 <= float(doubt) < 10:
@@ -142,6 +143,8 @@ class PerfectStrategy:
         # DOUBT was chosen for the win objective; under margin (points) no value was measured, so it is off.
         default = DOUBT if self.objective is Objective.WIN else 0.0
         self.doubt = default if doubt is None else float(doubt)
+        # With doubt on: whether a Lay counts what its answer would teach of the cards kept (strategies.hand_doubt).
+        self.learn = bool(learn)
         self.beta = None if beta is None else float(beta)
         self.last: SearchResult | None = None
         self.last_how = ""
