@@ -21,7 +21,16 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.measuring import NAME_HELP, SaveOption, bad, check_player, emit, measure_run, table_errors
+from bot.cli.measuring import (
+    NAME_HELP,
+    SaveOption,
+    bad,
+    check_player,
+    emit,
+    measure_run,
+    spec_list,
+    table_errors,
+)
 from bot.measure.record import DEFAULT_FOLDER
 
 measure_app = typer.Typer(
@@ -118,9 +127,7 @@ def _noise_cost_lists(players: str, recognizers: str, opponents: str) -> tuple[l
     from bot.measure.noise_cost import SAME
     from recognizers.registry import get_recognizer
 
-    chosen = [item.strip() for item in players.split(",") if item.strip()]
-    labellers = [item.strip() for item in recognizers.split(",") if item.strip()]
-    against = [item.strip() for item in opponents.split(",") if item.strip()]
+    chosen, labellers, against = (spec_list(text) for text in (players, recognizers, opponents))
     for item in chosen + [opponent for opponent in against if opponent != SAME]:
         check_player(item, "--players/--opponents")
     for item in labellers:
@@ -146,7 +153,8 @@ def _noise_cost_line(row: Any) -> str:
 def noise_cost(
     ctx: typer.Context,
     players: str = typer.Option(
-        "perfect,expectimax:nodes=459000", help="Players measured, comma separated (each as in `match`)."
+        "perfect,expectimax:nodes=459000",
+        help="Players measured, comma separated (each as in `match`; `perfect:doubt=0.1,learn=true` is one).",
     ),
     recognizers: str = typer.Option(
         "noisy:0.1,noisy:0.2,harsh:0.05,harsh:0.1,harsh:0.2",

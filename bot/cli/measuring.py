@@ -97,6 +97,21 @@ def command_line(ctx: typer.Context) -> list[str]:
     return line
 
 
+def spec_list(text: str) -> list[str]:
+    """Comma-separated specs, where a piece that is only `OPT=VAL` continues the spec before it: so
+    "perfect:doubt=0.1,learn=true,greedy" is two players, as a spec alone writes its options."""
+    specs: list[str] = []
+    for piece in (item.strip() for item in text.split(",")):
+        if not piece:
+            continue
+        key, equals, _rest = piece.partition("=")
+        if specs and equals and key.strip().isidentifier():
+            specs[-1] += f",{piece}"
+        else:
+            specs.append(piece)
+    return specs
+
+
 def bad(error: Exception, hint: str) -> typer.BadParameter:
     return typer.BadParameter(str(error), param_hint=hint)
 

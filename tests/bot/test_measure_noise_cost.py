@@ -66,3 +66,17 @@ def test_noise_cost_refuses_an_unknown_hand_to_reveal(tmp_path):
         env={"HOME": str(tmp_path), "COLUMNS": "400"},
     )
     assert result.exit_code != 0 and "choose own or opp" in result.output
+
+
+def test_a_player_with_several_options_is_one_player_in_the_list():
+    from bot.cli.measuring import spec_list
+
+    assert spec_list("perfect:doubt=0.1,learn=true,greedy, expectimax:nodes=3000") == [
+        "perfect:doubt=0.1,learn=true",
+        "greedy",
+        "expectimax:nodes=3000",
+    ]
+    assert spec_list("perfect:learn=true,doubt=0@harsh:0.1,noisy:0.2") == [
+        "perfect:learn=true,doubt=0@harsh:0.1",
+        "noisy:0.2",
+    ]
