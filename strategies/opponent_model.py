@@ -44,24 +44,31 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummy import CountRules, Tracker
 from rummy.countstate import CountState, count_rules, pack, second_mover
 from rummy.opponent_moves import OpponentDecision, SeenKind
 from strategies.baselines import GreedyStrategy
 
+
+class Terms(NamedTuple):
+    """One number per kind of opponent, in one order: the priors, and a move's likelihood under each kind."""
+
+    rational: float  # a good player's: better moves likelier (BETA)
+    greedy: float  # the house greedy's
+    any: float  # a player to whom every move is as likely
+
+
 EPSILON = 0.05  # a rational player's share of moves made for no reason the values show
 # Prior weight of each kind of opponent. "greedy" gets a small share because its likelihood is sharp: with some
 # 20 moves to choose from, against "any" a move greedy makes weighs about 19 to 1 for it, and another 1 to 20.
-PRIORS = {"rational": 0.45, "greedy": 0.1, "any": 0.45}
+PRIORS = Terms(rational=0.45, greedy=0.1, any=0.45)
 # How sharply a rational player prefers better moves: per unit of the value scale. Win values are 2 P(win) - 1,
 # so 40 makes a move 0.05 worse in P(win) e^-4 as likely; margin values are points.
 BETA = {"win": 40.0, "margin": 0.5}
 TEMPER = 1.0  # the power the opponent's evidence enters with; 1 is Bayes' rule (see the module)
 GREEDY = GreedyStrategy()
-
-Terms = tuple[float, float, float]  # P(its move | rational), P(its move | greedy), P(its move | any move as likely)
 
 
 def reading_text(temper: float | None, beta: float | None) -> str:
@@ -120,7 +127,7 @@ class OpponentModel:
             # Readings the views cannot tell apart are equally likely a priori.
             for kind in range(len(products)):
                 products[kind] *= sum(term[kind] for term in known) / len(known)
-        return sum(prior * product for prior, product in zip(PRIORS.values(), products))
+        return sum(prior * product for prior, product in zip(PRIORS, products, strict=True))
 
     def _terms(
         self, reading: OpponentDecision, types: Mapping[int, int], rules: CountRules, tracker: Tracker
@@ -140,11 +147,11 @@ class OpponentModel:
         preferred = GREEDY.preferred(state)
         greedy = EPSILON / n + ((1 - EPSILON) / len(preferred) if move in preferred else 0.0)
         if move not in values:
-            return EPSILON / n, greedy, 1.0 / n
+            return Terms(EPSILON / n, greedy, 1.0 / n)
         top = max(values.values())
         weights = {m: math.exp(self.beta * (v - top)) for m, v in values.items()}
         share = weights[move] / sum(weights.values())
-        return EPSILON / n + (1 - EPSILON) * share, greedy, 1.0 / n
+        return Terms(EPSILON / n + (1 - EPSILON) * share, greedy, 1.0 / n)
 
     def _move_values(self, state: CountState) -> Mapping[int, float]:
         key = (tuple(state.hands), state.deck, tuple(state.points), state.turns_left, state.second)

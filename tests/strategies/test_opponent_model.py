@@ -118,7 +118,7 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
             else (math.exp(-(beta or BETA["win"])) / (1.0 + (n - 1) * math.exp(-(beta or BETA["win"]))))
         )
         rational = EPSILON / n + (1 - EPSILON) * share
-        return PRIORS["rational"] * rational + PRIORS["greedy"] * EPSILON / n + PRIORS["any"] / n
+        return PRIORS.rational * rational + PRIORS.greedy * EPSILON / n + PRIORS.any / n
 
     odds = before / (1 - before) * (evidence(a) / evidence(b)) ** (temper or TEMPER)
     assert after == pytest.approx(odds / (1 + odds), rel=1e-6)
