@@ -125,10 +125,7 @@ def decide(
             row.append(values.get(move_id, floor))
             if move_id != rules.waste_id or not isinstance(move, Lay):
                 sure += states[index].weight
-        if learning is not None:
-            shed = [doubt * x for x in learning.shed(move, [move_id != rules.waste_id for move_id in move_ids])]
-        else:
-            shed = [doubt * _doubt_shed(move, move_id, rules, unsure) if doubt else 0.0 for move_id in move_ids]
+        shed = _shed(move, move_ids, rules, doubt, unsure, learning)
         table.append([v + d for v, d in zip(row, shed)])
         value, doubted = (sum(w * x for w, x in zip(weights, xs)) / total for xs in (row, shed))
         ranked.append(RankedCardMove(move, value, sure / total, doubted))
@@ -146,6 +143,23 @@ def decide(
         assignments_exact=solved,
         worth_asking=asking,
     )
+
+
+def _shed(
+    move: Move,
+    move_ids: Sequence[int],
+    rules: CountRules,
+    doubt: float,
+    unsure: Mapping[int, float],
+    learning: HandDoubt | None,
+) -> list[float]:
+    """The doubt bonus of the move in each valued state: weighted by `doubt`, with what a Lay's answer would
+    teach counted when `learning` is on."""
+    if not doubt:
+        return [0.0] * len(move_ids)
+    if learning is not None:
+        return [doubt * x for x in learning.shed(move, [move_id != rules.waste_id for move_id in move_ids])]
+    return [doubt * _doubt_shed(move, move_id, rules, unsure) for move_id in move_ids]
 
 
 def _doubt_shed(move: Move, move_id: int, rules: CountRules, unsure: Mapping[int, float]) -> float:

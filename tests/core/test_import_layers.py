@@ -37,6 +37,7 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
         "strategies.characters",
         "strategies.position",
         "strategies.belief_play",
+        "strategies.hand_doubt",
         "strategies.opponent_model",
         "strategies.agent",
         "strategies.seen_position",
