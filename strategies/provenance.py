@@ -45,6 +45,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
             found["beta"] = strategy.beta
     if getattr(strategy, "doubt", 0):
         found["doubt"] = strategy.doubt
+        if getattr(strategy, "learn", False):
+            found["learn"] = True
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
     return found
@@ -80,4 +82,6 @@ def source_text(source: dict[str, Any]) -> str:
         parts.append(f"where that belief is unsure, weighs it by the opponent's moves, {reading}")
     if source.get("doubt"):
         parts.append(f"ranks its moves with doubt={source['doubt']:g} (a card it doubts is worth less in its hand)")
+        if source.get("learn"):
+            parts.append("counting what a Lay's answer would teach (learn=true)")
     return ", ".join(parts)

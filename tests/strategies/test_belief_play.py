@@ -136,6 +136,53 @@ def test_doubt_moves_each_value_by_the_doubt_the_move_takes_out_of_the_hand():
     assert scores == sorted(scores, reverse=True)
 
 
+def test_learn_counts_what_each_answer_to_a_lay_would_teach_of_the_cards_kept():
+    # perfect:doubt=D,learn=true: a Lay's term is D x (the hand's doubt now - its doubt after the referee's answer),
+    # expected over the valued assignments, the hand after an answer doubted by the assignments that would show it.
+    # Worked out here from the rules and the assignments alone, not through strategies.hand_doubt.
+    match = Match(seed="expect:1")
+    strategy = get_strategy("expectimax-plan", nodes=2000)
+    strategy.doubt, strategy.learn = 0.25, True
+    agent = ArenaAgent(
+        strategy, get_recognizer("harsh:0.2", source=lambda: match.current.landmarks_by_url(), noise_seed=3)
+    )
+    view = render_gamestate(match, match.current.mover)
+    agent.observe(view)
+    decision = decide(agent.strategy, agent.tracker)
+    states = agent.tracker.belief_states()[: decision.states]
+    mine = [card for card, _url in view["MyHand"]]
+
+    def doubt_of(cards: list[int], members: list) -> float:
+        total = sum(item.weight for item in members)
+        return sum(
+            1.0 - max(sum(item.weight for item in members if item.types[card] == t) / total for t in range(4))
+            for card in cards
+        )
+
+    def answer(cards: tuple[int, ...], types) -> str:
+        kinds = len({types[card] for card in cards})
+        return "same" if kinds == 1 else "different" if kinds == len(cards) <= 4 else "refused"
+
+    now, taught = doubt_of(mine, states), 0
+    for item in decision.ranked:
+        cards = getattr(item.move, "ids", None)
+        if cards is None:
+            continue
+        groups: dict[str, list] = {}
+        for state in states:
+            groups.setdefault(answer(cards, state.types), []).append(state)
+        after = {
+            shown: doubt_of(mine if shown == "refused" else [c for c in mine if c not in cards], members)
+            for shown, members in groups.items()
+        }
+        weight = sum(state.weight for state in states)
+        expected = sum(state.weight * (now - after[answer(cards, state.types)]) for state in states) / weight
+        assert item.doubt == pytest.approx(0.25 * expected, abs=1e-9), item.move
+        accepted_only = item.sure * sum(doubt_of([card], states) for card in cards)
+        taught += abs(expected - accepted_only) > 1e-6
+    assert taught, "some Lay's answer would teach something beyond the doubt of the cards it lays"
+
+
 def test_perfect_refuses_a_doubt_out_of_range():
     with pytest.raises(ValueError, match="doubt must be"):
         PerfectStrategy.__init__(object.__new__(PerfectStrategy), doubt=-1)
