@@ -37,6 +37,9 @@ class ArenaAgent:
         self.rules = rules
         self.error_model = error_model_of(recognizer)
         self.tracker = Tracker(rules, self.error_model)
+        samples = getattr(strategy, "samples", None)  # perfect:samples=N: the draws of a sampled belief
+        if samples:
+            self.tracker.samples = int(samples)
         # Reads the opponent's moves as evidence about the cards, where the strategy asks for it.
         self.opponent = OpponentModel(strategy) if getattr(strategy, "read_opponent", False) else None
         self.last_labels: dict[int, CardLabel] = {}

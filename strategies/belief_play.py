@@ -101,7 +101,7 @@ def decide(
     # A character's noise is part of its play: it votes, so that the belief does not make it stronger.
     if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
         return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
-    valued, solved = _value_states(strategy, states, deadline)
+    valued, solved = _value_states(strategy, states, deadline, tracker.samples)
     if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
@@ -198,12 +198,13 @@ def _worth_asking(
 
 
 def _value_states(
-    strategy: Any, states: Sequence[BeliefState], deadline: float | None
+    strategy: Any, states: Sequence[BeliefState], deadline: float | None, samples: int = 0
 ) -> tuple[list[tuple[int, Mapping[int, float], bool]], bool]:
     """(index, every legal move's value, exact) for the assignments the strategy's budget allows, and whether
-    every one of those values is the game's exact one (a table's, a finished solve's), not a search's."""
+    every one of those values is the game's exact one (a table's, a finished solve's), not a search's. A table
+    values as many assignments as the belief draws (`samples`), so that asking for more draws is not undone."""
     searcher = getattr(strategy, "nodes", None) is not None or hasattr(strategy, "searcher")
-    limit = SEARCH_STATES if searcher else TABLE_STATES
+    limit = SEARCH_STATES if searcher else max(TABLE_STATES, samples)
     chosen = list(range(min(limit, len(states))))
     nodes = getattr(strategy, "nodes", None)
     valued: list[tuple[int, Mapping[int, float], bool]] = []

@@ -47,6 +47,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
         found["doubt"] = strategy.doubt
         if getattr(strategy, "learn", False):
             found["learn"] = True
+    if getattr(strategy, "samples", None):
+        found["samples"] = strategy.samples
     if hasattr(strategy, "weights_path"):
         found["weights"] = str(strategy.weights_path or "a model given in code")
     return found
@@ -80,6 +82,8 @@ def source_text(source: dict[str, Any]) -> str:
     if source.get("read_opponent"):
         reading = reading_text(source.get("temper"), source.get("beta"))
         parts.append(f"where that belief is unsure, weighs it by the opponent's moves, {reading}")
+    if source.get("samples"):
+        parts.append(f"a sampled belief draws {source['samples']} assignments")
     if source.get("doubt"):
         parts.append(f"ranks its moves with doubt={source['doubt']:g} (a card it doubts is worth less in its hand)")
         if source.get("learn"):

@@ -143,7 +143,7 @@ def _noise_cost_line(row: Any) -> str:
     return (
         f"{row.player}@{row.recognizer}{told} vs {row.opponent}: {row.wins}/{row.rounds} = {row.rate:.1%} "
         f"(95% CI {row.low:.1%}-{row.high:.1%}), margin {row.mean_margin:+.1f}, "
-        f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes), "
+        f"Lays refused {row.refused}/{row.lays} ({row.passes} meant as passes; {row.expected_refused:.0f} expected), "
         f"{row.mean_move_ms:.0f} ms a move "
         f"(p95 {row.p95_move_ms:.0f})" + (f", {row.asks} second opinions asked" if row.asks else "")
     )

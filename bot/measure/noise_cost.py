@@ -4,8 +4,10 @@ Each player plays through a recognizer (`PLAYER@RECOGNIZER`, as in `match`) agai
 true labels, on duplicate deals (each deal twice, seats swapped), through the same card-level path as
 `match`: gamestate -> recognizer labels -> belief -> count-level states -> strategy -> move. A row per
 (player, recognizer, opponent): rounds won with a Wilson 95% interval, the mean margin, how many of the
-player's Lays the referee refused (and how many of those it expected to be no set: passes), and the
-player's mean and 95th-percentile time per move, and (FIRST+SECOND recognizers) the second opinions asked.
+player's Lays the referee refused (and how many of those it expected to be no set: passes), how many it
+expected refused (the sum of 1 - the set chance it stated for each Lay: above the refused count, the belief
+was too sure of the sets it chose), the player's mean and 95th-percentile time per move, and (FIRST+SECOND
+recognizers) the second opinions asked.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class NoiseCost:
     p95_move_ms: float
     asks: int = 0  # second opinions asked (API calls to the second recognizer of a FIRST+SECOND)
     reveal: str = ""  # measuring aid: the hand ("own" or "opp") whose true landmarks the player was told
+    # Lays it expected refused: sum of 1 - the stated set chance (a certain belief's Lay: 0, or 1 when it meant a pass)
+    expected_refused: float = 0.0
 
 
 def noise_cost(
@@ -70,6 +74,7 @@ def summarise(
     wins = sum(1 for result, seat in zip(results, seats) if result.winner == seat)
     margins = [result.margin(seat) for result, seat in zip(results, seats)]
     lays = refused = passes = asks = 0
+    expected = 0.0
     times: list[float] = []
     for result, seat in zip(results, seats):
         for move in result.moves:
@@ -81,8 +86,11 @@ def summarise(
                 lays += 1
                 refused += move.wasted
                 # A certain belief's refused Lay is the strategy's own pass; an uncertain one says its chance.
-                chance = move.suggestions[0].get("SetChance", 0.0) if move.suggestions else 0.0
+                stated = move.suggestions[0].get("SetChance") if move.suggestions else None
+                chance = 0.0 if stated is None else stated
                 passes += move.wasted and chance < 0.5
+                # With no chance stated the belief was certain: the Lay was sure to be a set unless meant as a pass.
+                expected += 1.0 - (stated if stated is not None else float(not move.wasted))
     low, high = wilson_interval(wins, len(results))
     times.sort()
     return NoiseCost(
@@ -101,4 +109,5 @@ def summarise(
         statistics.fmean(times) if times else 0.0,
         times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0,
         asks,
+        expected_refused=expected,
     )

@@ -100,6 +100,8 @@ def _win_table(rules: RulesConfig, margin_table: Path | None) -> WinTable | None
 # harsh:0.1 against perfect, doubt 0, 0.1, 0.25, 0.5 and 1 won 16.7%, 18.5%, 18.9%, 16.9% and 11.3%; through harsh:0.2
 # against greedy, 0, 0.1 and 0.25 won 28.4%, 29.9% and 34.0%. docs/belief.md has it on other deals.
 DOUBT = 0.25
+# The draws a sampled belief may be asked for (`perfect:samples=N`): fewer say little; more take seconds a move.
+MIN_SAMPLES, MAX_SAMPLES = 16, 4096
 
 
 class PerfectStrategy:
@@ -119,10 +121,13 @@ class PerfectStrategy:
         beta: float | None = None,
         doubt: float | None = None,
         learn: bool = False,
+        samples: int | None = None,
     ) -> None:
         # Options are checked before the table loads, so a bad one is refused at once.
         if doubt is not None and not 0 <= float(doubt) < 10:
             raise ValueError(f"perfect: doubt must be at least 0 and below 10 (got {doubt})")
+        if samples is not None and not MIN_SAMPLES <= int(samples) <= MAX_SAMPLES:
+            raise ValueError(f"perfect: samples must be from {MIN_SAMPLES} to {MAX_SAMPLES} (got {samples})")
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
@@ -145,6 +150,9 @@ class PerfectStrategy:
         self.doubt = default if doubt is None else float(doubt)
         # With doubt on: whether a Lay counts what its answer would teach of the cards kept (strategies.hand_doubt).
         self.learn = bool(learn)
+        # Draws of a sampled belief (None: the tracker's DEFAULT_SAMPLES). More draws make the set chances it
+        # chooses Lays by less flattering, and cost time in proportion (docs/belief.md has both measured).
+        self.samples = None if samples is None else int(samples)
         self.beta = None if beta is None else float(beta)
         self.last: SearchResult | None = None
         self.last_how = ""

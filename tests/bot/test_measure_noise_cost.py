@@ -32,6 +32,21 @@ def test_the_summary_counts_the_measured_seat_only():
     assert row.mean_margin == (30 - 30) / 2
     assert (row.lays, row.refused, row.passes, row.asks) == (2, 2, 1, 3)
     assert row.mean_move_ms == 10.0 * 3 / 4 + 20.0 / 4
+    assert abs(row.expected_refused - (0.7 + 0.2)) < 1e-12  # 1 - the chance each of its Lays stated
+
+
+def test_expected_refusals_read_a_certain_belief_as_certain():
+    # A Lay decided on a certain belief states no chance: sure to be a set, or meant as a pass when refused.
+    certain = (
+        MoveRecord(0, {"Lay": [1, 2, 3]}, 5.0, "", 20, False, ({"Value": 0.4},)),
+        MoveRecord(0, {"Lay": [4, 5, 6]}, 5.0, "", 0, True, ({"Value": 0.1},)),
+        MoveRecord(0, {"Lay": [7, 8, 9]}, 5.0, "", 0, True, ()),
+        _move(0, {"Lay": [1, 4, 7]}, wasted=False, chance=0.9),
+    )
+    result = RoundResult("d:1", ("p@noisy", "p"), 0, (20, 30), 0, certain, ("a", "b", "c", "d"))
+    row = summarise("p", "noisy", "same", [result], [0])
+    assert (row.lays, row.refused, row.passes) == (4, 2, 2)
+    assert abs(row.expected_refused - (0 + 1 + 1 + 0.1)) < 1e-12
 
 
 def test_reveal_tells_the_player_one_hand_and_the_belief_takes_it_as_certain():

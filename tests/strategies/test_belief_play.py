@@ -229,3 +229,44 @@ def test_with_true_labels_doubt_changes_nothing_even_over_an_unseen_opening_set(
     plain, unsure = _moves_with_true_labels("display:open:0", 0.0)
     assert unsure, "seat 0 decided on the unseen set's possible landmarks"
     assert _moves_with_true_labels("display:open:0", 0.25)[0] == plain
+
+
+class _Table:
+    """A table-backed strategy's shape (values every legal move, no node budget) that counts the assignments
+    it is asked to value, and asks its belief for `samples` draws as `perfect:samples=N` does."""
+
+    def __init__(self, samples: int) -> None:
+        self.samples = samples
+        self.valued = 0
+        self.inner = get_strategy("greedy")
+
+    def analyse(self, state, deadline=None, *, all_values=False):
+        self.valued += 1
+        moves = state.legal_moves()
+        return SearchResult(moves[0], 0.0, 1, True, {move: 0.0 for move in moves})
+
+    def choose(self, state, deadline=None):
+        return self.inner.choose(state, deadline)
+
+
+def test_more_draws_asked_for_are_drawn_and_every_one_is_valued():
+    from strategies.belief_play import TABLE_STATES
+
+    match = Match(seed="expect:1")
+    strategy = _Table(samples=1024)
+    agent = ArenaAgent(
+        strategy, get_recognizer("harsh:0.5", source=lambda: match.current.landmarks_by_url(), noise_seed=3)
+    )
+    assert agent.tracker.samples == 1024
+    agent.observe(render_gamestate(match, match.current.mover))
+    states = agent.tracker.belief_states()
+    assert not agent.tracker.belief().exact and len(states) > TABLE_STATES  # more than the default would value
+    decision = decide(strategy, agent.tracker)
+    assert strategy.valued == decision.states == len(states)
+    assert decision.weight_valued == pytest.approx(1.0)
+
+
+def test_perfect_refuses_a_sample_count_out_of_range():
+    for samples in (0, 8, 100_000):
+        with pytest.raises(ValueError, match="samples must be"):
+            PerfectStrategy.__init__(object.__new__(PerfectStrategy), samples=samples)
