@@ -27,10 +27,9 @@ trusted, and the belief notes it.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
-import random
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -157,6 +156,7 @@ class Belief:
     method: str  # how, in words
     marginals: Mapping[int, tuple[float, ...]]  # card id -> P(type) per type index
     notes: tuple[str, ...] = field(default=())
+    draws: int = 0  # a sampled belief's draws (0: enumerated); the assignments are these draws merged
 
     @property
     def certain(self) -> bool:
@@ -408,6 +408,22 @@ def _counts(combo: Sequence[int], n: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _split(blocks: list[_Block], n: int) -> tuple[dict[int, int], list[int], list[_Block]]:
+    """The cards whose types are settled (with the count of each type they take) and the blocks still open."""
+    fixed: dict[int, int] = {}
+    offset = [0] * n
+    uncertain: list[_Block] = []
+    for block in blocks:
+        if len(block.options) == 1:
+            combo = block.options[0][0]
+            fixed.update(zip(block.cards, combo))
+            for t in combo:
+                offset[t] += 1
+        else:
+            uncertain.append(block)
+    return fixed, offset, uncertain
+
+
 def _solve(
     blocks: list[_Block] | None,
     names: Sequence[str],
@@ -420,27 +436,19 @@ def _solve(
     if blocks is None:
         return None
     n, per_type = rules.types_per_round, rules.cards_per_type
-    fixed: dict[int, int] = {}
-    offset = [0] * n
-    uncertain: list[_Block] = []
-    for block in blocks:
-        if len(block.options) == 1:
-            combo = block.options[0][0]
-            fixed.update(zip(block.cards, combo))
-            for t in combo:
-                offset[t] += 1
-        else:
-            uncertain.append(block)
+    fixed, offset, uncertain = _split(blocks, n)
     approximate = any(block.approximate for block in blocks)
     combos = math.prod(len(block.options) for block in uncertain)
     if combos <= exact_cap:
         weighted = _exact(uncertain, offset, n, per_type)
         method = "exact enumeration" if not approximate else "enumeration of each card's likeliest types"
         exact = not approximate
+        draws = 0
     else:
         weighted = _sampled(uncertain, offset, n, per_type, samples, seed)
         method = f"{samples} samples from the exact posterior (forward filtering, backward sampling)"
         exact = False
+        draws = samples
     if not weighted:
         return None
     total = sum(weight for _types, weight in weighted)
@@ -467,6 +475,7 @@ def _solve(
         method,
         {card: tuple(row) for card, row in marginals.items()},
         tuple(notes),
+        draws,
     )
 
 
@@ -491,19 +500,18 @@ def _sampled(
     uncertain: list[_Block], offset: list[int], n: int, per_type: int, samples: int, seed: int | str
 ) -> list[tuple[tuple[int, ...], float]]:
     """`samples` independent draws from the exact posterior: forward filtering over the deck's type counts
-    (_forward), then backward sampling block by block (_draw)."""
+    (_forward), then backward sampling block by block, every draw at once (_draw)."""
     filtered = _forward(uncertain, offset, n, per_type)
     if filtered is None:
         return []
-    rng = random.Random(f"belief:{seed}")
-    return [_draw(filtered, len(uncertain), n, per_type, rng) for _ in range(samples)]
+    return _draw(filtered, n, per_type, samples, zlib.crc32(f"belief:{seed}".encode()))
 
 
 @dataclass(frozen=True)
 class _Filtered:
     steps: list[list[_Step]]  # each block's options grouped by the counts they add
     tables: list[Any]  # the forward message before each block (flat numpy arrays), and after the last
-    cumulative: list[float]  # the final message times the deal's prior, as a cumulative distribution
+    cumulative: Any  # the final message times the deal's prior, as a cumulative distribution (numpy)
     strides: list[int]
 
 
@@ -549,45 +557,70 @@ def _forward(uncertain: list[_Block], offset: list[int], n: int, per_type: int) 
     total = final.sum()
     if total <= 0:
         return None
-    cumulative = (np.cumsum(final) / total).tolist()
-    return _Filtered(steps, [array.ravel() for array in forward], cumulative, strides)
+    return _Filtered(steps, [array.ravel() for array in forward], np.cumsum(final) / total, strides)
 
 
-def _draw(filtered: _Filtered, blocks: int, n: int, per_type: int, rng: random.Random) -> tuple[tuple[int, ...], float]:
-    """One assignment: the final counts from the filtered distribution, then each block's option given the
-    counts left, from the last block back."""
-    steps, tables, cumulative, strides = filtered.steps, filtered.tables, filtered.cumulative, filtered.strides
-    flat = min(bisect.bisect_right(cumulative, rng.random()), len(cumulative) - 1)
-    counts = [(flat // stride) % (per_type + 1) for stride in strides]
-    chosen: list[tuple[int, ...]] = []
-    for k in range(blocks - 1, -1, -1):
-        table = tables[k]
-        possible: list[_Step] = []
-        weights: list[float] = []
-        for option in steps[k]:
+def _draw(filtered: _Filtered, n: int, per_type: int, samples: int, seed: int) -> list[tuple[tuple[int, ...], float]]:
+    """`samples` assignments, all at once: the final counts from the filtered distribution, then each block's
+    option given the counts left, from the last block back (vectorised over the draws: the same arithmetic
+    one draw at a time would take, without a Python loop per draw)."""
+    import numpy as np  # as in _forward: `import rummy` stays light
+
+    rng = np.random.default_rng(seed)
+    strides = np.array(filtered.strides)
+    last = len(filtered.cumulative) - 1
+    flat = np.minimum(np.searchsorted(filtered.cumulative, rng.random(samples), side="right"), last)
+    counts = (flat[:, None] // strides) % (per_type + 1)
+    chosen: list[Any] = []
+    for k in range(len(filtered.steps) - 1, -1, -1):
+        step, table = filtered.steps[k], filtered.tables[k]
+        weights = np.zeros((samples, len(step)))
+        for j, (add, shift, weight, _combos, _combo_weights) in enumerate(step):
             # The count left of each type the option adds to must cover what it adds.
-            if all(counts[axis] >= a for axis, a in enumerate(option[0])):
-                weight = option[2] * table.item(flat - option[1])
-                if weight > 0:
-                    possible.append(option)
-                    weights.append(weight)
-        add, shift, _weight, combos, combo_weights = possible[_pick(weights, rng)]
-        chosen.append(combos[0] if len(combos) == 1 else combos[_pick(combo_weights, rng)])
-        for axis, a in enumerate(add):
-            counts[axis] -= a
-        flat -= shift
+            fits = np.all(counts >= np.array(add), axis=1)
+            weights[:, j] = np.where(fits, weight * table[np.where(fits, flat - shift, 0)], 0.0)
+        pick = _pick(weights, rng)
+        block = np.zeros((samples, len(step[0][3][0])), dtype=int)
+        for j, (add, shift, _weight, combos, combo_weights) in enumerate(step):
+            rows = np.flatnonzero(pick == j)
+            if not len(rows):
+                continue
+            which = _pick(np.tile(np.array(combo_weights), (len(rows), 1)), rng) if len(combos) > 1 else 0
+            block[rows] = np.array(combos)[which]
+            counts[rows] -= np.array(add)
+            flat[rows] -= shift
+        chosen.append(block)
     chosen.reverse()
-    return (tuple(t for combo in chosen for t in combo), 1.0)
+    drawn = np.concatenate(chosen, axis=1) if chosen else np.zeros((samples, 0), dtype=int)
+    return [(tuple(int(t) for t in row), 1.0) for row in drawn]
 
 
-def _pick(weights: Sequence[float], rng: random.Random) -> int:
-    """An index drawn with probability proportional to its weight."""
-    point = rng.random() * sum(weights)
-    for index, weight in enumerate(weights):
-        point -= weight
-        if point < 0:
-            return index
-    return len(weights) - 1
+def _pick(weights: Any, rng: Any) -> Any:
+    """For each row of `weights` (a draws x options array), an option index drawn in proportion to its weight."""
+    import numpy as np  # as in _forward: `import rummy` stays light
+
+    cumulative = np.cumsum(weights, axis=1)
+    point = rng.random(len(weights)) * cumulative[:, -1]
+    return np.minimum((cumulative <= point[:, None]).sum(axis=1), weights.shape[1] - 1)
+
+
+def resample(weighted: Sequence[tuple[Any, float]], keep: int) -> list[tuple[Any, float]]:
+    """`keep` equally weighted draws from weighted ones (systematic resampling: one evenly spaced comb over the
+    cumulative weights, so no seed and the least spread), duplicates merged: an assignment drawn k times weighs
+    k / keep. Weighted draws whose weights are uneven (a belief weighed by evidence it could not read itself)
+    hold few effective draws; read on many and resampled, they value the same number of assignments more truly."""
+    total = sum(weight for _item, weight in weighted)
+    if not total > 0 or keep < 1:
+        raise ValueError("resampling needs some weight and at least one draw to keep")
+    kept: dict[int, int] = {}
+    running, index = 0.0, -1
+    for j in range(keep):
+        point = (j + 0.5) / keep * total
+        while running <= point and index + 1 < len(weighted):
+            index += 1
+            running += weighted[index][1]
+        kept[index] = kept.get(index, 0) + 1
+    return [(weighted[index][0], count / keep) for index, count in kept.items()]
 
 
 def set_kind(points: int, size: int, rules: RulesConfig) -> SetKind | None:

@@ -32,6 +32,7 @@ from rummy.belief import (
     SetKind,
     infer,
     ranked_candidates,
+    resample,
     set_kind,
 )
 from rummy.config import DEFAULT_RULES, PointsShown, RulesConfig
@@ -69,7 +70,10 @@ class Tracker:
         self.rules = rules
         self.error_model = error_model
         self.rounds_seen = 0
-        self.samples = DEFAULT_SAMPLES
+        self.samples = DEFAULT_SAMPLES  # draws of a sampled belief
+        # Draws a decision values (0: all `samples`): fewer than drawn when the opponent's moves are read on more
+        # draws than are valued (strategies.belief_play.decide resamples the weighed belief to these).
+        self.keep = 0
         self._reset()
 
     def _reset(self) -> None:
@@ -253,14 +257,19 @@ class Tracker:
             )
         return self._belief
 
-    def adopt(self, weighted: Sequence[tuple[Mapping[int, int], float]], how: str) -> None:
+    def adopt(self, weighted: Sequence[tuple[Mapping[int, int], float]], how: str, keep: int = 0) -> None:
         """Replace the belief, until the next gamestate, by these assignments (every card the belief covers, with
         unnormalised weights) that a strategy weighed with evidence the belief cannot read itself; `how` is
-        added to its method. The result is never called exact."""
+        added to its method. The result is never called exact. With `keep`, a sampled belief of more draws is
+        resampled to `keep` equally weighted draws (rummy.belief.resample)."""
         belief = self.belief()
         total = sum(weight for _types, weight in weighted)
         if not total > 0:
             raise ValueError("the assignments adopted have no weight")
+        draws = belief.draws
+        if keep and belief.draws > keep:
+            weighted, draws = resample(weighted, keep), keep
+            how = f"{how}; resampled to {keep} draws"
         n, per_type = len(belief.names), self.rules.cards_per_type
         assignments = []
         for types, weight in sorted(weighted, key=lambda item: -item[1]):
@@ -280,7 +289,16 @@ class Tracker:
             exact=False,
             method=f"{belief.method}; {how}",
             marginals={card: tuple(row) for card, row in marginals.items()},
+            draws=draws,
         )
+
+    def thin(self, keep: int) -> None:
+        """Resample a sampled belief of more than `keep` draws to `keep` (no change otherwise): a belief drawn
+        large to be weighed by the opponent's moves, when that reading did not happen, is valued on as many
+        assignments as one drawn that size."""
+        belief = self.belief()
+        if belief.draws > keep:
+            self.adopt([(a.types, a.weight) for a in belief.assignments], "not weighed", keep)
 
     def card_types(self) -> dict[int, int]:
         """Type index of every card seen this round, in the most likely assignment."""

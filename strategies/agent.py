@@ -42,6 +42,10 @@ class ArenaAgent:
             self.tracker.samples = int(samples)
         # Reads the opponent's moves as evidence about the cards, where the strategy asks for it.
         self.opponent = OpponentModel(strategy) if getattr(strategy, "read_opponent", False) else None
+        # perfect:read_draws=N: the belief is drawn N times for the reading, then resampled to the draws valued.
+        read_draws = getattr(strategy, "read_draws", None)
+        if self.opponent is not None and read_draws and int(read_draws) > self.tracker.samples:
+            self.tracker.keep, self.tracker.samples = self.tracker.samples, int(read_draws)
         self.last_labels: dict[int, CardLabel] = {}
         # The best moves of the last decision with their values, for records and the viewer:
         # [{"Move": arena move, "Label": readable, "Value": number, "Exact": bool}], best first; empty for
@@ -93,11 +97,12 @@ class ArenaAgent:
             self.last_suggestions = self._suggestions(state.rules.moves, confidence)
             move = self.tracker.card_move(move_id, confidence)
         else:
-            decision = decide(self.strategy, self.tracker, deadline, self.opponent)
+            asking = self._can_ask()
+            decision = decide(self.strategy, self.tracker, deadline, self.opponent, asking)
             asked = 0
             while asked < ASKS_PER_MOVE and self._ask_again(decision, gamestate, deadline):
                 asked += 1
-                decision = decide(self.strategy, self.tracker, deadline, self.opponent)
+                decision = decide(self.strategy, self.tracker, deadline, self.opponent, asking)
                 if self.tracker.belief().certain:
                     break
             self.asked += asked
@@ -109,6 +114,12 @@ class ArenaAgent:
             move = decision.move
         self.tracker.played(move)
         return move.to_json()
+
+    def _can_ask(self) -> bool:
+        """Whether the recognizer offers second opinions (recognizers.second_opinion): only then is it worth
+        working out which cards to ask about."""
+        offers = ("ask", "can_ask", "second_error_model")
+        return all(getattr(self.recognizer, name, None) is not None for name in offers)
 
     def _ask_again(self, decision: BeliefDecision, gamestate: dict[str, Any], deadline: float | None) -> bool:
         """Ask the second recognizer about the card whose landmark the decision hangs on most; True when

@@ -85,14 +85,17 @@ class BeliefDecision:
 
 
 def decide(
-    strategy: Strategy, tracker: Tracker, deadline: float | None = None, opponent: OpponentModel | None = None
+    strategy: Strategy,
+    tracker: Tracker,
+    deadline: float | None = None,
+    opponent: OpponentModel | None = None,
+    asking: bool = True,
 ) -> BeliefDecision:
     """The card move to play on the tracker's belief (call when it holds more than one assignment). With an
-    `opponent` model, the belief is first weighed by how likely the opponent's moves were in each assignment."""
+    `opponent` model, the belief is first weighed by how likely the opponent's moves were in each assignment.
+    `asking`: work out which cards are worth a second opinion (off when no second recognizer could be asked)."""
     began = time.monotonic()
-    if opponent is not None and callable(getattr(strategy, "analyse", None)):
-        reading_ends = None if deadline is None else began + OPPONENT_SHARE * max(0.0, deadline - began)
-        opponent.reweigh(tracker, reading_ends)
+    keep = _weigh(strategy, tracker, deadline, opponent, began)
     states = tracker.belief_states()
     belief = tracker.belief()
     rules = states[0].state.rules
@@ -101,7 +104,7 @@ def decide(
     # A character's noise is part of its play: it votes, so that the belief does not make it stronger.
     if not callable(getattr(strategy, "analyse", None)) or getattr(strategy, "noise", 0) > 0:
         return _vote(strategy, states[:VOTE_STATES], belief, rules, my_ids, refused, deadline, began)
-    valued, solved = _value_states(strategy, states, deadline, tracker.samples)
+    valued, solved = _value_states(strategy, states, deadline, keep)
     if not valued:  # no search finished a first iteration in its share of the time: the likeliest state votes
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
@@ -113,11 +116,8 @@ def decide(
     ranked = []
     table: list[list[float]] = []  # each candidate's score in each valued state
     weights = [states[index].weight for index, _values, _exact in valued]
-    learning = (
-        HandDoubt([states[index].types for index, _v, _e in valued], weights, my_ids, rules.n_types)
-        if doubt and getattr(strategy, "learn", False)
-        else None
-    )
+    types = [states[index].types for index, _v, _e in valued]
+    learning = HandDoubt(types, weights, my_ids, rules.n_types) if doubt and getattr(strategy, "learn", False) else None
     for move in candidates:
         row, sure = [], 0.0
         move_ids = [_count_move(move, states[index].types, rules) for index, _values, _exact in valued]
@@ -129,7 +129,7 @@ def decide(
         table.append([v + d for v, d in zip(row, shed)])
         value, doubted = (sum(w * x for w, x in zip(weights, xs)) / total for xs in (row, shed))
         ranked.append(RankedCardMove(move, value, sure / total, doubted))
-    asking = _worth_asking(table, weights, [states[index].types for index, _v, _e in valued])
+    asks = _worth_asking(table, weights, types) if asking else ()
     order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].score, -ranked[i].sure, repr(ranked[i].move)))
     ranked = [ranked[i] for i in order]
     exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)
@@ -141,8 +141,21 @@ def decide(
         exact,
         time.monotonic() - began,
         assignments_exact=solved,
-        worth_asking=asking,
+        worth_asking=asks,
     )
+
+
+def _weigh(
+    strategy: Strategy, tracker: Tracker, deadline: float | None, opponent: OpponentModel | None, began: float
+) -> int:
+    """Weigh the belief by the opponent's moves where the strategy reads them, then keep the draws a decision
+    values (a belief drawn larger for the reading, `perfect:read_draws`, is resampled): how many those are."""
+    keep = tracker.keep or tracker.samples
+    if opponent is not None and callable(getattr(strategy, "analyse", None)):
+        reading_ends = None if deadline is None else began + OPPONENT_SHARE * max(0.0, deadline - began)
+        opponent.reweigh(tracker, reading_ends, keep)
+    tracker.thin(keep)
+    return keep
 
 
 def _shed(

@@ -92,9 +92,10 @@ class OpponentModel:
         self._values: dict[tuple[Any, ...], Mapping[int, float]] = {}
         self._likely: dict[tuple[Any, ...], Terms] = {}
 
-    def reweigh(self, tracker: Tracker, deadline: float | None = None) -> bool:
+    def reweigh(self, tracker: Tracker, deadline: float | None = None, keep: int = 0) -> bool:
         """Weigh the tracker's belief by the opponent's moves (see the module); False when it was left as it
-        was (nothing to read, true labels, no time, or no assignment with weight)."""
+        was (nothing to read, true labels, no time, or no assignment with weight). With `keep`, a sampled belief
+        of more draws is then resampled to `keep` (Tracker.adopt): read on many draws, valued on fewer."""
         decisions = tracker.opponent_moves
         belief = tracker.belief()
         if not decisions or belief.certain or tracker.error_model.certain:
@@ -108,7 +109,7 @@ class OpponentModel:
             found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
-        tracker.adopt(found, "weighed by the opponent's moves, " + reading_text(self.temper, None))
+        tracker.adopt(found, "weighed by the opponent's moves, " + reading_text(self.temper, None), keep)
         return True
 
     def _evidence(

@@ -122,12 +122,15 @@ class PerfectStrategy:
         doubt: float | None = None,
         learn: bool = False,
         samples: int | None = None,
+        read_draws: int | None = None,
     ) -> None:
         # Options are checked before the table loads, so a bad one is refused at once.
         if doubt is not None and not 0 <= float(doubt) < 10:
             raise ValueError(f"perfect: doubt must be at least 0 and below 10 (got {doubt})")
         if samples is not None and not MIN_SAMPLES <= int(samples) <= MAX_SAMPLES:
             raise ValueError(f"perfect: samples must be from {MIN_SAMPLES} to {MAX_SAMPLES} (got {samples})")
+        if read_draws is not None and not MIN_SAMPLES <= int(read_draws) <= MAX_SAMPLES:
+            raise ValueError(f"perfect: read_draws must be from {MIN_SAMPLES} to {MAX_SAMPLES} (got {read_draws})")
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
@@ -153,6 +156,9 @@ class PerfectStrategy:
         # Draws of a sampled belief (None: the tracker's DEFAULT_SAMPLES). More draws make the set chances it
         # chooses Lays by less flattering, and cost time in proportion (docs/belief.md has both measured).
         self.samples = None if samples is None else int(samples)
+        # Draws the opponent's moves are read on, when more than `samples`: the weighed belief is then resampled
+        # to `samples` (strategies.belief_play.decide), so the reading's few heavy draws do not decide alone.
+        self.read_draws = None if read_draws is None else int(read_draws)
         self.beta = None if beta is None else float(beta)
         self.last: SearchResult | None = None
         self.last_how = ""

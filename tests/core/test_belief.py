@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from rummy import CardLabel, Lay, Match, RulesConfig, Tracker, render_gamestate
-from rummy.belief import TRUE_LABELS, Constraint, ErrorModel, SetKind, infer
+from rummy.belief import TRUE_LABELS, Constraint, ErrorModel, SetKind, infer, resample
 
 NAMES = ("A", "B", "C", "D")
 # A recognizer wrong 1 time in 10 with no runner-up: a label gives its name 0.9 and each other type 0.1/3.
@@ -153,9 +153,47 @@ def test_the_belief_equals_brute_force_over_deals_on_miniature_rules(seed):
         seed=seed,
         exact_cap=0,
     )
-    assert not sampled.exact
+    assert not sampled.exact and sampled.draws == 4000
     for card in visible:
         assert sampled.marginals[card] == pytest.approx(expected[card], abs=0.04)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_draws_weighed_by_new_evidence_and_resampled_match_the_exact_belief_with_it(seed):
+    """What the opponent's reading does (weigh the draws, resample to fewer), checked against brute force over
+    deals with that evidence given to the belief itself: a second, independent label for one card."""
+    rng = random.Random(100 + seed)
+    model = ErrorModel(0.25, runner_up=0.0)
+    visible = rng.sample(range(MINI.total_cards), 7)
+    evidence = {card: model.evidence(_ranked(*rng.sample(MINI_NAMES, 2)), MINI_NAMES) for card in visible}
+    constraints = [(tuple(visible[:3]), "none")]
+    asked, told = visible[4], model.evidence(_ranked(*rng.sample(MINI_NAMES, 2)), MINI_NAMES)
+    both = {**evidence, asked: tuple(a * b for a, b in zip(evidence[asked], told))}
+    expected = deal_posterior(visible, both, constraints, MINI)
+    drawn = infer(
+        visible,
+        evidence,
+        [Constraint(visible[:3], SetKind.NO_SET)],
+        MINI_NAMES,
+        MINI,
+        samples=8000,
+        seed=seed,
+        exact_cap=0,
+    )
+    weighed = [(a.types, a.weight * told[a.types[asked]]) for a in drawn.assignments]
+    kept = resample(weighed, 4000)
+    assert sum(weight for _types, weight in kept) == pytest.approx(1.0)
+    assert len(kept) <= len(weighed)  # duplicates merged
+    for card in visible:
+        got = [sum(w for types, w in kept if types[card] == t) for t in range(len(MINI_NAMES))]
+        assert got == pytest.approx(expected[card], abs=0.05)
+
+
+def test_resampling_keeps_each_draw_in_proportion_to_its_weight_and_never_a_weightless_one():
+    kept = dict(resample([("a", 5.0), ("b", 0.0), ("c", 3.0), ("d", 2.0)], 10))
+    assert kept == {"a": 0.5, "c": 0.3, "d": 0.2}
+    with pytest.raises(ValueError, match="some weight"):
+        resample([("a", 0.0)], 4)
 
 
 def _ranked(label, second):

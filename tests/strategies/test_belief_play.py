@@ -270,3 +270,34 @@ def test_perfect_refuses_a_sample_count_out_of_range():
     for samples in (0, 8, 100_000):
         with pytest.raises(ValueError, match="samples must be"):
             PerfectStrategy.__init__(object.__new__(PerfectStrategy), samples=samples)
+
+
+class _Reader(_Table):
+    """A table-backed strategy that reads the opponent on more draws than it values, as `perfect:read_draws=N`."""
+
+    read_opponent = True
+
+    def __init__(self, samples: int, read_draws: int) -> None:
+        super().__init__(samples)
+        self.read_draws = read_draws
+
+
+def test_a_belief_drawn_large_for_the_reading_is_valued_on_the_draws_kept():
+    match = Match(seed="expect:1")
+    strategy = _Reader(samples=64, read_draws=512)
+    agent = ArenaAgent(
+        strategy, get_recognizer("harsh:0.5", source=lambda: match.current.landmarks_by_url(), noise_seed=3)
+    )
+    assert (agent.tracker.samples, agent.tracker.keep) == (512, 64)
+    agent.observe(render_gamestate(match, match.current.mover))
+    assert agent.tracker.belief().draws == 512
+    decision = decide(strategy, agent.tracker, opponent=agent.opponent)
+    belief = agent.tracker.belief()
+    assert belief.draws == 64 and "resampled to 64 draws" in belief.method
+    assert strategy.valued == decision.states == len(belief.assignments) <= 64
+    assert sum(a.weight for a in belief.assignments) == pytest.approx(1.0)
+
+
+def test_perfect_refuses_read_draws_out_of_range():
+    with pytest.raises(ValueError, match="read_draws must be"):
+        PerfectStrategy.__init__(object.__new__(PerfectStrategy), read_draws=5)
