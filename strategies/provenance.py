@@ -43,6 +43,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
             found["temper"] = strategy.temper
         if getattr(strategy, "beta", None):
             found["beta"] = strategy.beta
+        if getattr(strategy, "read_draws", None):
+            found["read_draws"] = strategy.read_draws
     if getattr(strategy, "doubt", 0):
         found["doubt"] = strategy.doubt
         if getattr(strategy, "learn", False):
@@ -82,6 +84,8 @@ def source_text(source: dict[str, Any]) -> str:
     if source.get("read_opponent"):
         reading = reading_text(source.get("temper"), source.get("beta"))
         parts.append(f"where that belief is unsure, weighs it by the opponent's moves, {reading}")
+        if source.get("read_draws"):
+            parts.append(f"read on {source['read_draws']} draws of a sampled belief, resampled to those it values")
     if source.get("samples"):
         parts.append(f"a sampled belief draws {source['samples']} assignments")
     if source.get("doubt"):

@@ -83,6 +83,8 @@ def test_perfect_says_it_reads_the_opponent_and_with_what_power(tmp_path):
     assert "(tempered, power 0.6)" in source_text(tempered)
     sharper = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], beta=80))
     assert "rational player's (beta 80)" in source_text(sharper)
+    wider = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], read_draws=512))
+    assert "read on 512 draws of a sampled belief" in source_text(wider) and "read_draws" not in default
     off = strategy_source(PerfectStrategy(objective="margin", table=path, rules=MINIATURES[1], read_opponent=False))
     assert "read_opponent" not in off and "opponent's moves" not in source_text(off)
     with pytest.raises(ValueError, match="temper must be above 0 and at most 1"):
