@@ -504,7 +504,7 @@ def _sampled(
     filtered = _forward(uncertain, offset, n, per_type)
     if filtered is None:
         return []
-    return _draw(filtered, n, per_type, samples, zlib.crc32(f"belief:{seed}".encode()))
+    return _draw(filtered, per_type, samples, zlib.crc32(f"belief:{seed}".encode()))
 
 
 @dataclass(frozen=True)
@@ -560,7 +560,7 @@ def _forward(uncertain: list[_Block], offset: list[int], n: int, per_type: int) 
     return _Filtered(steps, [array.ravel() for array in forward], np.cumsum(final) / total, strides)
 
 
-def _draw(filtered: _Filtered, n: int, per_type: int, samples: int, seed: int) -> list[tuple[tuple[int, ...], float]]:
+def _draw(filtered: _Filtered, per_type: int, samples: int, seed: int) -> list[tuple[tuple[int, ...], float]]:
     """`samples` assignments, all at once: the final counts from the filtered distribution, then each block's
     option given the counts left, from the last block back (vectorised over the draws: the same arithmetic
     one draw at a time would take, without a Python loop per draw)."""

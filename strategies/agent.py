@@ -97,7 +97,7 @@ class ArenaAgent:
             self.last_suggestions = self._suggestions(state.rules.moves, confidence)
             move = self.tracker.card_move(move_id, confidence)
         else:
-            asking = self._can_ask()
+            asking = self._second_opinion() is not None
             decision = decide(self.strategy, self.tracker, deadline, self.opponent, asking)
             asked = 0
             while asked < ASKS_PER_MOVE and self._ask_again(decision, gamestate, deadline):
@@ -115,21 +115,21 @@ class ArenaAgent:
         self.tracker.played(move)
         return move.to_json()
 
-    def _can_ask(self) -> bool:
-        """Whether the recognizer offers second opinions (recognizers.second_opinion): only then is it worth
-        working out which cards to ask about."""
-        offers = ("ask", "can_ask", "second_error_model")
-        return all(getattr(self.recognizer, name, None) is not None for name in offers)
+    def _second_opinion(self) -> tuple[Any, Any, Any] | None:
+        """(ask, can_ask, its error model) of a recognizer that can be asked again (recognizers.second_opinion),
+        or None: only with one is it worth working out which cards to ask about."""
+        ask = getattr(self.recognizer, "ask", None)
+        can_ask = getattr(self.recognizer, "can_ask", None)
+        model = getattr(self.recognizer, "second_error_model", None)
+        return (ask, can_ask, model) if callable(ask) and callable(can_ask) and model is not None else None
 
     def _ask_again(self, decision: BeliefDecision, gamestate: dict[str, Any], deadline: float | None) -> bool:
         """Ask the second recognizer about the card whose landmark the decision hangs on most; True when
         its answer reached the tracker."""
-        # A recognizer that can be asked again (recognizers.second_opinion) offers these three.
-        ask = getattr(self.recognizer, "ask", None)
-        can_ask = getattr(self.recognizer, "can_ask", None)
-        model = getattr(self.recognizer, "second_error_model", None)
-        if not callable(ask) or not callable(can_ask) or model is None or not decision.worth_asking:
+        second = self._second_opinion()
+        if second is None or not decision.worth_asking:
             return False
+        ask, can_ask, model = second
         if deadline is not None and time.monotonic() >= deadline:
             return False
         names = self.tracker.types_in_use()
