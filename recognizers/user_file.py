@@ -22,6 +22,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from rummy.belief import ErrorModel
 from rummy.labels import Recognizer
 
 ENTRY_POINT_GROUP = "rummy_vision.recognizers"
@@ -68,6 +69,13 @@ def load_recognizer_file(
     if not callable(getattr(made, "recognize", None)):
         raise RecognizerFileError(
             f"{where}: make_recognizer returned {type(made).__name__}, which has no recognize(cards, catalog) method"
+        )
+    stated = getattr(made, "error_model", None)
+    if stated is not None and not isinstance(stated, ErrorModel):
+        # Read as no model at all, the belief would assume the default one and say nothing of the mistake.
+        raise RecognizerFileError(
+            f"{where}: the recognizer's error_model is {type(stated).__name__} {stated!r}, "
+            "not a rummy.belief.ErrorModel"
         )
     if not isinstance(getattr(made, "name", None), str):
         try:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 
@@ -20,6 +21,10 @@ class CardLabel:
 
 
 UNKNOWN = CardLabel(None, 0.0)
+
+
+class RecognizerAnswerError(TypeError):
+    """A recognizer answered in a form no strategy can read (not {card id: CardLabel}); says what it was."""
 
 
 class Recognizer(Protocol):
@@ -50,3 +55,51 @@ def _takes_budget(method: Any) -> bool:
         return "budget_s" in inspect.signature(method).parameters
     except (TypeError, ValueError):
         return False
+
+
+def checked_answers(
+    name: str, found: object, cards: Sequence[tuple[int, str]], catalog: Sequence[str]
+) -> dict[int, CardLabel]:
+    """A recognizer's answer for `cards`, each a CardLabel naming a landmark of `catalog` or unknown.
+
+    A recognizer may be a user's file, so its answer is checked where play reads it: a card it skipped,
+    a name outside the round's catalog (matched ignoring case and spacing) or a confidence that is no
+    number from 0 to 1 becomes an unknown card with the reason; an answer that is no mapping of
+    CardLabels raises RecognizerAnswerError, naming the recognizer and what it returned.
+    """
+    if not isinstance(found, Mapping):
+        raise RecognizerAnswerError(
+            f"recognizer {name} returned {type(found).__name__}, not a dict of card id to CardLabel"
+        )
+    names = {_plain(landmark): landmark for landmark in catalog}
+    checked: dict[int, CardLabel] = {}
+    for card_id, _url in cards:
+        label = found.get(card_id)
+        if label is None:
+            checked[card_id] = CardLabel(None, 0.0, "recognizer gave no answer")
+        elif not isinstance(label, CardLabel):
+            raise RecognizerAnswerError(
+                f"recognizer {name} answered card {card_id} with {type(label).__name__} {label!r}, not a CardLabel"
+            )
+        else:
+            checked[card_id] = _checked_label(label, names)
+    return checked
+
+
+def _checked_label(label: CardLabel, names: Mapping[str, str]) -> CardLabel:
+    confidence = label.confidence
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence):
+        return CardLabel(None, 0.0, f"recognizer gave confidence {confidence!r} for {label.landmark!r}")
+    if label.landmark is None:
+        return label
+    landmark = names.get(_plain(label.landmark)) if isinstance(label.landmark, str) else None
+    if landmark is None:
+        return CardLabel(None, 0.0, f"recognizer named {label.landmark!r}, which is not in AllCardTypes")
+    if landmark == label.landmark and 0.0 <= confidence <= 1.0:
+        return label
+    # A subclass (a ranked answer with runners-up) keeps its type and extra fields; only the two are mended.
+    return replace(label, landmark=landmark, confidence=min(1.0, max(0.0, float(confidence))))
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.split()).casefold()

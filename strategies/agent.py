@@ -14,7 +14,7 @@ from typing import Any
 
 from rummy import DEFAULT_RULES, CardLabel, CountMove, Lay, Move, Recognizer, RulesConfig, Take, Tracker
 from rummy.belief import EXPECTED, TRUE_LABELS, Belief, error_model_of, unsure_cards
-from rummy.labels import recognize_within
+from rummy.labels import checked_answers, recognize_within
 from strategies.base import Strategy
 from strategies.belief_play import BeliefDecision, decide
 from strategies.opponent_model import OpponentModel
@@ -70,10 +70,9 @@ class ArenaAgent:
         an earlier answer.
         """
         cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
-        found = recognize_within(self.recognizer, cards, gamestate["AllCardTypes"], self.labelling_budget(gamestate))
-        self.last_labels = {
-            card_id: found.get(card_id, CardLabel(None, 0.0, "recognizer gave no answer")) for card_id, _url in cards
-        }
+        catalog = gamestate["AllCardTypes"]
+        found = recognize_within(self.recognizer, cards, catalog, self.labelling_budget(gamestate))
+        self.last_labels = checked_answers(self.recognizer.name, found, cards, catalog)
         self.tracker.observe(gamestate, self.last_labels, self.error_model)
         if self.reveal is not None:
             for card_id, landmark in self.reveal(gamestate).items():

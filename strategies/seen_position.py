@@ -16,12 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rummy import CardLabel, RulesConfig, Tracker
+from rummy import RulesConfig, Tracker
 from rummy.belief import Belief, ErrorModel, error_model_of, infer
-from rummy.labels import Recognizer, recognize_within
+from rummy.labels import Recognizer, checked_answers, recognize_within
 from strategies.position import Position
-
-NO_ANSWER = CardLabel(None, 0.0, "recognizer gave no answer")
 
 
 class PositionTracker(Tracker):
@@ -61,8 +59,7 @@ def seen_tracker(position: Position, raw: Mapping[str, Any], recognizer: Recogni
     gamestate = raw["GameState"]
     cards = [(int(card[0]), str(card[1])) for key in ("MyHand", "OppHand") for card in gamestate[key]]
     catalog = list(gamestate.get("AllCardTypes") or position.rules.catalog)
-    found = recognize_within(recognizer, cards, catalog, None)
-    seen = {card_id: found.get(card_id, NO_ANSWER) for card_id, _url in cards}
+    seen = checked_answers(recognizer.name, recognize_within(recognizer, cards, catalog, None), cards, catalog)
     tracker = PositionTracker(position.rules, error_model_of(recognizer), position.types, _laid_types(position))
     # A position is one view, not a round followed from its start: the tracker reads it as a first view.
     tracker.observe({"MyScore": 0, "OppScore": 0, **gamestate}, seen)

@@ -49,6 +49,10 @@ def test_the_file_wraps_any_inner_recognizer(tmp_path):
         ("def make_recognizer(inner, **options):\n    return 42\n", "returned int, which has no recognize"),
         ("raise RuntimeError('broken on import')\n", "loading it raised RuntimeError: broken on import"),
         ("def make_recognizer(inner, **options):\n    raise KeyError('k')\n", "make_recognizer raised KeyError"),
+        (
+            "def make_recognizer(inner, **options):\n    inner.error_model = 0.3\n    return inner\n",
+            "error_model is float 0.3, not a rummy.belief.ErrorModel",
+        ),
     ],
 )
 def test_a_bad_recognizer_file_gets_one_clear_line(tmp_path, text, said):

@@ -1,0 +1,84 @@
+"""A recognizer's answer as play reads it (rummy.labels.checked_answers): anything a user's recognizer may
+return either becomes a readable label, an unknown card with the reason, or one clear error."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from recognizers.observation import RankedLabel
+from rummy import Match, render_gamestate
+from rummy.labels import CardLabel, RecognizerAnswerError, checked_answers
+from strategies.agent import ArenaAgent
+from strategies.registry import get_strategy
+
+CATALOG = ("big ben", "giralda", "koutoubia mosque", "fitz roy")
+CARDS = [(1, "a.jpg"), (2, "b.jpg")]
+
+
+def test_good_labels_pass_unchanged_and_a_skipped_card_is_unknown():
+    label = CardLabel("giralda", 0.8, "seen")
+    found = checked_answers("mine", {1: label}, CARDS, CATALOG)
+    assert found[1] is label
+    assert found[2].landmark is None and "no answer" in found[2].reason
+
+
+def test_a_name_is_matched_to_the_catalog_ignoring_case_and_spacing_and_keeps_its_kind():
+    ranked = RankedLabel("Big  Ben", 0.7, "seen", (("Big  Ben", 0.7), ("giralda", 0.2)))
+    found = checked_answers("mine", {1: ranked, 2: CardLabel(" FITZ roy ", 1.0)}, CARDS, CATALOG)
+    assert isinstance(found[1], RankedLabel) and found[1].landmark == "big ben" and found[1].candidates
+    assert found[2].landmark == "fitz roy"
+
+
+@pytest.mark.parametrize(
+    ("label", "reason"),
+    [
+        (CardLabel("eiffel tower", 0.9), "'eiffel tower', which is not in AllCardTypes"),
+        (CardLabel("giralda", math.nan), "confidence nan"),
+        (CardLabel("giralda", math.inf), "confidence inf"),
+        (CardLabel("giralda", "high"), "confidence 'high'"),  # type: ignore[arg-type]
+        (CardLabel(7, 0.9), "named 7"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_label_no_strategy_can_read_becomes_an_unknown_card_that_says_why(label, reason):
+    found = checked_answers("mine", {1: label}, CARDS[:1], CATALOG)
+    assert found[1].landmark is None and found[1].confidence == 0.0
+    assert reason in found[1].reason
+
+
+def test_a_confidence_outside_zero_to_one_is_clamped():
+    found = checked_answers("mine", {1: CardLabel("giralda", 1.4), 2: CardLabel("fitz roy", -0.2)}, CARDS, CATALOG)
+    assert (found[1].landmark, found[1].confidence) == ("giralda", 1.0)
+    assert (found[2].landmark, found[2].confidence) == ("fitz roy", 0.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ([CardLabel("giralda", 0.9)], "recognizer mine returned list, not a dict of card id to CardLabel"),
+        (None, "recognizer mine returned NoneType"),
+        ({1: "giralda"}, "recognizer mine answered card 1 with str 'giralda', not a CardLabel"),
+    ],
+)
+def test_an_answer_that_is_no_mapping_of_labels_raises_one_clear_error(answer, said):
+    with pytest.raises(RecognizerAnswerError) as raised:
+        checked_answers("mine", answer, CARDS, CATALOG)
+    assert said in str(raised.value) and "\n" not in str(raised.value)
+
+
+class _OffCatalog:
+    name = "off-catalog"
+
+    def recognize(self, cards, catalog):
+        return {card_id: CardLabel("not a landmark", 0.9) for card_id, _url in cards}
+
+
+def test_an_agent_counts_off_catalog_names_as_unknown_cards_and_still_moves():
+    match = Match(seed="checked:1")
+    agent = ArenaAgent(get_strategy("greedy"), _OffCatalog())
+    move = agent.calculate_move(render_gamestate(match, match.current.mover))
+    assert len(move) == 1
+    unknown, seen = agent.cards_unknown()
+    assert seen == 20 and unknown == 20
+    assert all("not in AllCardTypes" in label.reason for label in agent.last_labels.values())
