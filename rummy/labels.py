@@ -58,7 +58,7 @@ def _takes_budget(method: Any) -> bool:
 
 
 def checked_answers(
-    name: str, found: object, cards: Sequence[tuple[int, str]], catalog: Sequence[str]
+    recognizer: object, found: object, cards: Sequence[tuple[int, str]], catalog: Sequence[str]
 ) -> dict[int, CardLabel]:
     """A recognizer's answer for `cards`, each a CardLabel naming a landmark of `catalog` or unknown.
 
@@ -67,6 +67,8 @@ def checked_answers(
     number from 0 to 1 becomes an unknown card with the reason; an answer that is no mapping of
     CardLabels raises RecognizerAnswerError, naming the recognizer and what it returned.
     """
+    # Named in errors only; an object built in code may lack the `name` the interface asks for.
+    name = getattr(recognizer, "name", None) or type(recognizer).__name__
     if not isinstance(found, Mapping):
         raise RecognizerAnswerError(
             f"recognizer {name} returned {type(found).__name__}, not a dict of card id to CardLabel"

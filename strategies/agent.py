@@ -72,7 +72,7 @@ class ArenaAgent:
         cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
         catalog = gamestate["AllCardTypes"]
         found = recognize_within(self.recognizer, cards, catalog, self.labelling_budget(gamestate))
-        self.last_labels = checked_answers(self.recognizer.name, found, cards, catalog)
+        self.last_labels = checked_answers(self.recognizer, found, cards, catalog)
         self.tracker.observe(gamestate, self.last_labels, self.error_model)
         if self.reveal is not None:
             for card_id, landmark in self.reveal(gamestate).items():
@@ -231,4 +231,3 @@ def describe_count_move(move: CountMove, names: Sequence[str]) -> str:
     if move.kind == "waste":
         return "Waste a turn (a Lay that is no set)"
     return f"{move.kind.title()} {names[move.type]}"
-

@@ -61,7 +61,7 @@ class ViewLabeller:
         budget = ArenaAgent.labelling_budget(dict(gamestate))
         try:
             found = checked_answers(
-                self.recognizer.name, recognize_within(self.recognizer, cards, catalog, budget), cards, catalog
+                self.recognizer, recognize_within(self.recognizer, cards, catalog, budget), cards, catalog
             )
         except Exception as error:  # noqa: BLE001 - the record loses these labels; the bot's move asks again
             log.info("labelling the cards in view on the opponent's turn failed: %s", error)

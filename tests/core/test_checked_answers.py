@@ -17,16 +17,24 @@ CATALOG = ("big ben", "giralda", "koutoubia mosque", "fitz roy")
 CARDS = [(1, "a.jpg"), (2, "b.jpg")]
 
 
+class _Mine:
+    name = "mine"
+
+
+class _Nameless:
+    pass
+
+
 def test_good_labels_pass_unchanged_and_a_skipped_card_is_unknown():
     label = CardLabel("giralda", 0.8, "seen")
-    found = checked_answers("mine", {1: label}, CARDS, CATALOG)
+    found = checked_answers(_Mine(), {1: label}, CARDS, CATALOG)
     assert found[1] is label
     assert found[2].landmark is None and "no answer" in found[2].reason
 
 
 def test_a_name_is_matched_to_the_catalog_ignoring_case_and_spacing_and_keeps_its_kind():
     ranked = RankedLabel("Big  Ben", 0.7, "seen", (("Big  Ben", 0.7), ("giralda", 0.2)))
-    found = checked_answers("mine", {1: ranked, 2: CardLabel(" FITZ roy ", 1.0)}, CARDS, CATALOG)
+    found = checked_answers(_Mine(), {1: ranked, 2: CardLabel(" FITZ roy ", 1.0)}, CARDS, CATALOG)
     assert isinstance(found[1], RankedLabel) and found[1].landmark == "big ben" and found[1].candidates
     assert found[2].landmark == "fitz roy"
 
@@ -42,13 +50,13 @@ def test_a_name_is_matched_to_the_catalog_ignoring_case_and_spacing_and_keeps_it
     ],
 )
 def test_a_label_no_strategy_can_read_becomes_an_unknown_card_that_says_why(label, reason):
-    found = checked_answers("mine", {1: label}, CARDS[:1], CATALOG)
+    found = checked_answers(_Mine(), {1: label}, CARDS[:1], CATALOG)
     assert found[1].landmark is None and found[1].confidence == 0.0
     assert reason in found[1].reason
 
 
 def test_a_confidence_outside_zero_to_one_is_clamped():
-    found = checked_answers("mine", {1: CardLabel("giralda", 1.4), 2: CardLabel("fitz roy", -0.2)}, CARDS, CATALOG)
+    found = checked_answers(_Mine(), {1: CardLabel("giralda", 1.4), 2: CardLabel("fitz roy", -0.2)}, CARDS, CATALOG)
     assert (found[1].landmark, found[1].confidence) == ("giralda", 1.0)
     assert (found[2].landmark, found[2].confidence) == ("fitz roy", 0.0)
 
@@ -63,7 +71,7 @@ def test_a_confidence_outside_zero_to_one_is_clamped():
 )
 def test_an_answer_that_is_no_mapping_of_labels_raises_one_clear_error(answer, said):
     with pytest.raises(RecognizerAnswerError) as raised:
-        checked_answers("mine", answer, CARDS, CATALOG)
+        checked_answers(_Mine(), answer, CARDS, CATALOG)
     assert said in str(raised.value) and "\n" not in str(raised.value)
 
 
@@ -82,3 +90,9 @@ def test_an_agent_counts_off_catalog_names_as_unknown_cards_and_still_moves():
     unknown, seen = agent.cards_unknown()
     assert seen == 20 and unknown == 20
     assert all("not in AllCardTypes" in label.reason for label in agent.last_labels.values())
+
+
+def test_a_recognizer_without_a_name_is_named_by_its_type_and_its_good_answers_pass():
+    assert checked_answers(_Nameless(), {1: CardLabel("giralda", 0.9)}, CARDS[:1], CATALOG)[1].landmark == "giralda"
+    with pytest.raises(RecognizerAnswerError, match="recognizer _Nameless returned list"):
+        checked_answers(_Nameless(), [], CARDS, CATALOG)
