@@ -50,6 +50,13 @@ def recognize_within(
     return recognizer.recognize(cards, catalog)
 
 
+def answers_within(
+    recognizer: Recognizer, cards: Sequence[tuple[int, str]], catalog: Sequence[str], budget_s: float | None
+) -> dict[int, CardLabel]:
+    """What play reads of a recognizer: `recognize_within`, then `checked_answers` (every card labelled)."""
+    return checked_answers(recognizer, recognize_within(recognizer, cards, catalog, budget_s), cards, catalog)
+
+
 def _takes_budget(method: Any) -> bool:
     try:
         return "budget_s" in inspect.signature(method).parameters

@@ -14,7 +14,7 @@ from typing import Any
 
 from rummy import DEFAULT_RULES, CardLabel, CountMove, Lay, Move, Recognizer, RulesConfig, Take, Tracker
 from rummy.belief import EXPECTED, TRUE_LABELS, Belief, error_model_of, unsure_cards
-from rummy.labels import checked_answers, recognize_within
+from rummy.labels import answers_within
 from strategies.base import Strategy
 from strategies.belief_play import BeliefDecision, decide
 from strategies.opponent_model import OpponentModel
@@ -71,8 +71,7 @@ class ArenaAgent:
         """
         cards = [(card[0], card[1]) for card in gamestate["MyHand"] + gamestate["OppHand"]]
         catalog = gamestate["AllCardTypes"]
-        found = recognize_within(self.recognizer, cards, catalog, self.labelling_budget(gamestate))
-        self.last_labels = checked_answers(self.recognizer, found, cards, catalog)
+        self.last_labels = answers_within(self.recognizer, cards, catalog, self.labelling_budget(gamestate))
         self.tracker.observe(gamestate, self.last_labels, self.error_model)
         if self.reveal is not None:
             for card_id, landmark in self.reveal(gamestate).items():

@@ -18,7 +18,7 @@ from typing import Any
 
 from rummy import RulesConfig, Tracker
 from rummy.belief import Belief, ErrorModel, error_model_of, infer
-from rummy.labels import Recognizer, checked_answers, recognize_within
+from rummy.labels import Recognizer, answers_within
 from strategies.position import Position
 
 
@@ -59,7 +59,7 @@ def seen_tracker(position: Position, raw: Mapping[str, Any], recognizer: Recogni
     gamestate = raw["GameState"]
     cards = [(int(card[0]), str(card[1])) for key in ("MyHand", "OppHand") for card in gamestate[key]]
     catalog = list(gamestate.get("AllCardTypes") or position.rules.catalog)
-    seen = checked_answers(recognizer, recognize_within(recognizer, cards, catalog, None), cards, catalog)
+    seen = answers_within(recognizer, cards, catalog, None)
     tracker = PositionTracker(position.rules, error_model_of(recognizer), position.types, _laid_types(position))
     # A position is one view, not a round followed from its start: the tracker reads it as a first view.
     tracker.observe({"MyScore": 0, "OppScore": 0, **gamestate}, seen)

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rummy.labels import CardLabel, Recognizer, checked_answers, recognize_within
+from rummy.labels import CardLabel, Recognizer, answers_within
 from strategies.agent import ArenaAgent
 
 log = logging.getLogger("bot")
@@ -60,9 +60,7 @@ class ViewLabeller:
         # Within the share of the opponent's deadline a move would give labelling: never holds up the poll long.
         budget = ArenaAgent.labelling_budget(dict(gamestate))
         try:
-            found = checked_answers(
-                self.recognizer, recognize_within(self.recognizer, cards, catalog, budget), cards, catalog
-            )
+            found = answers_within(self.recognizer, cards, catalog, budget)
         except Exception as error:  # noqa: BLE001 - the record loses these labels; the bot's move asks again
             log.info("labelling the cards in view on the opponent's turn failed: %s", error)
             return
