@@ -9,6 +9,7 @@ strategy plays its count-level move as always; when it is not, the move is chose
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -55,8 +56,9 @@ class ArenaAgent:
         self.last_decision: BeliefDecision | None = None  # the last move decided on an uncertain belief
         self.belief_decisions = 0  # moves decided on an uncertain belief this match
         # Every card seen, by URL (ids are 0..39 again in each round; a URL names one card of the match):
-        # whether its last label named a landmark (a blind run shows here).
+        # whether its last label named a landmark (a blind run shows here), and why not where it named none.
         self.labelled: dict[str, bool] = {}
+        self.unknown_why: dict[str, str] = {}
         self.asked = 0  # second opinions asked this match (FIRST+SECOND recognizers)
         # A measuring aid, never set in play (`measure noise-cost --reveal`): the true landmark of some cards of
         # the gamestate, by id, which then enter the belief as certain, to show which misread cards cost.
@@ -77,11 +79,21 @@ class ArenaAgent:
             for card_id, landmark in self.reveal(gamestate).items():
                 if not any(model is TRUE_LABELS for _label, model in self.tracker.opinions.get(card_id, ())):
                     self.tracker.add_opinion(card_id, CardLabel(landmark, 1.0, "revealed for measuring"), TRUE_LABELS)
-        self.labelled.update((url, self.last_labels[card_id].landmark is not None) for card_id, url in cards)
+        for card_id, url in cards:
+            label = self.last_labels[card_id]
+            self.labelled[url] = label.landmark is not None
+            if label.landmark is None:
+                self.unknown_why[url] = label.reason or "no reason given"
+            else:
+                self.unknown_why.pop(url, None)
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards whose last label named no landmark, cards seen) this match."""
         return sum(1 for known in self.labelled.values() if not known), len(self.labelled)
+
+    def unknown_reasons(self) -> dict[str, int]:
+        """Why the cards counted unknown by `cards_unknown` were so: each reason with its count of cards."""
+        return dict(Counter(self.unknown_why.values()))
 
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)

@@ -88,19 +88,27 @@ def print_sources(console: Any, names: Sequence[str], sources: Sequence[dict[str
 BLIND_WARNING_SHARE = 0.02
 
 
-def blindness_warning(name: str, share: float | None, cards_seen: int) -> str | None:
-    """A warning when a recognizer left a noticeable share of the cards unknown, else None."""
+REASONS_SHOWN = 3  # a blind run's commonest reasons; the JSON output has them all
+
+
+def blindness_warning(
+    name: str, share: float | None, cards_seen: int, reasons: Sequence[tuple[str, int]] = ()
+) -> str | None:
+    """A warning when a recognizer left a noticeable share of the cards unknown, with the commonest
+    reasons it gave (a user's recognizer that names landmarks outside the catalog shows here), else None."""
     if share is None or share <= BLIND_WARNING_SHARE:
         return None
+    why = "; ".join(f"{cards} x {reason[:160]}" for reason, cards in reasons[:REASONS_SHOWN])
+    more = f"; and {len(reasons) - REASONS_SHOWN} other reasons" if len(reasons) > REASONS_SHOWN else ""
     return (
         f"{name}: its recognizer left {share:.1%} of the {cards_seen} cards it saw unknown;"
-        " those moves were played without knowing the cards"
+        " those moves were played without knowing the cards" + (f" (why: {why}{more})" if why else "")
     )
 
 
 def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
     """A warning for each player whose recognizer left a noticeable share of the cards unknown."""
     for summary in summaries:
-        warning = blindness_warning(summary.name, summary.unknown_share, summary.cards_seen)
+        warning = blindness_warning(summary.name, summary.unknown_share, summary.cards_seen, summary.unknown_reasons)
         if warning:
             console.print(Text(warning, style="yellow"), soft_wrap=True, highlight=False)

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bot.client.runner import MatchSummary, SilentObserver
+from bot.matches.summary import reason_counts
 from rummy.config import DEFAULT_RULES
 from rummy.terminal_text import escape, printable
 
@@ -160,7 +161,16 @@ class JsonLines(SilentObserver):
         totals = tally(summaries)
         share = unknown_share(totals)
         rounded = None if share is None else round(share, 4)
-        self._emit({"event": "summary", **totals, "unknown_share": rounded, "fault_reasons": list(faults)})
+        reasons = reason_counts(summary.unknown_reasons.items() for summary in summaries)
+        self._emit(
+            {
+                "event": "summary",
+                **totals,
+                "unknown_share": rounded,
+                "unknown_reasons": [{"reason": reason, "cards": cards} for reason, cards in reasons],
+                "fault_reasons": list(faults),
+            }
+        )
 
     def _emit(self, record: dict[str, Any]) -> None:
         self.stream.write(json.dumps(record) + "\n")

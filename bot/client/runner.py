@@ -72,6 +72,7 @@ class MatchSummary:
     error: str | None = None
     cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
     cards_unknown: int = 0  # of those, the ones it left unknown
+    unknown_reasons: dict[str, int] = field(default_factory=dict)  # why: each reason with its count of cards
     opponent_note: str | None = None  # a local house bot could not choose its moves (the referee's records say)
     faults: int = 0  # the bot's moves the arena would not play (malformed, illegal, raised, late, refused)
 
@@ -531,6 +532,7 @@ class Runner:
             error=error,
             cards_seen=seen,
             cards_unknown=unknown,
+            unknown_reasons=match.guard.unknown_reasons() if match.guard is not None else {},
             opponent_note=house_note(self.client.base_url, state.get("GameId"), str(state.get("OpponentId", ""))),
             faults=match.faults if self.options.strict else match.fallbacks,
         )

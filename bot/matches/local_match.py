@@ -56,6 +56,11 @@ class Agent:
         counted = getattr(self.source, "cards_unknown", None)
         return counted() if callable(counted) else (0, 0)
 
+    def unknown_reasons(self) -> dict[str, int]:
+        """Why those cards were left unknown, each reason with its count of cards."""
+        said = getattr(self.source, "unknown_reasons", None)
+        return dict(said()) if callable(said) else {}
+
     @property
     def last_suggestions(self) -> list[dict[str, Any]]:
         return list(getattr(self.source, "last_suggestions", []))
@@ -164,6 +169,8 @@ class RoundResult:
     started_at: float = 0.0  # epoch seconds when the round began (not part of `replayable`)
     game_id: int | None = None  # the server's GameId, for a round played over a server
     unknown_cards: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))  # (unknown, seen) by seat
+    # Why they were unknown, by seat: (reason, cards) pairs.
+    unknown_reasons: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
     lost_on_time: int | None = None  # --strict: the seat that sent no valid move by its deadline (it lost)
 
     def replayable(self) -> tuple[object, ...]:
@@ -345,6 +352,7 @@ def _result(
         kinds=kinds,
         started_at=started_at,
         unknown_cards=(bots[0].cards_unknown(), bots[1].cards_unknown()),
+        unknown_reasons=(tuple(bots[0].unknown_reasons().items()), tuple(bots[1].unknown_reasons().items())),
         lost_on_time=lost_on_time,
     )
 

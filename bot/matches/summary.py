@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import statistics
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +26,7 @@ class PlayerSummary:
     fault_log: tuple[tuple[Fault, int], ...] = ()  # each distinct fault once, with its count
     cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
     cards_unknown: int = 0  # of those, the ones it left unknown
+    unknown_reasons: tuple[tuple[str, int], ...] = ()  # why: each reason with its count of cards, commonest first
     rounds_faulted: int = 0  # rounds with a fault: online each would have had an INVALID_MOVE or a missed move
     lost_on_time: int = 0  # --strict: rounds lost for no valid move by the deadline
 
@@ -43,6 +46,7 @@ class PlayerSummary:
             "fault_reasons": [{**fault.to_json(), "count": count} for fault, count in self.fault_log],
             "cards_seen": self.cards_seen,
             "unknown_share": None if self.unknown_share is None else round(self.unknown_share, 4),
+            "unknown_reasons": [{"reason": reason, "cards": cards} for reason, cards in self.unknown_reasons],
             "rounds_faulted": self.rounds_faulted,
             "lost_on_time": self.lost_on_time,
         }
@@ -57,6 +61,7 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
         wins = sum(1 for (result, _), seat in zip(results, seats) if result.winner == seat)
         margins = [result.margin(seat) for (result, _), seat in zip(results, seats)]
         times = [ms for (result, _), seat in zip(results, seats) for ms in result.think_ms(seat)]
+        played = list(zip(results, seats))
         summaries.append(
             PlayerSummary(
                 name=name,
@@ -68,6 +73,7 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
                 faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
                 cards_seen=sum(result.unknown_cards[seat][1] for (result, _), seat in zip(results, seats)),
                 cards_unknown=sum(result.unknown_cards[seat][0] for (result, _), seat in zip(results, seats)),
+                unknown_reasons=reason_counts(result.unknown_reasons[seat] for (result, _), seat in played),
                 rounds_faulted=sum(1 for (result, _), seat in zip(results, seats) if result.faults(seat)),
                 lost_on_time=sum(1 for (result, _), seat in zip(results, seats) if result.lost_on_time == seat),
                 fault_log=tuple(
@@ -78,6 +84,32 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
             )
         )
     return summaries
+
+
+# What differs between cards within one kind of reason: a quoted name, an address, a number.
+_PARTICULAR = re.compile(r"'[^']*'|\"[^\"]*\"|\bhttps?://\S+|\d+(?:\.\d+)?")
+
+
+def reason_counts(by_round: Iterable[Iterable[tuple[str, int]]]) -> tuple[tuple[str, int], ...]:
+    """Each round's (reason, cards) pairs added up by kind of reason, the commonest first.
+
+    Reasons name the card ("recognizer named 'giralda tower', which is not in AllCardTypes"), so one kind
+    is written with its particulars as "..." and its first instance as an example: a line a user can read.
+    """
+    total: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    for pairs in by_round:
+        for reason, cards in pairs:
+            kind = _PARTICULAR.sub("...", reason)
+            total[kind] += cards
+            example.setdefault(kind, reason)
+    return tuple((_reason_text(kind, example[kind], count), count) for kind, count in total.most_common())
+
+
+def _reason_text(kind: str, example: str, count: int) -> str:
+    if example == kind or count == 1:
+        return example
+    return f"{kind} (e.g. {', '.join(_PARTICULAR.findall(example))})"
 
 
 def summary_json(summaries: Sequence[PlayerSummary], rounds: int, **extra: Any) -> dict[str, Any]:

@@ -185,6 +185,11 @@ class GuardedBot:
         counted = getattr(self._agent(), "cards_unknown", None)
         return counted() if callable(counted) else (0, 0)
 
+    def unknown_reasons(self) -> dict[str, int]:
+        """Why those cards were left unknown, each reason with its count of cards."""
+        said = getattr(self._agent(), "unknown_reasons", None)
+        return dict(said()) if callable(said) else {}
+
     def label_view(self, gamestate: dict[str, Any], record: RecordLabels | None) -> None:
         """Label the cards in view of a gamestate the bot does not move on and hand their landmarks to
         `record` (bot/players/view_labels.py says why and what it costs). Nothing without a record (our

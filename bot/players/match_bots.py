@@ -38,6 +38,10 @@ class Mover(Protocol):
         """(cards left unknown, cards seen) by the bot's recognizer this match; (0, 0) for a bot file."""
         ...
 
+    def unknown_reasons(self) -> dict[str, int]:
+        """Why the bot's recognizer left those cards unknown: each reason with its count (empty for a bot file)."""
+        ...
+
     def label_view(self, gamestate: dict[str, Any], record: RecordLabels | None) -> None:
         """On a gamestate the bot does not move on: label the cards in view and hand the landmarks to
         `record` (for the replay file); a paid recognizer's bot also labels ahead of its turn without one."""

@@ -183,6 +183,9 @@ class UserBotProcess:
         """A bot file labels cards itself: nothing of ours was asked."""
         return 0, 0
 
+    def unknown_reasons(self) -> dict[str, int]:
+        return {}
+
     def label_view(self, gamestate: dict[str, Any], record: Callable[[dict[int, str]], None] | None) -> None:
         """A bot file labels cards itself: there is nothing of ours to record."""
 

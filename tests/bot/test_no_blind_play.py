@@ -80,8 +80,12 @@ def test_match_reports_the_share_of_cards_left_unknown_per_player(fresh_home):
     players = json.loads(result.stdout.strip().splitlines()[-1])["players"]
     for player in players:
         assert player["cards_seen"] > 40 and 0.02 < player["unknown_share"] < 1
+        # Every unknown card is counted once under the reason the recognizer gave.
+        unknown = round(player["unknown_share"] * player["cards_seen"])
+        assert player["unknown_reasons"] == [{"reason": "noisy: no landmark found", "cards": unknown}]
     shown = runner.invoke(app, arguments, env=fresh_home)
     assert "greedy: its recognizer left" in _said(shown) and "unknown; those moves were played without" in _said(shown)
+    assert "x noisy: no landmark found)" in _said(shown)
     clean = runner.invoke(app, ["match", "greedy", "random", "--rounds", "2", "--no-record", "--json"], env=fresh_home)
     assert all(player["unknown_share"] == 0 for player in json.loads(clean.stdout.strip().splitlines()[-1])["players"])
 

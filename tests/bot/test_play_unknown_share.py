@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.matches.summary import reason_counts
 
 
 def _play(base: str, password: str, tmp_path: Path, strategy: str, recognizer: str, *extra: str):
@@ -27,6 +28,10 @@ def test_play_json_gives_the_unknown_share_per_match_and_in_the_summary(real_ser
     assert match["cards_seen"] > 0 and match["unknown_share"] == 1.0
     assert summary["cards_seen"] == match["cards_seen"] and summary["cards_unknown"] == match["cards_unknown"]
     assert summary["unknown_share"] == match["unknown_share"]
+    # The stub says why, per card; the summary counts them as one kind of reason.
+    assert sum(match["unknown_reasons"].values()) == match["cards_unknown"]
+    [reason] = summary["unknown_reasons"]
+    assert reason["cards"] == match["cards_unknown"] and reason["reason"].startswith("stub has no label for ...")
 
 
 def test_play_table_shows_the_share_and_warns_when_cards_went_unknown(real_server, tmp_path):
@@ -35,6 +40,7 @@ def test_play_table_shows_the_share_and_warns_when_cards_went_unknown(real_serve
     assert "unknown" in clear and "recognizer left 0.0% of" in clear and "without knowing the cards" not in clear
     noisy = " ".join(_play(base, passwords["tester"], tmp_path, "random", "stub").output.split())
     assert "strategy:random: its recognizer left 100.0%" in noisy and "without knowing the cards" in noisy
+    assert "x stub has no label for ... (offline; no network used) (e.g. http" in noisy
 
 
 def test_cards_seen_count_every_round_although_ids_repeat(real_server, tmp_path):
@@ -43,3 +49,17 @@ def test_cards_seen_count_every_round_although_ids_repeat(real_server, tmp_path)
     result = _play(base, passwords["tester"], tmp_path, "greedy", "oracle", "--json", "--game-style", "2")
     match = json.loads(result.stdout.splitlines()[0])
     assert match["cards_seen"] > 40 and match["cards_unknown"] == 0
+
+
+def test_reasons_are_counted_by_kind_with_an_example():
+    # A kind is a reason with its particulars (a quoted name, an address, a number) left out.
+    rounds = [
+        (("recognizer named 'giralda tower', which is not in AllCardTypes", 2), ("noisy: no landmark found", 1)),
+        (("recognizer named 'big ben clock', which is not in AllCardTypes", 3),),
+        (("stub has no label for http://h/c/7.jpg (offline; no network used)", 1),),
+    ]
+    assert reason_counts(rounds) == (
+        ("recognizer named ..., which is not in AllCardTypes (e.g. 'giralda tower')", 5),
+        ("noisy: no landmark found", 1),
+        ("stub has no label for http://h/c/7.jpg (offline; no network used)", 1),
+    )

@@ -90,6 +90,7 @@ def test_an_agent_counts_off_catalog_names_as_unknown_cards_and_still_moves():
     unknown, seen = agent.cards_unknown()
     assert seen == 20 and unknown == 20
     assert all("not in AllCardTypes" in label.reason for label in agent.last_labels.values())
+    assert agent.unknown_reasons() == {"recognizer named 'not a landmark', which is not in AllCardTypes": 20}
 
 
 def test_a_recognizer_without_a_name_is_named_by_its_type_and_its_good_answers_pass():
