@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bot.matches.summary import PlayerSummary
-from rummy.terminal_text import escape
+from rummy.terminal_text import escape, printable
 from strategies.provenance import source_text
 
 COLUMNS = ("player", "won", "win rate", "95% CI", "margin", "ms/move", "faults")
@@ -98,7 +98,8 @@ def blindness_warning(
     reasons it gave (a user's recognizer that names landmarks outside the catalog shows here), else None."""
     if share is None or share <= BLIND_WARNING_SHARE:
         return None
-    why = "; ".join(f"{cards} x {reason[:160]}" for reason, cards in reasons[:REASONS_SHOWN])
+    # A reason may quote what a user's file or a remote service answered: shown, never sent to the terminal.
+    why = "; ".join(f"{cards} x {printable(reason[:160])}" for reason, cards in reasons[:REASONS_SHOWN])
     more = f"; and {len(reasons) - REASONS_SHOWN} other reasons" if len(reasons) > REASONS_SHOWN else ""
     return (
         f"{name}: its recognizer left {share:.1%} of the {cards_seen} cards it saw unknown;"

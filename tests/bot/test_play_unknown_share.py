@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.cli.match_output import blindness_warning
 from bot.matches.summary import reason_counts
 
 
@@ -63,3 +64,9 @@ def test_reasons_are_counted_by_kind_with_an_example():
         ("noisy: no landmark found", 1),
         ("stub has no label for http://h/c/7.jpg (offline; no network used)", 1),
     )
+
+
+def test_a_reason_with_control_characters_is_shown_not_sent_to_the_terminal():
+    # What a hostile service named comes back inside the reason; the warning must not carry its escapes.
+    warning = blindness_warning("p", 0.5, 10, (("recognizer named '\x1b[2Jx', which is not in AllCardTypes", 5),))
+    assert warning is not None and "\x1b" not in warning and "\\x1b[2Jx" in warning
