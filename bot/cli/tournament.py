@@ -53,6 +53,7 @@ def tournament(
     from bot.cli.interrupted import exit_if_interrupted
     from bot.matches.head_to_head import head_to_head, head_to_head_table, update_ratings
     from bot.matches.match_records import default_db_path
+    from bot.matches.summary import blindness_by_name
     from bot.matches.tournament_records import store_tournament
 
     contenders = _checked_contenders(bots, recognizer, nodes)
@@ -60,15 +61,17 @@ def tournament(
     move_time_ms = None if nodes is not None else time_ms
     played, table, cut_from = _play(console, contenders, rounds, seed, move_time_ms, workers, backend)
     sources = {contender.name: contender.source() for contender in contenders}
+    blind = blindness_by_name(item.result for item in played)
     path = Path(db) if db is not None else default_db_path()
     tournament_id = store_tournament(path, seed, rounds, played, table)
     pairs_played = head_to_head(played)
     _store_rounds(path, tournament_id, played, table, head_to_head_table(pairs_played))
     lasting = update_ratings(path)
     if json_output:
-        _print_json(tournament_id, path, table, sources, pairs_played, lasting, len(played), cut_from)
+        _print_json(tournament_id, path, table, sources, pairs_played, lasting, len(played), cut_from, blind)
     else:
         _print_tables(console, tournament_id, path, table, sources, pairs_played, lasting, len(played), cut_from)
+        _print_blindness(console, blind)
     exit_if_interrupted(console, len(played), cut_from)
 
 
@@ -140,6 +143,7 @@ def _print_json(
     lasting: list[Any],
     played: int,
     cut_from: int | None,
+    blind: dict[str, Any],
 ) -> None:
     standings = [
         {
@@ -149,6 +153,7 @@ def _print_json(
             "wins": standing.wins,
             "rounds": standing.rounds,
             "source": sources.get(standing.rating.name),
+            **(blind[standing.rating.name].to_json() if standing.rating.name in blind else {}),
         }
         for standing in table
     ]
@@ -206,6 +211,16 @@ def _print_tables(
     console.print(ratings_table(lasting))
     print_sources(console, list(sources), list(sources.values()))
     console.print(f"Stored as tournament {tournament_id} in {path}, every round included (the viewer shows them)")
+
+
+def _print_blindness(console: Any, blind: dict[str, Any]) -> None:
+    """A warning for each player whose recognizer left a noticeable share of its cards unknown, with why."""
+    from bot.cli.match_output import blindness_warning
+
+    for name, seen in blind.items():
+        warning = blindness_warning(name, seen.share, seen.cards_seen, seen.reasons)
+        if warning:
+            console.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
 
 
 def ratings_table(lasting: list[Any]) -> Any:

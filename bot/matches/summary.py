@@ -112,5 +112,39 @@ def _reason_text(kind: str, example: str, count: int) -> str:
     return f"{kind} (e.g. {', '.join(_PARTICULAR.findall(example))})"
 
 
+@dataclass(frozen=True)
+class Blindness:
+    """What one player's recognizer left unknown over a set of rounds, and why."""
+
+    cards_seen: int = 0
+    cards_unknown: int = 0
+    reasons: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def share(self) -> float | None:
+        return self.cards_unknown / self.cards_seen if self.cards_seen else None
+
+    def to_json(self) -> dict[str, Any]:
+        share = self.share
+        return {
+            "cards_seen": self.cards_seen,
+            "unknown_share": None if share is None else round(share, 4),
+            "unknown_reasons": [{"reason": reason, "cards": cards} for reason, cards in self.reasons],
+        }
+
+
+def blindness_by_name(results: Iterable[RoundResult]) -> dict[str, Blindness]:
+    """Each player's Blindness over `results`, by the name it played under (a tournament's rounds)."""
+    seen: Counter[str] = Counter()
+    unknown: Counter[str] = Counter()
+    reasons: dict[str, list[tuple[tuple[str, int], ...]]] = {}
+    for result in results:
+        for seat, name in enumerate(result.players):
+            unknown[name] += result.unknown_cards[seat][0]
+            seen[name] += result.unknown_cards[seat][1]
+            reasons.setdefault(name, []).append(result.unknown_reasons[seat])
+    return {name: Blindness(seen[name], unknown[name], reason_counts(reasons[name])) for name in reasons}
+
+
 def summary_json(summaries: Sequence[PlayerSummary], rounds: int, **extra: Any) -> dict[str, Any]:
     return {"rounds": rounds, "players": [summary.to_json() for summary in summaries], **extra}

@@ -90,6 +90,24 @@ def test_match_reports_the_share_of_cards_left_unknown_per_player(fresh_home):
     assert all(player["unknown_share"] == 0 for player in json.loads(clean.stdout.strip().splitlines()[-1])["players"])
 
 
+def test_tournament_reports_each_players_unknown_cards_and_why(fresh_home):
+    import json  # only this test and the match one above read JSON
+
+    arguments = ["tournament", "greedy", "greedy@harsh:1.0", "random", "--rounds", "2", "--seed", "3"]
+    result = runner.invoke(app, [*arguments, "--json"], env=fresh_home)
+    assert result.exit_code == 0, result.output
+    standings = {entry["name"]: entry for entry in json.loads(result.stdout.strip().splitlines()[-1])["standings"]}
+    blind = standings["greedy@harsh:1.0"]
+    assert blind["cards_seen"] > 40 and 0.02 < blind["unknown_share"] < 1
+    assert blind["unknown_reasons"] == [
+        {"reason": "noisy: no landmark found", "cards": round(blind["unknown_share"] * blind["cards_seen"])}
+    ]
+    assert standings["greedy"]["unknown_share"] == 0 and standings["greedy"]["unknown_reasons"] == []
+    shown = _said(runner.invoke(app, arguments, env=fresh_home))
+    assert "greedy@harsh:1.0: its recognizer left" in shown and "x noisy: no landmark found)" in shown
+    assert "greedy: its recognizer left" not in shown
+
+
 def test_play_over_a_referee_without_the_oracle_is_refused_like_in_process(fresh_home, real_server):
     """The default recognizer on a local referee is its oracle; without `serve --oracle` the strategy would
     play blind (every card unknown), so it is refused before any game, naming recognizers that can label."""
