@@ -56,9 +56,8 @@ class ArenaAgent:
         self.last_decision: BeliefDecision | None = None  # the last move decided on an uncertain belief
         self.belief_decisions = 0  # moves decided on an uncertain belief this match
         # Every card seen, by URL (ids are 0..39 again in each round; a URL names one card of the match):
-        # whether its last label named a landmark (a blind run shows here), and why not where it named none.
-        self.labelled: dict[str, bool] = {}
-        self.unknown_why: dict[str, str] = {}
+        # None where its last label named a landmark, else why it named none (a blind run shows here).
+        self.unknown_why: dict[str, str | None] = {}
         self.asked = 0  # second opinions asked this match (FIRST+SECOND recognizers)
         # A measuring aid, never set in play (`measure noise-cost --reveal`): the true landmark of some cards of
         # the gamestate, by id, which then enter the belief as certain, to show which misread cards cost.
@@ -81,19 +80,15 @@ class ArenaAgent:
                     self.tracker.add_opinion(card_id, CardLabel(landmark, 1.0, "revealed for measuring"), TRUE_LABELS)
         for card_id, url in cards:
             label = self.last_labels[card_id]
-            self.labelled[url] = label.landmark is not None
-            if label.landmark is None:
-                self.unknown_why[url] = label.reason or "no reason given"
-            else:
-                self.unknown_why.pop(url, None)
+            self.unknown_why[url] = None if label.landmark is not None else label.reason or "no reason given"
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards whose last label named no landmark, cards seen) this match."""
-        return sum(1 for known in self.labelled.values() if not known), len(self.labelled)
+        return sum(1 for why in self.unknown_why.values() if why is not None), len(self.unknown_why)
 
     def unknown_reasons(self) -> dict[str, int]:
         """Why the cards counted unknown by `cards_unknown` were so: each reason with its count of cards."""
-        return dict(Counter(self.unknown_why.values()))
+        return dict(Counter(why for why in self.unknown_why.values() if why is not None))
 
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bot.matches.summary import PlayerSummary
+from bot.matches.summary import Blindness, PlayerSummary
 from rummy.terminal_text import escape, printable
 from strategies.provenance import source_text
 
@@ -91,18 +91,17 @@ BLIND_WARNING_SHARE = 0.02
 REASONS_SHOWN = 3  # a blind run's commonest reasons; the JSON output has them all
 
 
-def blindness_warning(
-    name: str, share: float | None, cards_seen: int, reasons: Sequence[tuple[str, int]] = ()
-) -> str | None:
+def blindness_warning(name: str, blindness: Blindness) -> str | None:
     """A warning when a recognizer left a noticeable share of the cards unknown, with the commonest
     reasons it gave (a user's recognizer that names landmarks outside the catalog shows here), else None."""
+    share, reasons = blindness.share, blindness.reasons
     if share is None or share <= BLIND_WARNING_SHARE:
         return None
     # A reason may quote what a user's file or a remote service answered: shown, never sent to the terminal.
     why = "; ".join(f"{cards} x {printable(reason[:160])}" for reason, cards in reasons[:REASONS_SHOWN])
     more = f"; and {len(reasons) - REASONS_SHOWN} other reasons" if len(reasons) > REASONS_SHOWN else ""
     return (
-        f"{name}: its recognizer left {share:.1%} of the {cards_seen} cards it saw unknown;"
+        f"{name}: its recognizer left {share:.1%} of the {blindness.cards_seen} cards it saw unknown;"
         " those moves were played without knowing the cards" + (f" (why: {why}{more})" if why else "")
     )
 
@@ -110,6 +109,6 @@ def blindness_warning(
 def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
     """A warning for each player whose recognizer left a noticeable share of the cards unknown."""
     for summary in summaries:
-        warning = blindness_warning(summary.name, summary.unknown_share, summary.cards_seen, summary.unknown_reasons)
+        warning = blindness_warning(summary.name, summary.blindness)
         if warning:
             console.print(Text(warning, style="yellow"), soft_wrap=True, highlight=False)

@@ -242,8 +242,7 @@ def _report(
 ) -> None:
     """The summary (a table, or the JSON Lines' last line), the notes and warnings."""
     from bot.cli.match_output import blindness_warning
-    from bot.cli.play_output import arena_judgement, replay_lines, summary_table, tally, unknown_share
-    from bot.matches.summary import reason_counts
+    from bot.cli.play_output import arena_judgement, blindness, replay_lines, summary_table
 
     if json_lines:
         json_lines.summary(summaries, faults.to_json())
@@ -261,9 +260,7 @@ def _report(
                 markup=False,
             )
     if summaries and not json_lines:
-        totals = tally(summaries)
-        reasons = reason_counts(summary.unknown_reasons.items() for summary in summaries)
-        warning = blindness_warning(match_bot.label, unknown_share(totals), totals["cards_seen"], reasons)
+        warning = blindness_warning(match_bot.label, blindness(summaries))
         if warning:
             err.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
     judged = arena_judgement(summaries, strict=options.strict)

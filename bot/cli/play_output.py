@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bot.client.runner import MatchSummary, SilentObserver
-from bot.matches.summary import reason_counts
+from bot.matches.summary import Blindness, reason_counts
 from rummy.config import DEFAULT_RULES
 from rummy.terminal_text import escape, printable
 
@@ -37,9 +37,13 @@ def tally(summaries: Sequence[MatchSummary]) -> dict[str, int]:
     }
 
 
-def unknown_share(totals: dict[str, int]) -> float | None:
-    """The share of the cards our recognizer saw that it left unknown, over the run; None for a bot file."""
-    return totals["cards_unknown"] / totals["cards_seen"] if totals["cards_seen"] else None
+def blindness(summaries: Sequence[MatchSummary]) -> Blindness:
+    """What our recognizer left unknown over the run, and why; nothing seen for a bot file."""
+    return Blindness(
+        cards_seen=sum(summary.cards_seen for summary in summaries),
+        cards_unknown=sum(summary.cards_unknown for summary in summaries),
+        reasons=reason_counts(summary.unknown_reasons.items() for summary in summaries),
+    )
 
 
 def share_text(share: float | None) -> str:
@@ -114,7 +118,7 @@ def summary_table(summaries: Sequence[MatchSummary]) -> Table:
             f"{summary.duration_s:.1f}",
         )
     totals = tally(summaries)
-    share = unknown_share(totals)
+    share = blindness(summaries).share
     unknown = "" if share is None else f"; recognizer left {share:.1%} of {totals['cards_seen']} cards unknown"
     table.caption = (
         f"won {totals['won']}, lost {totals['lost']}, drawn {totals['drawn']}, aborted {totals['aborted']}; "
@@ -158,19 +162,8 @@ class JsonLines(SilentObserver):
 
     def summary(self, summaries: Sequence[MatchSummary], faults: Sequence[dict[str, Any]] = ()) -> None:
         """The run's totals, with each distinct fault of the bot (`key`, `reason`, `count`, `traceback`)."""
-        totals = tally(summaries)
-        share = unknown_share(totals)
-        rounded = None if share is None else round(share, 4)
-        reasons = reason_counts(summary.unknown_reasons.items() for summary in summaries)
-        self._emit(
-            {
-                "event": "summary",
-                **totals,
-                "unknown_share": rounded,
-                "unknown_reasons": [{"reason": reason, "cards": cards} for reason, cards in reasons],
-                "fault_reasons": list(faults),
-            }
-        )
+        unknown = blindness(summaries).to_json()
+        self._emit({"event": "summary", **tally(summaries), **unknown, "fault_reasons": list(faults)})
 
     def _emit(self, record: dict[str, Any]) -> None:
         self.stream.write(json.dumps(record) + "\n")

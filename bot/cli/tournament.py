@@ -217,8 +217,8 @@ def _print_blindness(console: Any, blind: dict[str, Any]) -> None:
     """A warning for each player whose recognizer left a noticeable share of its cards unknown, with why."""
     from bot.cli.match_output import blindness_warning
 
-    for name, seen in blind.items():
-        warning = blindness_warning(name, seen.share, seen.cards_seen, seen.reasons)
+    for name, blindness in blind.items():
+        warning = blindness_warning(name, blindness)
         if warning:
             console.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
 

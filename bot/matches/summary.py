@@ -13,79 +13,6 @@ from bot.matches.local_match import RoundResult
 from bot.players.faults import Fault, FaultLog
 from rummy.stats import wilson_interval
 
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    name: str
-    wins: int
-    win_rate: float
-    ci95: tuple[float, float]
-    mean_margin: float
-    ms_per_move: float
-    faults: int
-    fault_log: tuple[tuple[Fault, int], ...] = ()  # each distinct fault once, with its count
-    cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
-    cards_unknown: int = 0  # of those, the ones it left unknown
-    unknown_reasons: tuple[tuple[str, int], ...] = ()  # why: each reason with its count of cards, commonest first
-    rounds_faulted: int = 0  # rounds with a fault: online each would have had an INVALID_MOVE or a missed move
-    lost_on_time: int = 0  # --strict: rounds lost for no valid move by the deadline
-
-    @property
-    def unknown_share(self) -> float | None:
-        return self.cards_unknown / self.cards_seen if self.cards_seen else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "wins": self.wins,
-            "win_rate": round(self.win_rate, 4),
-            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
-            "mean_margin": round(self.mean_margin, 3),
-            "ms_per_move": round(self.ms_per_move, 3),
-            "faults": self.faults,
-            "fault_reasons": [{**fault.to_json(), "count": count} for fault, count in self.fault_log],
-            "cards_seen": self.cards_seen,
-            "unknown_share": None if self.unknown_share is None else round(self.unknown_share, 4),
-            "unknown_reasons": [{"reason": reason, "cards": cards} for reason, cards in self.unknown_reasons],
-            "rounds_faulted": self.rounds_faulted,
-            "lost_on_time": self.lost_on_time,
-        }
-
-
-def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]) -> list[PlayerSummary]:
-    """`results` pairs each round with the seat the first contender sat in."""
-    rounds = len(results)
-    summaries = []
-    for index, name in enumerate(names):
-        seats = [seat_of_a if index == 0 else 1 - seat_of_a for _result, seat_of_a in results]
-        wins = sum(1 for (result, _), seat in zip(results, seats) if result.winner == seat)
-        margins = [result.margin(seat) for (result, _), seat in zip(results, seats)]
-        times = [ms for (result, _), seat in zip(results, seats) for ms in result.think_ms(seat)]
-        played = list(zip(results, seats))
-        summaries.append(
-            PlayerSummary(
-                name=name,
-                wins=wins,
-                win_rate=wins / rounds if rounds else 0.0,
-                ci95=wilson_interval(wins, rounds),
-                mean_margin=statistics.fmean(margins) if margins else 0.0,
-                ms_per_move=statistics.fmean(times) if times else 0.0,
-                faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
-                cards_seen=sum(result.unknown_cards[seat][1] for (result, _), seat in zip(results, seats)),
-                cards_unknown=sum(result.unknown_cards[seat][0] for (result, _), seat in zip(results, seats)),
-                unknown_reasons=reason_counts(result.unknown_reasons[seat] for (result, _), seat in played),
-                rounds_faulted=sum(1 for (result, _), seat in zip(results, seats) if result.faults(seat)),
-                lost_on_time=sum(1 for (result, _), seat in zip(results, seats) if result.lost_on_time == seat),
-                fault_log=tuple(
-                    FaultLog(
-                        fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)
-                    ).entries()
-                ),
-            )
-        )
-    return summaries
-
-
 # What differs between cards within one kind of reason: a quoted name, an address, a number.
 _PARTICULAR = re.compile(r"'[^']*'|\"[^\"]*\"|\bhttps?://\S+|\d+(?:\.\d+)?")
 
@@ -116,9 +43,9 @@ def _reason_text(kind: str, example: str, count: int) -> str:
 class Blindness:
     """What one player's recognizer left unknown over a set of rounds, and why."""
 
-    cards_seen: int = 0
-    cards_unknown: int = 0
-    reasons: tuple[tuple[str, int], ...] = ()
+    cards_seen: int = 0  # cards our strategy's recognizer was asked about (0 for a bot file)
+    cards_unknown: int = 0  # of those, the ones it left unknown
+    reasons: tuple[tuple[str, int], ...] = ()  # why: each reason with its count of cards, commonest first
 
     @property
     def share(self) -> float | None:
@@ -133,17 +60,83 @@ class Blindness:
         }
 
 
+def seat_blindness(played: Sequence[tuple[RoundResult, int]]) -> Blindness:
+    """One player's Blindness over the rounds it played, each given with the seat it sat in."""
+    return Blindness(
+        cards_seen=sum(result.unknown_cards[seat][1] for result, seat in played),
+        cards_unknown=sum(result.unknown_cards[seat][0] for result, seat in played),
+        reasons=reason_counts(result.unknown_reasons[seat] for result, seat in played),
+    )
+
+
 def blindness_by_name(results: Iterable[RoundResult]) -> dict[str, Blindness]:
     """Each player's Blindness over `results`, by the name it played under (a tournament's rounds)."""
-    seen: Counter[str] = Counter()
-    unknown: Counter[str] = Counter()
-    reasons: dict[str, list[tuple[tuple[str, int], ...]]] = {}
+    played: dict[str, list[tuple[RoundResult, int]]] = {}
     for result in results:
         for seat, name in enumerate(result.players):
-            unknown[name] += result.unknown_cards[seat][0]
-            seen[name] += result.unknown_cards[seat][1]
-            reasons.setdefault(name, []).append(result.unknown_reasons[seat])
-    return {name: Blindness(seen[name], unknown[name], reason_counts(reasons[name])) for name in reasons}
+            played.setdefault(name, []).append((result, seat))
+    return {name: seat_blindness(rounds) for name, rounds in played.items()}
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    name: str
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_margin: float
+    ms_per_move: float
+    faults: int
+    fault_log: tuple[tuple[Fault, int], ...] = ()  # each distinct fault once, with its count
+    blindness: Blindness = Blindness()  # what our strategy's recognizer left unknown, and why (none for a bot file)
+    rounds_faulted: int = 0  # rounds with a fault: online each would have had an INVALID_MOVE or a missed move
+    lost_on_time: int = 0  # --strict: rounds lost for no valid move by the deadline
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+            "mean_margin": round(self.mean_margin, 3),
+            "ms_per_move": round(self.ms_per_move, 3),
+            "faults": self.faults,
+            "fault_reasons": [{**fault.to_json(), "count": count} for fault, count in self.fault_log],
+            **self.blindness.to_json(),
+            "rounds_faulted": self.rounds_faulted,
+            "lost_on_time": self.lost_on_time,
+        }
+
+
+def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]) -> list[PlayerSummary]:
+    """`results` pairs each round with the seat the first contender sat in."""
+    rounds = len(results)
+    summaries = []
+    for index, name in enumerate(names):
+        seats = [seat_of_a if index == 0 else 1 - seat_of_a for _result, seat_of_a in results]
+        wins = sum(1 for (result, _), seat in zip(results, seats) if result.winner == seat)
+        margins = [result.margin(seat) for (result, _), seat in zip(results, seats)]
+        times = [ms for (result, _), seat in zip(results, seats) for ms in result.think_ms(seat)]
+        summaries.append(
+            PlayerSummary(
+                name=name,
+                wins=wins,
+                win_rate=wins / rounds if rounds else 0.0,
+                ci95=wilson_interval(wins, rounds),
+                mean_margin=statistics.fmean(margins) if margins else 0.0,
+                ms_per_move=statistics.fmean(times) if times else 0.0,
+                faults=sum(result.faults(seat) for (result, _), seat in zip(results, seats)),
+                blindness=seat_blindness([(result, seat) for (result, _), seat in zip(results, seats)]),
+                rounds_faulted=sum(1 for (result, _), seat in zip(results, seats) if result.faults(seat)),
+                lost_on_time=sum(1 for (result, _), seat in zip(results, seats) if result.lost_on_time == seat),
+                fault_log=tuple(
+                    FaultLog(
+                        fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)
+                    ).entries()
+                ),
+            )
+        )
+    return summaries
 
 
 def summary_json(summaries: Sequence[PlayerSummary], rounds: int, **extra: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from bot.cli.match_output import blindness_warning
-from bot.matches.summary import reason_counts
+from bot.matches.summary import Blindness, reason_counts
 
 
 def _play(base: str, password: str, tmp_path: Path, strategy: str, recognizer: str, *extra: str):
@@ -68,5 +68,6 @@ def test_reasons_are_counted_by_kind_with_an_example():
 
 def test_a_reason_with_control_characters_is_shown_not_sent_to_the_terminal():
     # What a hostile service named comes back inside the reason; the warning must not carry its escapes.
-    warning = blindness_warning("p", 0.5, 10, (("recognizer named '\x1b[2Jx', which is not in AllCardTypes", 5),))
+    reasons = (("recognizer named '\x1b[2Jx', which is not in AllCardTypes", 5),)
+    warning = blindness_warning("p", Blindness(cards_seen=10, cards_unknown=5, reasons=reasons))
     assert warning is not None and "\x1b" not in warning and "\\x1b[2Jx" in warning
