@@ -10,10 +10,12 @@ import pytest
 from recognizers.registry import get_recognizer
 from recognizers.user_file import RecognizerFileError
 from rummy import Match, render_gamestate
+from rummy.belief import ASSUMED
 from strategies.agent import ArenaAgent
 from strategies.registry import get_strategy
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "recognizers" / "swap_some.py"
+UNSTATED = EXAMPLE.with_name("unstated.py")
 
 
 def test_a_recognizer_file_is_loaded_and_its_errors_reach_the_belief():
@@ -40,6 +42,19 @@ def test_the_file_wraps_any_inner_recognizer(tmp_path):
     match = Match(seed="file:2")
     recognizer = get_recognizer(f"{EXAMPLE}:harsh:0.1", source=lambda: match.current.landmarks_by_url())
     assert recognizer.name == "swap_some:harsh:0.1:oracle"
+
+
+def test_the_unstated_example_answers_as_its_inner_and_leaves_the_belief_on_the_default_model():
+    match = Match(seed="file:3")
+    source = match.current.landmarks_by_url
+    unstated = get_recognizer(f"{UNSTATED}:harsh:0.1", source=source, noise_seed=5)
+    harsh = get_recognizer("harsh:0.1", source=source, noise_seed=5)
+    assert unstated.name == "unstated:harsh:0.1:oracle"
+    cards = [(card.id, card.url) for hand in match.current.hands for card in hand]
+    catalog = match.rules.catalog
+    assert unstated.recognize(cards, catalog) == harsh.recognize(cards, catalog)
+    assert ArenaAgent(get_strategy("greedy"), unstated).error_model == ASSUMED
+    assert ArenaAgent(get_strategy("greedy"), harsh).error_model.likelihood is not None
 
 
 @pytest.mark.parametrize(
