@@ -44,6 +44,19 @@ def test_the_file_wraps_any_inner_recognizer(tmp_path):
     assert recognizer.name == "swap_some:harsh:0.1:oracle"
 
 
+def test_the_example_swaps_only_to_names_of_the_round_it_is_in():
+    first, second = Match(seed="file:4"), Match(seed="file:5")
+    truth = {**first.current.landmarks_by_url(), **second.current.landmarks_by_url()}
+    recognizer = get_recognizer(f"{EXAMPLE}:oracle", source=truth, noise_seed=3)
+    catalog = first.rules.catalog
+    for match in (first, second):  # one recognizer through two rounds, as a bot keeps it through a match
+        cards = [(card.id, card.url) for hand in match.current.hands for card in hand]
+        answers = recognizer.recognize(cards, catalog)
+        named = {label.landmark for label in answers.values()}
+        assert named <= set(match.current.landmarks_by_url().values()), "a swap names one of this round's landmarks"
+        assert any(answers[card_id].landmark != truth[url] for card_id, url in cards)
+
+
 def test_the_unstated_example_answers_as_its_inner_and_leaves_the_belief_on_the_default_model():
     match = Match(seed="file:3")
     source = match.current.landmarks_by_url
