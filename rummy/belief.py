@@ -102,6 +102,9 @@ class ErrorModel:
         top = label.landmark
         ranked = ranked_candidates(label)
         second = next((name for name, _score in ranked[1:] if name != top), None)
+        # A runner-up that is none of the round's names cannot be the truth: it takes no share, so the top name
+        # stays right with the stated (or calibrated) chance instead of gaining the runner-up's share.
+        second = second if second in names else None
         if self.calibrated:
             right = min(1.0, max(0.0, label.confidence))
             second_share = dict(ranked).get(second, 0.0) if second is not None else 0.0

@@ -36,6 +36,22 @@ def test_a_refused_set_moves_the_probabilities_as_worked_by_hand():
     assert free.probability(1, 0) == pytest.approx(0.9, abs=1e-12)
 
 
+def test_a_stated_error_rate_holds_whatever_the_runner_up_names():
+    # The assumed model (wrong 1 time in 10; when wrong, the runner-up is the truth half the time): a runner-up
+    # of the round takes half the error, the other two share the rest. A runner-up outside the round cannot be
+    # the truth: the whole error goes to the round's other three, and the top name is still right 9 in 10 (it
+    # once took the runner-up's share away, leaving the top 0.9 / 0.95 sure).
+    model = ErrorModel()
+    in_round = model.evidence(_ranked("A", "B"), NAMES)
+    assert in_round == pytest.approx((0.9, 0.05, 0.025, 0.025), abs=1e-12)
+    outside = model.evidence(_ranked("A", "Z"), NAMES)
+    assert outside == pytest.approx((0.9, 0.1 / 3, 0.1 / 3, 0.1 / 3), abs=1e-12)
+    assert infer([1], {1: outside}, [], NAMES).probability(1, 0) == pytest.approx(0.9, abs=1e-12)
+    # Calibrated, the same: the top keeps its score, a runner-up outside the round its share of nothing.
+    calibrated = ErrorModel(calibrated=True).evidence(_ranked("A", "Z"), NAMES)
+    assert calibrated == pytest.approx((0.7, 0.1, 0.1, 0.1), abs=1e-12)
+
+
 def test_a_25_point_lay_ties_its_cards_to_different_landmarks():
     # Labels A, A, B laid for 25 points: three different landmarks, so at most one of the A cards is A.
     # (Three different types weigh 10*10*10 in the deal whichever they are: the deal cancels.)
