@@ -31,7 +31,7 @@ import itertools
 import math
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -61,6 +61,13 @@ class Constraint:
     kind: SetKind
 
 
+# Answers, none of them outside the round, that the share of errors seen outside it is counted over besides the
+# round's own: 20 answers at a first view hold one or two such errors at most.
+OUTSIDE_PRIOR = 10
+# The least part of a stated error rate left to answers naming the round's landmarks, however many fall outside.
+IN_ROUND_FLOOR = 0.1
+
+
 @dataclass(frozen=True)
 class ErrorModel:
     """How a recognizer errs, for reading its labels as evidence.
@@ -75,7 +82,10 @@ class ErrorModel:
     error_rate: float = 0.1
     calibrated: bool = False
     runner_up: float = 0.5
-    source: str = "assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
+    source: str = (
+        "assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
+        " (less the errors it shows by naming landmarks outside the round)"
+    )
     # Where the recognizer knows its own answers' likelihoods exactly (a simulated one): P(this label | the
     # truth is names[t]) for each t, or None for no evidence. Takes precedence over everything above.
     likelihood: Callable[[CardLabel, Sequence[str]], tuple[float, ...] | None] | None = field(
@@ -91,6 +101,18 @@ class ErrorModel:
     @property
     def certain(self) -> bool:
         return self.error_rate == 0.0 and not self.calibrated
+
+    def within_round(self, outside: int, answers: int) -> ErrorModel:
+        """The model for answers that name one of the round's landmarks, when `outside` of the round's `answers`
+        named none of them. A stated error rate counts every wrong answer, and those naming a landmark outside
+        the round show themselves, so an answer naming one of the round's is wrong less often: the stated rate
+        less the share seen outside (counted over OUTSIDE_PRIOR more answers, none outside, as a round's first
+        answers show too few to trust alone), never below IN_ROUND_FLOOR of the rate. Only a stated rate is
+        read so; an exact likelihood already knows where its errors fall, a calibrated score is read as it is."""
+        if self.likelihood is not None or self.calibrated or self.error_rate == 0.0 or outside <= 0:
+            return self
+        rate = max(self.error_rate * IN_ROUND_FLOOR, self.error_rate - outside / (answers + OUTSIDE_PRIOR))
+        return replace(self, error_rate=rate)
 
     def evidence(self, label: CardLabel | None, names: Sequence[str]) -> tuple[float, ...] | None:
         """Relative likelihood of each of `names` being the card's truth given its label; None: no evidence."""

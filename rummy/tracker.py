@@ -151,8 +151,15 @@ class Tracker:
         self.opinions.setdefault(card_id, []).append((label, error_model))
         self._belief = None
 
-    def _evidence(self, card: int, names: Sequence[str]) -> tuple[float, ...] | None:
-        combined = self.error_model.evidence(self.card_labels.get(card), names)
+    def _round_model(self, names: Sequence[str]) -> ErrorModel:
+        """Our recognizer's model for this round's answers, given how many named no landmark of the round."""
+        if any(name.startswith(PLACEHOLDER.format("")) for name in names):
+            return self.error_model  # a landmark not yet named: an answer outside the named ones may be right
+        answered = [label.landmark for label in self.card_labels.values() if label.landmark is not None]
+        return self.error_model.within_round(sum(name not in names for name in answered), len(answered))
+
+    def _evidence(self, card: int, names: Sequence[str], model: ErrorModel) -> tuple[float, ...] | None:
+        combined = model.evidence(self.card_labels.get(card), names)
         for label, model in self.opinions.get(card, ()):
             more = model.evidence(label, names)
             if more is None:
@@ -249,7 +256,8 @@ class Tracker:
             names = self.types_in_use()
             virtual = [card for laid in self.sets for card in laid.cards if card < 0]
             cards = [*self.labels, *virtual]
-            evidence = {card: self._evidence(card, names) for card in self.labels}
+            model = self._round_model(names)
+            evidence = {card: self._evidence(card, names, model) for card in self.labels}
             # Seeded by what is in view, so the same gamestate gets the same samples in any process.
             seed = zlib.crc32(repr((sorted(self.labels), self._remaining_moves)).encode())
             self._belief = infer(

@@ -52,6 +52,30 @@ def test_a_stated_error_rate_holds_whatever_the_runner_up_names():
     assert calibrated == pytest.approx((0.7, 0.1, 0.1, 0.1), abs=1e-12)
 
 
+def test_errors_seen_outside_the_round_leave_fewer_inside_it():
+    # Stated: wrong 1 time in 10. Two answers of 30 named no landmark of the round: counted over 10 more
+    # answers, 2/40 of the answers were errors that show, so one naming a landmark of the round is wrong 5 in 100.
+    model = ErrorModel()
+    assert model.within_round(2, 30).error_rate == pytest.approx(0.05, abs=1e-12)
+    assert model.within_round(20, 30).error_rate == pytest.approx(0.01, abs=1e-12)  # never below a tenth
+    assert model.within_round(0, 30) is model
+    calibrated = ErrorModel(calibrated=True)
+    assert calibrated.within_round(5, 30) is calibrated  # a calibrated score is read as it is
+    # The tracker counts the round's answers: two of the 20 cards in view named outside the round.
+    match = Match(seed="outside:1")
+    view = render_gamestate(match, 0)
+    truth = {card.id: card.kind for hand in match.current.hands for card in hand}
+    outside = next(name for name in view["AllCardTypes"] if name not in set(truth.values()))
+    labels: dict[int, str] = dict(truth)
+    for card in sorted(labels)[:2]:
+        labels[card] = outside
+    tracker = Tracker(error_model=model)
+    tracker.observe(view, labels)
+    names = tracker.types_in_use()
+    assert outside not in names
+    assert tracker._round_model(names).error_rate == pytest.approx(0.1 - 2 / 30, abs=1e-12)
+
+
 def test_a_25_point_lay_ties_its_cards_to_different_landmarks():
     # Labels A, A, B laid for 25 points: three different landmarks, so at most one of the A cards is A.
     # (Three different types weigh 10*10*10 in the deal whichever they are: the deal cancels.)
