@@ -158,14 +158,19 @@ class Tracker:
         answered = [label.landmark for label in self.card_labels.values() if label.landmark is not None]
         return self.error_model.within_round(sum(name not in names for name in answered), len(answered))
 
-    def _evidence(self, card: int, names: Sequence[str], model: ErrorModel) -> tuple[float, ...] | None:
-        combined = model.evidence(self.card_labels.get(card), names)
-        for label, model in self.opinions.get(card, ()):
-            more = model.evidence(label, names)
-            if more is None:
-                continue
-            combined = more if combined is None else tuple(a * b for a, b in zip(combined, more))
-        return combined
+    def _label_evidence(self, names: Sequence[str]) -> dict[int, tuple[float, ...] | None]:
+        """Each labelled card's evidence over `names`: its label read by this round's model, times its second
+        opinions, each read by its own recognizer's model."""
+        model = self._round_model(names)
+        found = {}
+        for card in self.labels:
+            combined = model.evidence(self.card_labels.get(card), names)
+            for label, opinion_model in self.opinions.get(card, ()):
+                more = opinion_model.evidence(label, names)
+                if more is not None:
+                    combined = more if combined is None else tuple(a * b for a, b in zip(combined, more))
+            found[card] = combined
+        return found
 
     def played(self, move: Move | Mapping[str, Any]) -> None:
         """The move we send for the last gamestate observed: its outcome shows in the next one."""
@@ -256,8 +261,7 @@ class Tracker:
             names = self.types_in_use()
             virtual = [card for laid in self.sets for card in laid.cards if card < 0]
             cards = [*self.labels, *virtual]
-            model = self._round_model(names)
-            evidence = {card: self._evidence(card, names, model) for card in self.labels}
+            evidence = self._label_evidence(names)
             # Seeded by what is in view, so the same gamestate gets the same samples in any process.
             seed = zlib.crc32(repr((sorted(self.labels), self._remaining_moves)).encode())
             self._belief = infer(

@@ -39,10 +39,7 @@ class PositionTracker(Tracker):
         if self._belief is None:
             n = len(self.names)
             laid = {-(index + 1): t for index, t in enumerate(self.laid_types)}
-            model = self._round_model(self.names)
-            evidence: dict[int, Sequence[float] | None] = {
-                card: self._evidence(card, self.names, model) for card in self.labels
-            }
+            evidence: dict[int, Sequence[float] | None] = dict(self._label_evidence(self.names))
             evidence.update({card: tuple(1.0 if u == t else 0.0 for u in range(n)) for card, t in laid.items()})
             self._belief = infer([*self.labels, *laid], evidence, [], self.names, self.rules, samples=self.samples)
         return self._belief
