@@ -423,9 +423,17 @@ def expected_grade(decision: RecordedDecision, grader: Grader) -> Grade:
     """The decision's grade: of its position, or the expectation over the positions its mover may be in."""
     if not decision.alternatives:
         return grader.grade(decision.position)
+    frame = decision.position
     grades = [(grader.grade(position), weight) for position, weight in decision.alternatives]
-    moves = set.intersection(*(set(grade.values) for grade, _weight in grades))
-    values = {move: sum(weight * grade.values[move] for grade, weight in grades) for move in moves}
+    # A make-up with no card left of some landmark orders the landmarks otherwise (that landmark leaves the
+    # position's types), so the same id may be another move there: each make-up's values are carried to the
+    # decision's own ids by the cards each move moves.
+    carried = [
+        ({frame.move_id(position.card_move(move).to_json()): value for move, value in grade.values.items()}, weight)
+        for (grade, weight), (position, _weight) in zip(grades, decision.alternatives, strict=True)
+    ]
+    moves = set.intersection(*(set(values) for values, _weight in carried))
+    values = {move: sum(weight * found[move] for found, weight in carried) for move in moves}
     first = grades[0][0]
     return Grade(
         values,

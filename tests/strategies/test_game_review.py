@@ -51,7 +51,8 @@ def test_review_agrees_with_analyze_on_every_step(record: dict[str, Any], object
             exact = exact and analysis.exact
             for ranked in analysis.moves:
                 if ranked.value is not None:
-                    move_id = one.move_id(ranked.move)
+                    # By the cards it moves, in the step's own numbering: a make-up may number landmarks otherwise.
+                    move_id = position.move_id(ranked.move)
                     values[move_id] = values.get(move_id, 0.0) + weight * ranked.value
         expected += parts[0][0] is not raw
         assert decision.expected == (parts[0][0] is not raw), step
