@@ -82,10 +82,9 @@ class ErrorModel:
     error_rate: float = 0.1
     calibrated: bool = False
     runner_up: float = 0.5
-    source: str = (
-        "assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
-        " (less the errors it shows by naming landmarks outside the round)"
-    )
+    # Where the model comes from, in words, shown wherever the belief is (a match's source line, analyze); left
+    # empty, it is written from the fields, so a model stated without it is never shown as the assumed one.
+    source: str = ""
     # Where the recognizer knows its own answers' likelihoods exactly (a simulated one): P(this label | the
     # truth is names[t]) for each t, or None for no evidence. Takes precedence over everything above.
     likelihood: Callable[[CardLabel, Sequence[str]], tuple[float, ...] | None] | None = field(
@@ -97,6 +96,20 @@ class ErrorModel:
             raise ValueError(f"error_rate must be in [0, 1), not {self.error_rate}")
         if not 0.0 <= self.runner_up <= 1.0:
             raise ValueError(f"runner_up must be in [0, 1], not {self.runner_up}")
+        if not self.source:
+            object.__setattr__(self, "source", self._described())
+
+    def _described(self) -> str:
+        if self.likelihood is not None:
+            return "stated: each answer's likelihood, from the recognizer itself"
+        if self.calibrated:
+            return "stated: the confidence is the chance the top name is right"
+        if self.error_rate == 0.0:
+            return "stated: every label is right"
+        return (
+            f"stated: wrong {self.error_rate:.0%} of the time, the truth second in {self.runner_up:.0%} of those"
+            " (less the errors it shows by naming landmarks outside the round)"
+        )
 
     @property
     def certain(self) -> bool:
@@ -161,7 +174,10 @@ def ranked_candidates(label: CardLabel) -> tuple[tuple[str, float], ...]:
 
 
 TRUE_LABELS = ErrorModel(0.0, source="true labels: every label is right")
-ASSUMED = ErrorModel()
+ASSUMED = ErrorModel(
+    source="assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
+    " (less the errors it shows by naming landmarks outside the round)"
+)
 
 
 @dataclass(frozen=True)

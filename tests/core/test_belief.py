@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from rummy import CardLabel, Lay, Match, RulesConfig, Tracker, render_gamestate
-from rummy.belief import TRUE_LABELS, Constraint, ErrorModel, SetKind, infer, resample
+from rummy.belief import ASSUMED, TRUE_LABELS, Constraint, ErrorModel, SetKind, infer, resample
 
 NAMES = ("A", "B", "C", "D")
 # A recognizer wrong 1 time in 10 with no runner-up: a label gives its name 0.9 and each other type 0.1/3.
@@ -50,6 +50,18 @@ def test_a_stated_error_rate_holds_whatever_the_runner_up_names():
     # Calibrated, the same: the top keeps its score, a runner-up outside the round its share of nothing.
     calibrated = ErrorModel(calibrated=True).evidence(_ranked("A", "Z"), NAMES)
     assert calibrated == pytest.approx((0.7, 0.1, 0.1, 0.1), abs=1e-12)
+
+
+def test_a_model_stated_without_words_is_described_by_what_it_states_never_as_the_assumed_one():
+    assert ASSUMED.source.startswith("assumed:")
+    stated = ErrorModel(0.2, runner_up=0.25)
+    assert stated.source.startswith("stated:") and "20%" in stated.source and "25%" in stated.source
+    assert ErrorModel(0.0).source == "stated: every label is right"
+    assert ErrorModel(calibrated=True).source.startswith("stated: the confidence")
+    assert TRUE_LABELS.source.startswith("true labels")
+    assert ErrorModel(0.2, source="mine: 1 in 5").source == "mine: 1 in 5"
+    # The round's model keeps the stated words though its rate is lowered by the errors it shows.
+    assert stated.within_round(2, 30).source == stated.source
 
 
 def test_errors_seen_outside_the_round_leave_fewer_inside_it():
