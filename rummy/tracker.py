@@ -42,6 +42,13 @@ from rummy.moves import Give, Lay, Move, Take
 from rummy.opponent_moves import OpponentDecision, read_opponent_move
 
 PLACEHOLDER = "unseen type {}"
+
+
+def is_placeholder(name: str) -> bool:
+    """Whether one of the round's names stands for a landmark that no label has named yet (types_in_use)."""
+    return name.startswith(PLACEHOLDER.format(""))
+
+
 # A name becomes one of the round's types when the labels give it at least this much weight (one sure
 # label does; a runner-up mention alone does not).
 TYPE_EVIDENCE = 0.5
@@ -153,7 +160,7 @@ class Tracker:
 
     def _round_model(self, names: Sequence[str]) -> ErrorModel:
         """Our recognizer's model for this round's answers, given how many named no landmark of the round."""
-        if any(name.startswith(PLACEHOLDER.format("")) for name in names):
+        if any(is_placeholder(name) for name in names):
             return self.error_model  # a landmark not yet named: an answer outside the named ones may be right
         answered = [label.landmark for label in self.card_labels.values() if label.landmark is not None]
         return self.error_model.within_round(sum(name not in names for name in answered), len(answered))
