@@ -37,8 +37,10 @@ def summary_rows(summaries: Sequence[PlayerSummary]) -> list[tuple[str, ...]]:
 
 def summary_table(summaries: Sequence[PlayerSummary], rounds: int, dealing: str) -> Table:
     table = Table(title=f"{rounds} rounds, {dealing}")
+    # A player's name says its recognizer (perfect@harsh:0.1): on a narrow terminal it folds onto a second line
+    # rather than losing its end to an ellipsis.
     for column in COLUMNS:
-        table.add_column(column, justify="left" if column == "player" else "right")
+        table.add_column(column, justify="left" if column == "player" else "right", overflow="fold")
     for row in summary_rows(summaries):
         table.add_row(*map(escape, row))
     return table
