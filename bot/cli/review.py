@@ -157,7 +157,7 @@ def _totals_table(data: dict[str, Any], loss: Any) -> Any:
     win = data["Objective"] == "win"
     columns = ("player", "decisions", "best moves", "accuracy", "mean loss", "inacc./mistakes/blunders", "exact")
     for column in columns if win else ("player", "decisions", "best moves", "total loss", "mean loss", "exact"):
-        totals.add_column(column)
+        totals.add_column(column, overflow="fold")
     for row in data["Totals"]:
         if win:  # per decision and on average: a sum of P(win) losses is no probability
             grades = f"{row['Inaccuracies']}/{row['Mistakes']}/{row['Blunders']}"
@@ -179,7 +179,7 @@ def _print_beliefs(console: Any, data: dict[str, Any]) -> None:
         return
     table = Table(title=f"Decisions on an uncertain belief (their values {EXPECTED})")
     for column in ("step", "player", "the review's values are expected over", "what the player believed"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for decision in rows:
         table.add_row(
             str(decision["Step"]),
@@ -218,7 +218,7 @@ def print_review(data: dict[str, Any]) -> None:
     for title, decisions in (("Biggest mistakes", data["Worst"]), ("Every decision", data["Decisions"])):
         table = Table(title=title)
         for column in ("step", "player", "played", "better move", "loss", "value"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for decision in decisions:
             table.add_row(
                 str(decision["Step"]),
@@ -233,7 +233,7 @@ def print_review(data: dict[str, Any]) -> None:
     if data.get("Logs"):
         logs = Table(title="The bots' logs, per move (what each printed while choosing)")
         for column in ("step", "player", "log"):
-            logs.add_column(column)
+            logs.add_column(column, overflow="fold")
         for entry in data["Logs"]:
             logs.add_row(str(entry["Step"]), entry["Player"], entry["Log"].rstrip("\n"))
         console.print(logs)

@@ -190,7 +190,7 @@ def _print_tables(
     title = f"Tournament {tournament_id}: {played} rounds on duplicate deals"
     view = Table(title=with_interruption(title, played, cut_from))
     for column in ("rank", "bot", "rating", "95% CI", "won", "win rate"):
-        view.add_column(column, justify="left" if column == "bot" else "right")
+        view.add_column(column, justify="left" if column == "bot" else "right", overflow="fold")
     for rank, standing in enumerate(table, start=1):
         rating = standing.rating
         view.add_row(
@@ -204,7 +204,7 @@ def _print_tables(
     console.print(view)
     pair_view = Table(title="Head to head (first named bot's view; 95% intervals)")
     for column in HEAD_TO_HEAD_COLUMNS:
-        pair_view.add_column(column, justify="left" if column == "pair" else "right")
+        pair_view.add_column(column, justify="left" if column == "pair" else "right", overflow="fold")
     for pair in pairs_played:
         pair_view.add_row(*pair.row())
     console.print(pair_view)
@@ -227,7 +227,7 @@ def ratings_table(lasting: list[Any]) -> Any:
 
     view = Table(title="Ratings over every tournament in the records (Bradley-Terry, 95% bootstrap intervals)")
     for column in ("rank", "bot", "rating", "95% CI", "won", "rounds", "tournaments"):
-        view.add_column(column, justify="left" if column == "bot" else "right")
+        view.add_column(column, justify="left" if column == "bot" else "right", overflow="fold")
     for rank, rating in enumerate(lasting, start=1):
         view.add_row(
             str(rank),
