@@ -66,6 +66,8 @@ class Constraint:
 OUTSIDE_PRIOR = 10
 # The least part of a stated error rate left to answers naming the round's landmarks, however many fall outside.
 IN_ROUND_FLOOR = 0.1
+# How a stated rate is read within a round (ErrorModel.within_round), in the words every such model's source ends with.
+LESS_SHOWN = " (less the errors it shows by naming landmarks outside the round)"
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ class ErrorModel:
             return "stated: every label is right"
         return (
             f"stated: wrong {self.error_rate:.0%} of the time, the truth second in {self.runner_up:.0%} of those"
-            " (less the errors it shows by naming landmarks outside the round)"
+            + LESS_SHOWN
         )
 
     @property
@@ -175,8 +177,7 @@ def ranked_candidates(label: CardLabel) -> tuple[tuple[str, float], ...]:
 
 TRUE_LABELS = ErrorModel(0.0, source="true labels: every label is right")
 ASSUMED = ErrorModel(
-    source="assumed: a recognizer that states no error model is taken to be wrong 1 time in 10"
-    " (less the errors it shows by naming landmarks outside the round)"
+    source="assumed: a recognizer that states no error model is taken to be wrong 1 time in 10" + LESS_SHOWN
 )
 
 
