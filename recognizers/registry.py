@@ -4,6 +4,8 @@
 labels; `corrected:INNER` makes INNER's labels consistent with the round's deck (4 types, 10 each);
 `FIRST+SECOND` labels every card with FIRST and asks SECOND about single cards where the player's
 decision hangs on them (recognizers/second_opinion.py; option `asks_per_round`);
+`errors:FILE[:INNER]` (FILE a .json) reads INNER with the error model `measure recognizer-errors` wrote in FILE
+(`errors:assumed:INNER` with the assumed one; recognizers/error_file.py);
 `PATH.py[:INNER]` is the user's own recognizer file, and an installed package can add names through the
 entry-point group `rummy_vision.recognizers` (recognizers/user_file.py).
 Options are keyword arguments; those a backend does not take are ignored, so one options dict can
@@ -35,6 +37,7 @@ from typing import Any
 
 from recognizers.cache import LabelCache
 from recognizers.corrected import CorrectingRecognizer
+from recognizers.error_file import stated_errors
 from recognizers.noisy import NoisyRecognizer
 from recognizers.second_opinion import ASKS_PER_ROUND, SecondOpinion
 from recognizers.settings import Settings, SettingsError, load_settings
@@ -56,6 +59,7 @@ NAMES = (
     "harsh:RATE[:INNER]",
     "silent:RATE[:INNER]",
     "corrected:INNER",
+    "errors:FILE[:INNER]",
     "PATH.py[:INNER]",
     "FIRST+SECOND",
 )
@@ -71,7 +75,8 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
     first_spec, plus, second_spec = spec.partition("+")
     if plus:
         return _second_opinion(spec, first_spec, second_spec, options)
-    path, inner_spec = split_file_spec(spec)
+    # A built-in wrapper's INNER may be a file (`noisy:0.1:mine.py`): only a spec that starts with none is one.
+    path, inner_spec = (None, spec) if _wrapper(spec) else split_file_spec(spec)
     if path is not None:
         return load_recognizer_file(path, get_recognizer(inner_spec or "oracle", **options), options)
     name, _, rest = spec.strip().partition(":")
@@ -91,6 +96,8 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
         )
     if name == "corrected":
         return CorrectingRecognizer(get_recognizer(rest or "oracle", **options))
+    if name == "errors":
+        return stated_errors(rest, lambda inner_spec: get_recognizer(inner_spec, **options))
     if rest:
         raise ValueError(f"{name} takes no parameters after ':' (got {spec!r})")
     if name == "oracle":
@@ -110,6 +117,14 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
     if name == "customvision":
         return _customvision(options)
     raise ValueError(f"unknown recognizer {spec!r}; known: {', '.join(NAMES)}")
+
+
+WRAPPERS = ("noisy", "harsh", "silent", "local", "corrected", "errors")
+
+
+def _wrapper(spec: str) -> bool:
+    head, colon, _rest = spec.strip().partition(":")
+    return bool(colon) and head.lower() in WRAPPERS
 
 
 def _second_opinion(spec: str, first_spec: str, second_spec: str, options: dict[str, Any]) -> Recognizer:

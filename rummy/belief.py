@@ -75,10 +75,12 @@ class ErrorModel:
     """How a recognizer errs, for reading its labels as evidence.
 
     `calibrated`: its confidence is the probability that the top name is right (and a runner-up's score
-    the probability that the runner-up is). Otherwise the confidence is ignored and the top name is right
-    with probability 1 - `error_rate` (a stated prior); when it is wrong, the truth is the runner-up with
-    probability `runner_up`, else any other of the round's types alike. An error rate of 0 makes labels
-    certain (true labels).
+    the probability that the runner-up is). `reliability`: the confidence is not calibrated but was measured
+    (`rummy-vision measure recognizer-errors`): bins of it, each with the share of answers naming one of the
+    round's landmarks that were right, which is read as the chance the top name is right. Otherwise the
+    confidence is ignored and the top name is right with probability 1 - `error_rate` (a stated prior). When
+    the top name is wrong, the truth is the runner-up with probability `runner_up`, else any other of the
+    round's types alike. An error rate of 0 makes labels certain (true labels).
     """
 
     error_rate: float = 0.1
@@ -92,12 +94,20 @@ class ErrorModel:
     likelihood: Callable[[CardLabel, Sequence[str]], tuple[float, ...] | None] | None = field(
         default=None, compare=False
     )
+    # Measured reliability of the confidence: (upper edge of a confidence bin, chance the top name is right in it),
+    # edges rising, the last 1.0; empty when not measured.
+    reliability: tuple[tuple[float, float], ...] = ()
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.error_rate < 1.0:
             raise ValueError(f"error_rate must be in [0, 1), not {self.error_rate}")
         if not 0.0 <= self.runner_up <= 1.0:
             raise ValueError(f"runner_up must be in [0, 1], not {self.runner_up}")
+        edges = [edge for edge, _right in self.reliability]
+        if self.reliability and (edges != sorted(set(edges)) or edges[-1] < 1.0):
+            raise ValueError(f"reliability bins need rising upper edges ending at 1.0, not {edges}")
+        if any(not 0.0 <= right <= 1.0 for _edge, right in self.reliability):
+            raise ValueError("a reliability bin's chance of being right must be in [0, 1]")
         if not self.source:
             object.__setattr__(self, "source", self._described())
 
@@ -106,6 +116,12 @@ class ErrorModel:
             return "stated: each answer's likelihood, from the recognizer itself"
         if self.calibrated:
             return "stated: the confidence is the chance the top name is right"
+        if self.reliability:
+            low, high = min(r for _e, r in self.reliability), max(r for _e, r in self.reliability)
+            return (
+                f"measured: right {low:.0%} to {high:.0%} of the time by confidence ({1 - self.error_rate:.0%} in "
+                f"all), the truth second in {self.runner_up:.0%} of errors"
+            )
         if self.error_rate == 0.0:
             return "stated: every label is right"
         return (
@@ -115,7 +131,14 @@ class ErrorModel:
 
     @property
     def certain(self) -> bool:
-        return self.error_rate == 0.0 and not self.calibrated
+        return self.error_rate == 0.0 and not self.calibrated and not self.reliability
+
+    def right_at(self, confidence: float) -> float:
+        """The measured chance that the top name is right at this confidence (`reliability`'s bin holding it)."""
+        for edge, right in self.reliability:
+            if confidence <= edge:
+                return right
+        return self.reliability[-1][1]
 
     def within_round(self, outside: int, answers: int) -> ErrorModel:
         """The model for answers that name one of the round's landmarks, when `outside` of the round's `answers`
@@ -123,8 +146,9 @@ class ErrorModel:
         the round show themselves, so an answer naming one of the round's is wrong less often: the stated rate
         less the share seen outside (counted over OUTSIDE_PRIOR more answers, none outside, as a round's first
         answers show too few to trust alone), never below IN_ROUND_FLOOR of the rate. Only a stated rate is
-        read so; an exact likelihood already knows where its errors fall, a calibrated score is read as it is."""
-        if self.likelihood is not None or self.calibrated or self.error_rate == 0.0 or outside <= 0:
+        read so; an exact likelihood already knows where its errors fall, a calibrated score is read as it is, and a
+        measured reliability was measured on answers naming the round's landmarks alone."""
+        if self.likelihood is not None or self.calibrated or self.reliability or self.error_rate == 0.0 or outside <= 0:
             return self
         rate = max(self.error_rate * IN_ROUND_FLOOR, self.error_rate - outside / (answers + OUTSIDE_PRIOR))
         return replace(self, error_rate=rate)
@@ -146,6 +170,9 @@ class ErrorModel:
             right = min(1.0, max(0.0, label.confidence))
             second_share = dict(ranked).get(second, 0.0) if second is not None else 0.0
             second_share = min(second_share, 1.0 - right)
+        elif self.reliability:
+            right = self.right_at(label.confidence)
+            second_share = (1.0 - right) * self.runner_up if second is not None else 0.0
         else:
             right = 1.0 - self.error_rate
             second_share = (1.0 - right) * self.runner_up if second is not None else 0.0

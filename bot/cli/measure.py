@@ -21,6 +21,7 @@ from typing import Annotated, Any
 
 import typer
 
+from bot.cli import measure_errors
 from bot.cli.measuring import (
     NAME_HELP,
     SaveOption,
@@ -445,6 +446,9 @@ def correction(
 
     seeds = {"deals": f"{first}..{first + rounds - 1}"}
     measure_run(ctx, name, work, seeds=seeds, settings={"rounds": rounds, "rate": rate}, out=out, save=save)
+
+
+measure_errors.add_to(measure_app)
 
 
 @measure_app.command("local-recognizer")

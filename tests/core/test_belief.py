@@ -64,6 +64,20 @@ def test_a_model_stated_without_words_is_described_by_what_it_states_never_as_th
     assert stated.within_round(2, 30).source == stated.source
 
 
+def test_a_measured_reliability_reads_each_confidence_by_its_bin():
+    # Bins: up to 0.5 right 1 time in 10, up to 0.9 7 in 10, above 99 in 100; the truth second in 60% of errors.
+    # At 0.7 with runner-up B: A 0.7, B 0.3 * 0.6 = 0.18, C and D share 0.12. At 0.95: 0.99, 0.006, 0.002 each.
+    model = ErrorModel(0.2, runner_up=0.6, reliability=((0.5, 0.1), (0.9, 0.7), (1.0, 0.99)))
+    assert model.evidence(_ranked("A", "B", 0.7), NAMES) == pytest.approx((0.7, 0.18, 0.06, 0.06), abs=1e-12)
+    assert model.evidence(_ranked("A", "B", 0.95), NAMES) == pytest.approx((0.99, 0.006, 0.002, 0.002), abs=1e-12)
+    assert model.evidence(_ranked("A", "B", 0.5), NAMES)[0] == pytest.approx(0.1, abs=1e-12)  # an edge is its bin's
+    # The bins were measured on answers naming the round's landmarks: errors shown outside it change nothing.
+    assert model.within_round(5, 30) is model
+    assert not model.certain and model.source.startswith("measured:")
+    with pytest.raises(ValueError, match="rising upper edges"):
+        ErrorModel(reliability=((0.5, 0.1), (0.9, 0.7)))
+
+
 def test_errors_seen_outside_the_round_leave_fewer_inside_it():
     # Stated: wrong 1 time in 10. Two answers of 30 named no landmark of the round: counted over 10 more
     # answers, 2/40 of the answers were errors that show, so one naming a landmark of the round is wrong 5 in 100.
@@ -248,10 +262,10 @@ def test_resampling_keeps_each_draw_in_proportion_to_its_weight_and_never_a_weig
         resample([("a", 0.0)], 4)
 
 
-def _ranked(label, second):
+def _ranked(label, second, score=0.7):
     from recognizers.observation import RankedLabel
 
-    return RankedLabel(label, 0.7, "", ((label, 0.7), (second, 0.2)))
+    return RankedLabel(label, score, "", ((label, score), (second, 0.2)))
 
 
 def test_the_tracker_reads_an_opponents_first_lay_and_weighs_it_as_the_deals_do():

@@ -1,0 +1,71 @@
+"""`rummy-vision measure recognizer-errors SPEC`: how a recognizer errs, as the belief needs to know it."""
+
+# Imports inside functions: the recognizers load only when the command runs, so `rummy-vision --help` stays quick.
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from bot.cli.measuring import NAME_HELP, SaveOption, emit, measure_run
+from bot.measure.record import DEFAULT_FOLDER
+
+
+def recognizer_errors(
+    ctx: typer.Context,
+    spec: str = typer.Argument(
+        ..., metavar="RECOGNIZER", help="As in --recognizer, over the oracle (harsh:0.2, mine.py, ...)."
+    ),
+    rounds: int = typer.Option(500, min=1, help="Simulated rounds the model is fitted on (40 cards each)."),
+    check_rounds: int = typer.Option(500, min=1, help="Other rounds the fitted model is checked on."),
+    model_out: Path | None = typer.Option(
+        None, help="Write the fitted model here (JSON); play with it as --recognizer errors:FILE.json:RECOGNIZER."
+    ),
+    name: str | None = typer.Option(None, help=NAME_HELP),
+    out: Path = typer.Option(DEFAULT_FOLDER, help="Folder for the result file."),
+    save: SaveOption = True,
+) -> None:
+    """How RECOGNIZER errs, measured on simulated rounds whose landmarks are known: how often its top name is
+    right by confidence, how often the truth is its runner-up, how often it gives no answer; checked on other
+    rounds against the assumed model. With --model-out, the model the belief can read it with."""
+    from bot.measure.recognizer_errors import CHECK_SEED, FIT_SEED, measure
+    from recognizers.error_file import model_json
+    from recognizers.registry import get_recognizer
+
+    try:
+        get_recognizer(spec, source={})
+    except (ValueError, OSError) as error:
+        raise typer.BadParameter(str(error), param_hint="RECOGNIZER") from None
+
+    def progress(label: str, total: int) -> Any:
+        step = max(1, total // 5)
+        return lambda done: emit(f"{label}: {done}/{total} rounds") if done % step == 0 or done == total else None
+
+    def work() -> Any:
+        measured = measure(spec, rounds, check_rounds, progress)
+        for line in measured.lines():
+            emit(line)
+        if model_out is not None:
+            about = {"recognizer": spec, "rounds": rounds, "deal_seeds": f"{FIT_SEED}:0..{rounds - 1}"}
+            model_out.write_text(json.dumps(model_json(measured.model, about), indent=2) + "\n", encoding="utf-8")
+            emit(f"model written to {model_out}: play with --recognizer errors:{model_out}:{spec}")
+        return measured.figures()
+
+    seeds = {"fit": f"{FIT_SEED}:0..{rounds - 1}", "check": f"{CHECK_SEED}:0..{check_rounds - 1}"}
+    slug = "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in spec)
+    measure_run(
+        ctx,
+        name or f"recognizer-errors-{slug}",
+        work,
+        seeds=seeds,
+        settings={"recognizer": spec, "rounds": rounds, "check_rounds": check_rounds},
+        out=out,
+        save=save,
+    )
+
+
+def add_to(app: typer.Typer) -> None:
+    app.command("recognizer-errors")(recognizer_errors)

@@ -1,0 +1,65 @@
+"""`measure recognizer-errors`: the model fitted to a simulated recognizer equals what its parameters imply,
+worked out by hand from recognizers/noisy.py's harsh model; the file it writes is played with."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli import app
+from bot.measure.recognizer_errors import FIT_SEED, ask_rounds, fitted_model
+from rummy.belief import ASSUMED
+
+# harsh:0.2 over a 32-name catalog: wrong 1 time in 5; a wrong top is one of the round's 3 other landmarks 80% of
+# the time, else any of the 31 other names (3 of them the round's). So an answer naming the round is wrong with
+# probability 0.2 q / (0.8 + 0.2 q), q = 0.8 + 0.2 * 3/31. When wrong the runner-up is the truth half the time,
+# else one of the 30 names left, 2 of them the round's: given a runner-up of the round, it is the truth with
+# probability 0.5 / (0.5 + 0.5 * 2/30). Scores: right uniform on 0.55-1.00, wrong on 0.50-0.95, so between
+# 0.55 and 0.95 the score says nothing, below it is always wrong, above always right.
+Q = 0.8 + 0.2 * 3 / 31
+WRONG = 0.2 * Q / (0.8 + 0.2 * Q)
+SECOND = 0.5 / (0.5 + 0.5 * 2 / 30)
+
+
+def test_the_fit_finds_the_harsh_models_own_parameters():
+    counts = ask_rounds("harsh:0.2", FIT_SEED, 120)
+    model = fitted_model(counts)
+    assert counts.cards == 120 * 40
+    assert counts.unanswered / counts.cards == pytest.approx(0.05, abs=0.02)
+    assert model.error_rate == pytest.approx(WRONG, abs=0.03)
+    assert model.runner_up == pytest.approx(SECOND, abs=0.06)
+    assert model.right_at(0.52) < 0.05
+    assert model.right_at(0.98) > 0.98
+    for score in (0.6, 0.75, 0.9):
+        assert model.right_at(score) == pytest.approx(1 - WRONG, abs=0.07)
+
+
+def test_the_command_writes_a_model_that_a_match_plays_with_and_says_so(tmp_path):
+    model_file = tmp_path / "harsh-errors.json"
+    home = {"HOME": str(tmp_path), "COLUMNS": "200"}
+    args = ["measure", "recognizer-errors", "harsh:0.2", "--rounds", "60", "--check-rounds", "60"]
+    result = CliRunner().invoke(app, [*args, "--model-out", str(model_file), "--out", str(tmp_path)], env=home)
+    assert result.exit_code == 0, result.output
+    stored = json.loads((tmp_path / "recognizer-errors-harsh-0.2.json").read_text())
+    check = stored["figures"]["check"]
+    # On rounds the fit never saw, the measured model predicts right and wrong answers better than the assumed one.
+    assert check["log_loss"]["fitted"] < check["log_loss"]["assumed"]
+    assert stored["figures"]["model"]["error_rate"] > ASSUMED.error_rate
+    played = CliRunner().invoke(
+        app,
+        ["match", f"greedy@errors:{model_file}:harsh:0.2", "greedy", "--rounds", "2", "--no-record", "--json"],
+        env=home,
+    )
+    assert played.exit_code == 0, played.output
+    source = json.loads(played.stdout)["players"][0]["source"]
+    assert source["error_model"].startswith("measured in harsh-errors.json (harsh:0.2)")
+
+
+def test_a_recognizer_that_cannot_be_built_is_refused_in_a_line(tmp_path):
+    result = CliRunner().invoke(
+        app, ["measure", "recognizer-errors", "errors:missing.json:harsh:0.2", "--no-save"], env={"HOME": str(tmp_path)}
+    )
+    assert result.exit_code == 2
+    assert "no such error-model file" in result.output
