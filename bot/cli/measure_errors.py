@@ -31,7 +31,7 @@ def recognizer_errors(
     """How RECOGNIZER errs, measured on simulated rounds whose landmarks are known: how often its top name is
     right by confidence, how often the truth is its runner-up, how often it gives no answer; checked on other
     rounds against the assumed model. With --model-out, the model the belief can read it with."""
-    from bot.measure.recognizer_errors import CHECK_SEED, FIT_SEED, measure
+    from bot.measure.recognizer_errors import CHECK_SEED, FIT_SEED, NothingToMeasure, measure
     from recognizers.error_file import model_json
     from recognizers.registry import get_recognizer
 
@@ -64,6 +64,7 @@ def recognizer_errors(
         settings={"recognizer": spec, "rounds": rounds, "check_rounds": check_rounds},
         out=out,
         save=save,
+        refused=(NothingToMeasure,),
     )
 
 

@@ -20,6 +20,7 @@ rounds, for the fitted model and for the assumed one, says what the fit is worth
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -32,6 +33,11 @@ FIT_SEED = "errors-fit"
 CHECK_SEED = "errors-check"
 BIN_WIDTH = 0.05  # confidence bins before sparse ones are merged
 MIN_BIN = 50  # answers a bin needs; a sparser one is merged into the next one up
+
+
+class NothingToMeasure(ValueError):
+    """The recognizer named none of the round's landmarks on any card: no error to measure (a service that must
+    see the pictures sees none in simulated rounds)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class Counts:
     wrong_with_second: int = 0  # wrong, naming the round, with a runner-up that is one of the round's landmarks
     second_right: int = 0
     answers: list[Answer] = field(default_factory=list, repr=False)
+    reasons: Counter[str] = field(default_factory=Counter, repr=False)  # why cards got no answer
 
     def add(self, answer: Answer) -> None:
         self.cards += 1
@@ -100,6 +107,8 @@ def ask_rounds(
             second = next((name for name, _score in ranked[1:] if name != top), None)
             confidence = label.confidence if label is not None else 0.0
             counts.add(Answer(card.kind, top, confidence, second, kinds))
+            if top is None:
+                counts.reasons[label.reason if label is not None and label.reason else "no answer"] += 1
         if progress is not None:
             progress(index + 1)
     return counts
@@ -135,7 +144,12 @@ def fitted_model(counts: Counts) -> ErrorModel:
     """The error model the answers show. Shares are (k + 1/2) / (n + 1) (Jeffreys): a bin where every answer was
     right is not called certain, nor one where none was called impossible."""
     if counts.in_round == 0:
-        raise ValueError("no answer named one of the round's landmarks: nothing to measure its errors on")
+        why = f"e.g. {next(iter(counts.reasons))}" if counts.reasons else "every name outside it"
+        raise NothingToMeasure(
+            f"no answer of {counts.cards} named a landmark of the round ({why}): nothing to measure. The rounds are "
+            "simulated: a recognizer over the oracle (harsh:0.1, your file) is measured; a service that must see "
+            "the pictures sees none here"
+        )
     bins = reliability_bins(counts.answers)
     reliability = tuple((round(high, 4), _share(right, n)) for _low, high, n, right in bins)
     wrong = 1.0 - counts.right / counts.in_round

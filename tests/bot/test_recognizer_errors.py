@@ -63,3 +63,14 @@ def test_a_recognizer_that_cannot_be_built_is_refused_in_a_line(tmp_path):
     )
     assert result.exit_code == 2
     assert "no such error-model file" in result.output
+
+
+def test_a_recognizer_that_sees_no_simulated_picture_is_refused_with_why(tmp_path):
+    result = CliRunner().invoke(
+        app,
+        ["measure", "recognizer-errors", "stub", "--rounds", "1", "--check-rounds", "1", "--no-save"],
+        env={"HOME": str(tmp_path), "COLUMNS": "300"},
+    )
+    assert result.exit_code == 2, result.output
+    assert "no answer of 40 named a landmark of the round (e.g. stub has no label" in result.output
+    assert "Traceback" not in result.output
