@@ -19,8 +19,18 @@ def recognizer_errors(
     spec: str = typer.Argument(
         ..., metavar="RECOGNIZER", help="As in --recognizer, over the oracle (harsh:0.2, mine.py, ...)."
     ),
-    rounds: int = typer.Option(500, min=1, help="Simulated rounds the model is fitted on (40 cards each)."),
-    check_rounds: int = typer.Option(500, min=1, help="Other rounds the fitted model is checked on."),
+    rounds: int | None = typer.Option(
+        None, min=1, help="Simulated rounds the model is fitted on, 40 cards each (default 500; with --photos 25)."
+    ),
+    check_rounds: int | None = typer.Option(
+        None, min=1, help="Other rounds the fitted model is checked on (default as --rounds)."
+    ),
+    photos: Path | None = typer.Option(
+        None,
+        help="A folder per landmark of labelled photos (as serve --images reads): each card shows one of them, "
+        "served on loopback, so azure, customvision or local can be measured. Every card is one question to the "
+        "recognizer (a paid call unless cached).",
+    ),
     model_out: Path | None = typer.Option(
         None, help="Write the fitted model here (JSON); play with it as --recognizer errors:FILE.json:RECOGNIZER."
     ),
@@ -31,7 +41,7 @@ def recognizer_errors(
     """How RECOGNIZER errs, measured on simulated rounds whose landmarks are known: how often its top name is
     right by confidence, how often the truth is its runner-up, how often it gives no answer; checked on other
     rounds against the assumed model. With --model-out, the model the belief can read it with."""
-    from bot.measure.recognizer_errors import CHECK_SEED, FIT_SEED, NothingToMeasure, measure
+    from bot.measure.recognizer_errors import CHECK_SEED, FIT_SEED, PHOTO_ROUNDS, ROUNDS, NothingToMeasure, measure
     from recognizers.error_file import model_json
     from recognizers.registry import get_recognizer
 
@@ -40,16 +50,24 @@ def recognizer_errors(
     except (ValueError, OSError) as error:
         raise typer.BadParameter(str(error), param_hint="RECOGNIZER") from None
 
+    if photos is not None and not photos.is_dir():
+        raise typer.BadParameter(f"{photos} is no folder", param_hint="--photos")
+    rounds = rounds or (PHOTO_ROUNDS if photos else ROUNDS)
+    check_rounds = check_rounds or rounds
+    if photos is not None:
+        emit(f"asking {spec} about {40 * (rounds + check_rounds)} cards showing photos from {photos}")
+
     def progress(label: str, total: int) -> Any:
         step = max(1, total // 5)
         return lambda done: emit(f"{label}: {done}/{total} rounds") if done % step == 0 or done == total else None
 
     def work() -> Any:
-        measured = measure(spec, rounds, check_rounds, progress)
+        measured = measure(spec, rounds, check_rounds, progress, photos)
         for line in measured.lines():
             emit(line)
         if model_out is not None:
             about = {"recognizer": spec, "rounds": rounds, "deal_seeds": f"{FIT_SEED}:0..{rounds - 1}"}
+            about |= {"photos": str(photos)} if photos else {}
             model_out.write_text(json.dumps(model_json(measured.model, about), indent=2) + "\n", encoding="utf-8")
             emit(f"model written to {model_out}: play with --recognizer errors:{model_out}:{spec}")
         return measured.figures()
@@ -61,7 +79,8 @@ def recognizer_errors(
         name or f"recognizer-errors-{slug}",
         work,
         seeds=seeds,
-        settings={"recognizer": spec, "rounds": rounds, "check_rounds": check_rounds},
+        settings={"recognizer": spec, "rounds": rounds, "check_rounds": check_rounds}
+        | ({"photos": str(photos)} if photos else {}),
         out=out,
         save=save,
         refused=(NothingToMeasure,),

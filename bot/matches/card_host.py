@@ -57,12 +57,13 @@ class _Landmarks:
 class CardHost:
     """The card route under uvicorn on 127.0.0.1:<free port>, in a daemon thread; `base` is its URL."""
 
-    def __init__(self) -> None:
+    def __init__(self, images: CardImages | None = None) -> None:
         self.landmarks = _Landmarks()
         app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
         app.include_router(cards_router)
         app.state.referee = self.landmarks
-        app.state.images = CardImages()
+        self.images = images or CardImages()  # with photos_dir: a photo of the card's landmark, else a drawing
+        app.state.images = self.images
         # log_config=None: leave the process's logging alone (see server.serving.server_config)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=0, log_level="warning", lifespan="off", access_log=False, log_config=None
@@ -77,6 +78,11 @@ class CardHost:
             time.sleep(0.01)
         port = self._server.servers[0].sockets[0].getsockname()[1]
         self.base = f"http://127.0.0.1:{port}"
+
+    def close(self) -> None:
+        """Stop serving (a host made for one job; the process's own, card_host(), lives as long as the process)."""
+        self._server.should_exit = True
+        self._thread.join(timeout=START_TIMEOUT_S)
 
     @contextmanager
     def showing(self, cards: Iterable[Card]) -> Iterator[str]:

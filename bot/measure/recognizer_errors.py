@@ -19,18 +19,26 @@ rounds, for the fitted model and for the assumed one, says what the fit is worth
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recognizers.registry import get_recognizer
 from rummy.belief import ASSUMED, ErrorModel, ranked_candidates
-from rummy.cards import deal_round
+from rummy.cards import deal_round, token_of
 from rummy.config import DEFAULT_RULES, RulesConfig
+
+if TYPE_CHECKING:
+    from bot.matches.card_host import CardHost
 
 FIT_SEED = "errors-fit"
 CHECK_SEED = "errors-check"
+ROUNDS = 500  # rounds fitted on by default (and as many checked on): 20,000 simulated answers each
+PHOTO_ROUNDS = 25  # with photos: each card is a question to the recognizer, maybe a paid call
 BIN_WIDTH = 0.05  # confidence bins before sparse ones are merged
 MIN_BIN = 50  # answers a bin needs; a sparser one is merged into the next one up
 
@@ -64,6 +72,7 @@ class Counts:
     second_right: int = 0
     answers: list[Answer] = field(default_factory=list, repr=False)
     reasons: Counter[str] = field(default_factory=Counter, repr=False)  # why cards got no answer
+    photos: set[str] = field(default_factory=set, repr=False)  # the distinct photos shown (with --photos)
 
     def add(self, answer: Answer) -> None:
         self.cards += 1
@@ -87,31 +96,70 @@ def ask_rounds(
     rounds: int,
     progress: Callable[[int], None] | None = None,
     rules: RulesConfig = DEFAULT_RULES,
+    photos: Path | None = None,
 ) -> Counts:
-    """Every answer SPEC gives over `rounds` deals (deal seeds SEED:0 ...), asked as a match asks."""
+    """Every answer SPEC gives over `rounds` deals (deal seeds SEED:0 ...), asked as a match asks. With `photos`
+    (a folder per landmark), each card is one of its landmark's photos, served on loopback: a recognizer that must
+    see the pictures (azure, customvision, local) sees real ones, and only landmarks with photos are dealt."""
     counts = Counts()
-    for index in range(rounds):
-        deal = deal_round(f"{seed}:{index}", rules)
-        truth = {card.url: card.kind for card in [*deal.hands[0], *deal.hands[1], *deal.deck]}
-        recognizer = get_recognizer(spec, source=dict(truth), noise_seed=index)
-        shown = [*deal.hands[0], *deal.hands[1]]
-        labels = recognizer.recognize([(card.id, card.url) for card in shown], rules.catalog)
-        for card in deal.deck:
-            shown.append(card)
-            labels |= recognizer.recognize([(each.id, each.url) for each in shown], rules.catalog)
-        kinds = tuple(sorted(set(truth.values())))
-        for card in shown:
-            label = labels.get(card.id)
-            ranked = ranked_candidates(label) if label is not None else ()
-            top = label.landmark if label is not None else None
-            second = next((name for name, _score in ranked[1:] if name != top), None)
-            confidence = label.confidence if label is not None else 0.0
-            counts.add(Answer(card.kind, top, confidence, second, kinds))
-            if top is None:
-                counts.reasons[label.reason if label is not None and label.reason else "no answer"] += 1
-        if progress is not None:
-            progress(index + 1)
+    with _pictures(photos, rules) as (deal_rules, host):
+        for index in range(rounds):
+            deal = deal_round(f"{seed}:{index}", deal_rules)
+            cards = [*deal.hands[0], *deal.hands[1], *deal.deck]
+            with host.showing(cards) if host is not None else contextlib.nullcontext("") as base:
+                if host is not None:
+                    counts.photos.update(str(host.images.photo_for(token_of(card.url), card.kind)) for card in cards)
+                _ask_round(spec, [(card.id, base + card.url, card.kind) for card in cards], index, rules, counts)
+            if progress is not None:
+                progress(index + 1)
     return counts
+
+
+def _ask_round(
+    spec: str, cards: Sequence[tuple[int, str, str]], index: int, rules: RulesConfig, counts: Counts
+) -> None:
+    """The 20 cards of the hands, then one more with each draw, every call naming every card shown so far."""
+    truth = {url: kind for _card_id, url, kind in cards}
+    recognizer = get_recognizer(spec, source=dict(truth), noise_seed=index)
+    hands = 2 * rules.hand_size
+    labels = recognizer.recognize([(card_id, url) for card_id, url, _kind in cards[:hands]], rules.catalog)
+    for shown in range(hands + 1, len(cards) + 1):
+        labels |= recognizer.recognize([(card_id, url) for card_id, url, _kind in cards[:shown]], rules.catalog)
+    kinds = tuple(sorted(set(truth.values())))
+    for card_id, _url, kind in cards:
+        label = labels.get(card_id)
+        ranked = ranked_candidates(label) if label is not None else ()
+        top = label.landmark if label is not None else None
+        second = next((name for name, _score in ranked[1:] if name != top), None)
+        confidence = label.confidence if label is not None else 0.0
+        counts.add(Answer(kind, top, confidence, second, kinds))
+        if top is None:
+            counts.reasons[label.reason if label is not None and label.reason else "no answer"] += 1
+
+
+@contextlib.contextmanager
+def _pictures(photos: Path | None, rules: RulesConfig) -> Iterator[tuple[RulesConfig, CardHost | None]]:
+    """(the rules deals are made with, the loopback host of the photos or None): with photos, only the landmarks
+    that have some are dealt (the recognizer is still asked with the whole catalog)."""
+    if photos is None:
+        yield rules, None
+        return
+    # the server's card renderer and uvicorn (~0.5 s): only when photos are asked about
+    from bot.matches.card_host import CardHost
+    from server.cards import CardImages  # with the card host: only for photos
+
+    images = CardImages(photos_dir=photos)
+    shown = tuple(name for name in rules.catalog if images.photo_files(name))
+    if len(shown) < rules.types_per_round:
+        raise NothingToMeasure(
+            f"{photos} holds photos of {len(shown)} landmark(s) of the catalog ({', '.join(shown) or 'none'}); a round "
+            f"needs {rules.types_per_round}: put them in {photos}/<landmark name>/ (.jpg, .png, .webp ...)"
+        )
+    host = CardHost(images)
+    try:
+        yield replace(rules, catalog=shown), host
+    finally:
+        host.close()
 
 
 def reliability_bins(answers: Sequence[Answer]) -> tuple[tuple[float, float, int, int], ...]:
@@ -200,7 +248,7 @@ class Measured:
     def lines(self) -> list[str]:
         fit, model = self.fit, self.model
         out = [
-            f"{self.spec}: {fit.cards} cards",
+            f"{self.spec}: {fit.cards} cards" + (f", {len(fit.photos)} distinct photos" if fit.photos else ""),
             f"  {'no answer':<50}{fit.unanswered / fit.cards:>8.2%}",
             f"  {'a name outside the round (always wrong)':<50}{fit.outside / fit.cards:>8.2%}",
             f"  {f'top name right, of {fit.in_round} naming the round':<50}{fit.right / max(1, fit.in_round):>8.2%}",
@@ -221,6 +269,7 @@ class Measured:
         counted = ("cards", "unanswered", "outside", "in_round", "right", "wrong_with_second", "second_right")
         return {
             "recognizer": self.spec,
+            "photos": len(fit.photos),
             **{name: getattr(fit, name) for name in counted},
             "bins": [{"low": low, "high": high, "answers": n, "right": right} for low, high, n, right in self.bins],
             "model": {"error_rate": model.error_rate, "runner_up": model.runner_up, "source": model.source},
@@ -230,11 +279,17 @@ class Measured:
 
 
 def measure(
-    spec: str, rounds: int, check_rounds: int, progress: Callable[[str, int], Callable[[int], None]] | None = None
+    spec: str,
+    rounds: int,
+    check_rounds: int,
+    progress: Callable[[str, int], Callable[[int], None]] | None = None,
+    photos: Path | None = None,
 ) -> Measured:
     """Fit SPEC's error model on `rounds` rounds (FIT_SEED) and check it on `check_rounds` others (CHECK_SEED)."""
-    fit = ask_rounds(spec, FIT_SEED, rounds, progress("fitting", rounds) if progress else None)
-    check = ask_rounds(spec, CHECK_SEED, check_rounds, progress("checking", check_rounds) if progress else None)
+    fit = ask_rounds(spec, FIT_SEED, rounds, progress("fitting", rounds) if progress else None, photos=photos)
+    check = ask_rounds(
+        spec, CHECK_SEED, check_rounds, progress("checking", check_rounds) if progress else None, photos=photos
+    )
     model = fitted_model(fit)
     return Measured(
         spec,

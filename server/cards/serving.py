@@ -196,12 +196,18 @@ class CardImages:
             return []
         return sorted(path for path in folder.iterdir() if path.suffix.lower() in PHOTO_SUFFIXES and path.is_file())
 
-    def _photo(self, token: str, landmark: str) -> Image.Image | None:
+    def photo_for(self, token: str, landmark: str) -> Path | None:
+        """The photo file a card shows (None: no photo of its landmark, a drawing is shown)."""
         files = self.photo_files(landmark)
         if not files:
             return None
         # The same token always shows the same photo.
-        chosen = files[int(hashlib.sha256(token.encode()).hexdigest(), 16) % len(files)]
+        return files[int(hashlib.sha256(token.encode()).hexdigest(), 16) % len(files)]
+
+    def _photo(self, token: str, landmark: str) -> Image.Image | None:
+        chosen = self.photo_for(token, landmark)
+        if chosen is None:
+            return None
         try:
             with Image.open(chosen) as opened:
                 check_size(opened)  # from the header: a decompression bomb is never decoded

@@ -74,3 +74,80 @@ def test_a_recognizer_that_sees_no_simulated_picture_is_refused_with_why(tmp_pat
     assert result.exit_code == 2, result.output
     assert "no answer of 40 named a landmark of the round (e.g. stub has no label" in result.output
     assert "Traceback" not in result.output
+
+
+COLOURS = {  # a solid colour per landmark: what the recognizer file below reads from each picture
+    "big ben": (200, 30, 30),
+    "giralda": (30, 200, 30),
+    "trevi fountain": (30, 30, 200),
+    "bryggen": (200, 200, 30),
+    "alamo mission in san antonio": (30, 200, 200),
+}
+# It fetches every card's picture over HTTP and names the landmark of the nearest colour, except that it takes
+# the alamo for big ben: the one error it makes.
+READER = """
+import io
+import httpx
+from PIL import Image
+from rummy.labels import CardLabel
+
+COLOURS = {colours!r}
+
+class ByColour:
+    name = "by-colour"
+
+    def __init__(self):
+        self.seen = {{}}  # url -> label: a picture is fetched once, as services' answers are cached
+
+    def recognize(self, cards, catalog):
+        for card_id, url in cards:
+            if url not in self.seen:
+                image = Image.open(io.BytesIO(httpx.get(url).content)).convert("RGB")
+                pixel = image.getpixel((image.width // 2, image.height // 2))
+                name = min(COLOURS, key=lambda n: sum((a - b) ** 2 for a, b in zip(COLOURS[n], pixel)))
+                self.seen[url] = CardLabel("big ben" if name == "alamo mission in san antonio" else name, 0.9)
+        return {{card_id: self.seen[url] for card_id, url in cards}}
+
+def make_recognizer(inner, **options):
+    return ByColour()
+"""
+
+
+def test_photos_are_served_to_a_recognizer_that_must_see_them(tmp_path):
+    from PIL import Image
+
+    from bot.measure.recognizer_errors import ask_rounds
+
+    photos = tmp_path / "photos"
+    for landmark, colour in COLOURS.items():
+        (photos / landmark).mkdir(parents=True)
+        for index in range(2):
+            Image.new("RGB", (64, 64), colour).save(photos / landmark / f"{index}.png")
+    reader = tmp_path / "by_colour.py"
+    reader.write_text(READER.format(colours=COLOURS))
+    counts = ask_rounds(str(reader), FIT_SEED, 6, photos=photos)
+    truths = [answer.truth for answer in counts.answers]
+    assert set(truths) <= set(COLOURS), "only landmarks with photos are dealt"
+    assert counts.cards == 6 * 40 and counts.unanswered == 0, "every picture was fetched and read"
+    assert len(counts.photos) <= 10
+    alamo = truths.count("alamo mission in san antonio")
+    assert alamo > 0
+    assert counts.right == counts.cards - alamo, "read right but for the one landmark it mistakes"
+    # The alamo read as big ben names the round where big ben was dealt too, else a landmark outside it.
+    named_wrong = sum(1 for a in counts.answers if a.truth != a.top and "big ben" in a.in_round)
+    assert counts.in_round - counts.right == named_wrong and counts.outside == alamo - named_wrong
+
+
+def test_a_photo_folder_without_enough_landmarks_is_refused_in_a_line(tmp_path):
+    from PIL import Image
+
+    photos = tmp_path / "photos"
+    (photos / "big ben").mkdir(parents=True)
+    Image.new("RGB", (8, 8)).save(photos / "big ben" / "a.png")
+    result = CliRunner().invoke(
+        app,
+        ["measure", "recognizer-errors", "harsh:0.1", "--photos", str(photos), "--no-save"],
+        env={"HOME": str(tmp_path), "COLUMNS": "300"},
+    )
+    assert result.exit_code == 2, result.output
+    assert "holds photos of 1 landmark(s) of the catalog (big ben); a round needs 4" in result.output
