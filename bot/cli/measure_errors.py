@@ -42,49 +42,54 @@ def recognizer_errors(
     right by confidence, how often the truth is its runner-up, how often it gives no answer; checked on other
     rounds against the assumed model. With --model-out, the model the belief can read it with."""
     from bot.measure.recognizer_errors import CHECK_SEED, FIT_SEED, PHOTO_ROUNDS, ROUNDS, NothingToMeasure, measure
-    from recognizers.error_file import model_json
+
+    _check(spec, photos)
+    rounds = rounds or (PHOTO_ROUNDS if photos else ROUNDS)
+    check_rounds = check_rounds or rounds
+    if photos is not None:
+        emit(f"asking {spec} about {40 * (rounds + check_rounds)} cards showing photos from {photos}")
+    about = {"recognizer": spec, "rounds": rounds, "deal_seeds": f"{FIT_SEED}:0..{rounds - 1}"}
+    about |= {"photos": str(photos)} if photos else {}
+
+    def work() -> Any:
+        measured = measure(spec, rounds, check_rounds, _progress, photos)
+        for line in measured.lines():
+            emit(line)
+        if model_out is not None:
+            _write_model(model_out, measured.model, about, spec)
+        return measured.figures()
+
+    seeds = {"fit": f"{FIT_SEED}:0..{rounds - 1}", "check": f"{CHECK_SEED}:0..{check_rounds - 1}"}
+    slug = "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in spec)
+    settings = {"recognizer": spec, "rounds": rounds, "check_rounds": check_rounds} | (
+        {"photos": str(photos)} if photos else {}
+    )
+    name = name or f"recognizer-errors-{slug}"
+    measure_run(ctx, name, work, seeds=seeds, settings=settings, out=out, save=save, refused=(NothingToMeasure,))
+
+
+def _check(spec: str, photos: Path | None) -> None:
+    """Refuse, before any work, a recognizer that cannot be built and a photo folder that is none."""
     from recognizers.registry import get_recognizer
 
     try:
         get_recognizer(spec, source={})
     except (ValueError, OSError) as error:
         raise typer.BadParameter(str(error), param_hint="RECOGNIZER") from None
-
     if photos is not None and not photos.is_dir():
         raise typer.BadParameter(f"{photos} is no folder", param_hint="--photos")
-    rounds = rounds or (PHOTO_ROUNDS if photos else ROUNDS)
-    check_rounds = check_rounds or rounds
-    if photos is not None:
-        emit(f"asking {spec} about {40 * (rounds + check_rounds)} cards showing photos from {photos}")
 
-    def progress(label: str, total: int) -> Any:
-        step = max(1, total // 5)
-        return lambda done: emit(f"{label}: {done}/{total} rounds") if done % step == 0 or done == total else None
 
-    def work() -> Any:
-        measured = measure(spec, rounds, check_rounds, progress, photos)
-        for line in measured.lines():
-            emit(line)
-        if model_out is not None:
-            about = {"recognizer": spec, "rounds": rounds, "deal_seeds": f"{FIT_SEED}:0..{rounds - 1}"}
-            about |= {"photos": str(photos)} if photos else {}
-            model_out.write_text(json.dumps(model_json(measured.model, about), indent=2) + "\n", encoding="utf-8")
-            emit(f"model written to {model_out}: play with --recognizer errors:{model_out}:{spec}")
-        return measured.figures()
+def _progress(label: str, total: int) -> Any:
+    step = max(1, total // 5)
+    return lambda done: emit(f"{label}: {done}/{total} rounds") if done % step == 0 or done == total else None
 
-    seeds = {"fit": f"{FIT_SEED}:0..{rounds - 1}", "check": f"{CHECK_SEED}:0..{check_rounds - 1}"}
-    slug = "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in spec)
-    measure_run(
-        ctx,
-        name or f"recognizer-errors-{slug}",
-        work,
-        seeds=seeds,
-        settings={"recognizer": spec, "rounds": rounds, "check_rounds": check_rounds}
-        | ({"photos": str(photos)} if photos else {}),
-        out=out,
-        save=save,
-        refused=(NothingToMeasure,),
-    )
+
+def _write_model(path: Path, model: Any, about: dict[str, Any], spec: str) -> None:
+    from recognizers.error_file import model_json
+
+    path.write_text(json.dumps(model_json(model, about), indent=2) + "\n", encoding="utf-8")
+    emit(f"model written to {path}: play with --recognizer errors:{path}:{spec}")
 
 
 def add_to(app: typer.Typer) -> None:
