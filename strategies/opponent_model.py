@@ -110,7 +110,7 @@ class OpponentModel:
         for assignment in belief.assignments:
             if deadline is not None and time.monotonic() >= deadline:
                 return False
-            evidence = self._evidence(assignment.types, decisions, rules, tracker)
+            evidence = self._evidence(assignment.types, decisions, rules, tracker, deadline)
             found.append((assignment.types, assignment.weight * evidence**self.temper))
         if not any(weight > 0 for _types, weight in found):
             return False
@@ -123,10 +123,11 @@ class OpponentModel:
         decisions: Sequence[tuple[OpponentDecision, ...]],
         rules: CountRules,
         tracker: Tracker,
+        deadline: float | None = None,
     ) -> float:
         products = [1.0] * len(PRIORS)
         for readings in decisions:
-            terms = [self._terms(reading, types, rules, tracker) for reading in readings]
+            terms = [self._terms(reading, types, rules, tracker, deadline) for reading in readings]
             known = [term for term in terms if term is not None]
             if not known:
                 return 0.0  # no such position for the opponent: these types leave the deck short
@@ -136,7 +137,12 @@ class OpponentModel:
         return sum(prior * product for prior, product in zip(PRIORS, products, strict=True))
 
     def _terms(
-        self, reading: OpponentDecision, types: Mapping[int, int], rules: CountRules, tracker: Tracker
+        self,
+        reading: OpponentDecision,
+        types: Mapping[int, int],
+        rules: CountRules,
+        tracker: Tracker,
+        deadline: float | None = None,
     ) -> Terms | None:
         state = _state(reading, types, rules, tracker)
         if state is None:
@@ -144,11 +150,11 @@ class OpponentModel:
         move = _count_move(reading, types, rules)
         key = (tuple(state.hands), state.deck, tuple(state.points), state.turns_left, state.second, move)
         if key not in self._likely:
-            self._likely[key] = self._likelihood(state, move)
+            self._likely[key] = self._likelihood(state, move, deadline)
         return self._likely[key]
 
-    def _likelihood(self, state: CountState, move: int) -> Terms:
-        values = self._move_values(state)
+    def _likelihood(self, state: CountState, move: int, deadline: float | None = None) -> Terms:
+        values = self._move_values(state, deadline)
         n = max(1, len(values))
         preferred = GREEDY.preferred(state)
         greedy = EPSILON / n + ((1 - EPSILON) / len(preferred) if move in preferred else 0.0)
@@ -159,10 +165,13 @@ class OpponentModel:
         share = weights[move] / sum(weights.values())
         return Terms(EPSILON / n + (1 - EPSILON) * share, greedy, 1.0 / n)
 
-    def _move_values(self, state: CountState) -> Mapping[int, float]:
+    def _move_values(self, state: CountState, deadline: float | None = None) -> Mapping[int, float]:
         key = (tuple(state.hands), state.deck, tuple(state.points), state.turns_left, state.second)
         if key not in self._values:
-            self._values[key] = dict(self.strategy.analyse(state, None, all_values=True).move_values)
+            # The move's deadline bounds each position too: a position the table does not hold (a wrong assignment
+            # can make one) is solved on demand, which took minutes with no deadline (deal noise:404 through
+            # harsh:0.2 read with a measured model); past it the strategy answers from what it has.
+            self._values[key] = dict(self.strategy.analyse(state, deadline, all_values=True).move_values)
         return self._values[key]
 
 
