@@ -58,9 +58,8 @@ def _scenario():
     raise AssertionError("no deal fits the scenario")
 
 
-@pytest.mark.parametrize(("temper", "beta"), [(None, None), (0.3, None), (None, 80.0)])
-def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
-    match, x, a, b, give = _scenario()
+def _doubting(match: Match, x: int, a: str, b: str):
+    """A tracker whose error model doubts X (0.3 A, 0.7 B) and is sure of every other label, and the labels."""
 
     def likelihood(label, names):
         if label.reason == "doubt":
@@ -72,7 +71,14 @@ def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
         found[x] = CardLabel(b, 0.9, "doubt")
         return found
 
-    tracker = Tracker(error_model=ErrorModel(0.1, likelihood=likelihood))
+    return Tracker(error_model=ErrorModel(0.1, likelihood=likelihood)), labels
+
+
+@pytest.mark.parametrize(("temper", "beta"), [(None, None), (0.3, None), (None, 80.0)])
+def test_an_opponents_take_moves_the_belief_as_computed_by_hand(temper, beta):
+    match, x, a, b, give = _scenario()
+
+    tracker, labels = _doubting(match, x, a, b)
     tracker.observe(render_gamestate(match, 0), labels())
     tracker.played(Give(give))
     match.apply(0, Give(give))
@@ -204,17 +210,7 @@ def test_each_opponent_position_is_valued_within_the_moves_deadline():
     move (deal noise:404 through harsh:0.2 read with a measured model). The move's deadline reaches every one."""
     match, x, a, b, give = _scenario()
 
-    def likelihood(label, names):
-        if label.reason == "doubt":
-            return tuple(0.3 if name == a else 0.7 if name == b else 0.0 for name in names)
-        return tuple(1.0 if name == label.landmark else 0.0 for name in names)
-
-    def labels():
-        found = {card: CardLabel(kind, 1.0) for card, kind in kinds_of(match).items()}
-        found[x] = CardLabel(b, 0.9, "doubt")
-        return found
-
-    tracker = Tracker(error_model=ErrorModel(0.1, likelihood=likelihood))
+    tracker, labels = _doubting(match, x, a, b)
     tracker.observe(render_gamestate(match, 0), labels())
     tracker.played(Give(give))
     match.apply(0, Give(give))
