@@ -134,11 +134,12 @@ class ErrorModel:
         return self.error_rate == 0.0 and not self.calibrated and not self.reliability
 
     def right_at(self, confidence: float) -> float:
-        """The measured chance that the top name is right at this confidence (`reliability`'s bin holding it)."""
+        """The chance that the top name is right at this confidence, when the confidence is not calibrated:
+        `reliability`'s bin holding it where measured, else 1 - the stated error rate."""
         for edge, right in self.reliability:
             if confidence <= edge:
                 return right
-        return self.reliability[-1][1]
+        return self.reliability[-1][1] if self.reliability else 1.0 - self.error_rate
 
     def within_round(self, outside: int, answers: int) -> ErrorModel:
         """The model for answers that name one of the round's landmarks, when `outside` of the round's `answers`
@@ -162,7 +163,7 @@ class ErrorModel:
         n = len(names)
         top = label.landmark
         ranked = ranked_candidates(label)
-        second = next((name for name, _score in ranked[1:] if name != top), None)
+        second = runner_up(label)
         # A runner-up that is none of the round's names cannot be the truth: it takes no share, so the top name
         # stays right with the stated (or calibrated) chance instead of gaining the runner-up's share.
         second = second if second in names else None
@@ -170,11 +171,8 @@ class ErrorModel:
             right = min(1.0, max(0.0, label.confidence))
             second_share = dict(ranked).get(second, 0.0) if second is not None else 0.0
             second_share = min(second_share, 1.0 - right)
-        elif self.reliability:
-            right = self.right_at(label.confidence)
-            second_share = (1.0 - right) * self.runner_up if second is not None else 0.0
         else:
-            right = 1.0 - self.error_rate
+            right = self.right_at(label.confidence)
             second_share = (1.0 - right) * self.runner_up if second is not None else 0.0
         if right >= 1.0 and top in names:
             return tuple(1.0 if name == top else 0.0 for name in names)
@@ -200,6 +198,11 @@ def ranked_candidates(label: CardLabel) -> tuple[tuple[str, float], ...]:
     if candidates:
         return tuple((str(name), float(score)) for name, score in candidates)
     return ((label.landmark, label.confidence),) if label.landmark is not None else ()
+
+
+def runner_up(label: CardLabel) -> str | None:
+    """The first name a label offers after its top one, if any."""
+    return next((name for name, _score in ranked_candidates(label)[1:] if name != label.landmark), None)
 
 
 TRUE_LABELS = ErrorModel(0.0, source="true labels: every label is right")

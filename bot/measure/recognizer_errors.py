@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recognizers.registry import get_recognizer
-from rummy.belief import ASSUMED, ErrorModel, ranked_candidates
+from rummy.belief import ASSUMED, ErrorModel, runner_up
 from rummy.cards import deal_round, token_of
 from rummy.config import DEFAULT_RULES, RulesConfig
 
@@ -128,9 +128,8 @@ def _ask_round(
     kinds = tuple(sorted(set(truth.values())))
     for card_id, _url, kind in cards:
         label = labels.get(card_id)
-        ranked = ranked_candidates(label) if label is not None else ()
         top = label.landmark if label is not None else None
-        second = next((name for name, _score in ranked[1:] if name != top), None)
+        second = runner_up(label) if label is not None else None
         confidence = label.confidence if label is not None else 0.0
         counts.add(Answer(kind, top, confidence, second, kinds))
         if top is None:
@@ -213,8 +212,7 @@ def log_loss(model: ErrorModel, answers: Sequence[Answer]) -> float:
     named = [answer for answer in answers if answer.names_round]
     total = 0.0
     for answer in named:
-        right = model.right_at(answer.confidence) if model.reliability else 1.0 - model.error_rate
-        right = min(max(right, 1e-6), 1 - 1e-6)
+        right = min(max(model.right_at(answer.confidence), 1e-6), 1 - 1e-6)
         total -= math.log(right if answer.top == answer.truth else 1.0 - right)
     return total / len(named) if named else 0.0
 
@@ -227,7 +225,7 @@ def calibration_error(model: ErrorModel, answers: Sequence[Answer]) -> float:
         return 0.0
     groups: dict[float, list[Answer]] = {}
     for answer in named:
-        said = model.right_at(answer.confidence) if model.reliability else 1.0 - model.error_rate
+        said = model.right_at(answer.confidence)
         groups.setdefault(said, []).append(answer)
     gap = sum(abs(said * len(group) - sum(a.top == a.truth for a in group)) for said, group in groups.items())
     return gap / len(named)
