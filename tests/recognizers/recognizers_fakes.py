@@ -66,7 +66,8 @@ class FakeAzure:
     bytes are kept in `streams`. `images[name]` is served at `/img/name`, a loopback card picture.
 
     `labeller(url)` answers URLs the script does not name: a landmark name (a landmark answer) or None
-    (no landmark); the Custom Vision prediction route uses it too. Every answer waits `delay_s` first
+    (no landmark); the Custom Vision prediction route uses it too. `picture_labeller(bytes)` answers the
+    same way for a picture sent as bytes, from what the picture shows. Every answer waits `delay_s` first
     (as the real service's latency), and `in_flight_max` records the most calls answered at once."""
 
     base_url: str = ""
@@ -77,17 +78,21 @@ class FakeAzure:
     images: dict[str, bytes] = field(default_factory=dict)
     image_gets: int = 0
     labeller: Callable[[str], str | None] | None = None
+    picture_labeller: Callable[[bytes], str | None] | None = None
     delay_s: float = 0.0
     in_flight: int = 0
     in_flight_max: int = 0
 
-    def answer(self, path: str, image_url: str, key: str) -> JSONResponse:
+    def answer(self, path: str, image_url: str, key: str, picture: bytes | None = None) -> JSONResponse:
         self.calls.append((path, image_url))
         self.keys_seen.append(key)
         if key != GOOD_KEY:
             name = "error_401"
-        elif self.labeller is not None and image_url not in self.script:
-            landmark = self.labeller(image_url)
+        elif image_url not in self.script and (self.labeller is not None or self.picture_labeller is not None):
+            if picture is not None and self.picture_labeller is not None:
+                landmark = self.picture_labeller(picture)
+            else:
+                landmark = self.labeller(image_url) if self.labeller is not None else None
             landmarks = [{"name": landmark.title(), "confidence": 0.95}] if landmark else []
             category = {"name": "building_", "score": 0.9, "detail": {"landmarks": landmarks}}
             return JSONResponse({"categories": [category]})
@@ -121,7 +126,7 @@ def fake_azure() -> Iterator[FakeAzure]:
         if request.headers.get("content-type", "").startswith("application/octet-stream"):
             data = await request.body()
             fake.streams.append(data)
-            return fake.answer(path, stream_key(data), key)
+            return fake.answer(path, stream_key(data), key, data)
         try:
             body = await request.json()
         except ValueError:
