@@ -89,7 +89,7 @@ class NoisyRecognizer:
             # answers' likelihoods are also known exactly (_ranked_likelihood), which reads a wrong name that is
             # not in play far better than the confidence alone.
             return ErrorModel(
-                rate,
+                min(rate, 0.99),  # noisy:1 (every top name wrong) is a model too; the likelihoods stay exact
                 calibrated=True,
                 runner_up=self.runner_up,
                 source=f"{self.name}: calibrated scores{known}",

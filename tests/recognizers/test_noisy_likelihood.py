@@ -38,7 +38,16 @@ def _posteriors(spec: str, seed: int, **options: object) -> list[tuple[float, bo
 
 
 @pytest.mark.parametrize(
-    ("spec", "model"), [("noisy:0.1", "ranked"), ("noisy:0.2", "ranked"), ("noisy:0.2", "flat"), ("harsh:0.1", "harsh")]
+    ("spec", "model"),
+    [
+        ("noisy:0.1", "ranked"),
+        ("noisy:0.2", "ranked"),
+        ("noisy:0.2", "flat"),
+        ("harsh:0.1", "harsh"),
+        ("noisy:1", "ranked"),  # every top name wrong: a model too, not a crash
+        ("noisy:1", "flat"),
+        ("harsh:1", "harsh"),
+    ],
 )
 def test_a_simulated_recognizer_states_calibrated_likelihoods(spec, model):
     found = _posteriors(spec, 7, noise_model=model)
