@@ -95,6 +95,9 @@ def checked_answers(
     return checked
 
 
+ROUNDING = 1e-9  # a confidence this far past 0 or 1 is arithmetic's error, and is mended to the bound
+
+
 def _checked_label(label: CardLabel, names: Mapping[str, str]) -> CardLabel:
     confidence = label.confidence
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence):
@@ -104,6 +107,13 @@ def _checked_label(label: CardLabel, names: Mapping[str, str]) -> CardLabel:
     landmark = names.get(_plain(label.landmark)) if isinstance(label.landmark, str) else None
     if landmark is None:
         return CardLabel(None, 0.0, f"recognizer named {label.landmark!r}, which is not in AllCardTypes")
+    if not -ROUNDING <= confidence <= 1.0 + ROUNDING:
+        # Mended in silence, 87 (a percentage) would read as a sure 1 and -0.2 as surely wrong to a belief
+        # that reads the score; better an unknown card whose reason the unknown share names.
+        hint = " (a percentage? give it as a fraction)" if 1.0 < confidence <= 100.0 else ""
+        return CardLabel(
+            None, 0.0, f"recognizer gave confidence {confidence!r} for {label.landmark!r}, not 0 to 1{hint}"
+        )
     if landmark == label.landmark and 0.0 <= confidence <= 1.0:
         return label
     # A subclass (a ranked answer with runners-up) keeps its type and extra fields; only the two are mended.

@@ -55,8 +55,18 @@ def test_a_label_no_strategy_can_read_becomes_an_unknown_card_that_says_why(labe
     assert reason in found[1].reason
 
 
-def test_a_confidence_outside_zero_to_one_is_clamped():
-    found = checked_answers(_Mine(), {1: CardLabel("giralda", 1.4), 2: CardLabel("fitz roy", -0.2)}, CARDS, CATALOG)
+def test_a_confidence_outside_zero_to_one_is_an_unknown_card_that_says_why():
+    labels = {1: CardLabel("giralda", 87.0), 2: CardLabel("fitz roy", -0.2)}
+    found = checked_answers(_Mine(), labels, CARDS, CATALOG)
+    assert found[1].landmark is None and "confidence 87.0 for 'giralda', not 0 to 1 (a percentage?" in found[1].reason
+    assert found[2].landmark is None and "confidence -0.2 for 'fitz roy', not 0 to 1" in found[2].reason
+    assert "percentage" not in found[2].reason
+
+
+def test_a_confidence_past_a_bound_by_rounding_alone_is_mended_to_it():
+    found = checked_answers(
+        _Mine(), {1: CardLabel("giralda", 1 + 1e-12), 2: CardLabel("fitz roy", -1e-12)}, CARDS, CATALOG
+    )
     assert (found[1].landmark, found[1].confidence) == ("giralda", 1.0)
     assert (found[2].landmark, found[2].confidence) == ("fitz roy", 0.0)
 
