@@ -22,8 +22,9 @@ nothing. The values shown stay the expectations; the term is kept apart (`Ranked
 certain belief every doubt is 0 and nothing changes.
 
 Which cards of a type: those the belief thinks likeliest of that type. A Lay the referee refused this
-round is never a candidate again: the belief gives it probability 0 of being a set, and as a pass there
-are other ways to waste a turn.
+round is never tried again as a set: the belief gives it probability 0 of being one. It is a candidate only
+as a deliberate pass, and only when no other Lay is one (a hand of three cards, say): there a pass can be
+the best move, and the refused Lay is surely no set.
 """
 
 from __future__ import annotations
@@ -298,16 +299,22 @@ def _passes(
     belief: Belief, types: Mapping[int, int], rules: CountRules, my_ids: Sequence[int], refused: set[frozenset[int]]
 ) -> Iterable[tuple[int, ...]]:
     """A deliberate wasted turn: the smallest Lay that is surest to be no set (two likely of one type, one of
-    another), in the likeliest assignment."""
+    another), in the likeliest assignment. A Lay refused this round only when it is the one way left to pass
+    (a hand of three cards): it is surely no set, and a pass can be the best move there is."""
     config = rules.config
     by_sureness = sorted(my_ids, key=lambda card: -belief.probability(card, types[card]))
+    spare = None
     for combo in itertools.combinations(by_sureness, config.min_lay):
         counts = [0] * rules.n_types
         for card in combo:
             counts[types[card]] += 1
-        if config.set_points(tuple(counts)) == 0 and frozenset(combo) not in refused:
-            yield tuple(sorted(combo))
-            return
+        if config.set_points(tuple(counts)) == 0:
+            if frozenset(combo) not in refused:
+                yield tuple(sorted(combo))
+                return
+            spare = spare or tuple(sorted(combo))
+    if spare is not None:
+        yield spare
 
 
 def _vote(
@@ -345,8 +352,7 @@ def _vote(
     # A Lay counts its votes times the chance that it is a set: a move the strategy wants in many assignments
     # but that the referee would likely refuse is worth less than its votes.
     scores = {
-        move: votes[move] * (_set_chance(move, belief, rules) if isinstance(move, Lay) else 1.0)
-        for move in votes
+        move: votes[move] * (_set_chance(move, belief, rules) if isinstance(move, Lay) else 1.0) for move in votes
     }
     best = max(scores, key=lambda move: (scores[move], repr(move)))
     weight = sum(item.weight for item in states)
@@ -361,4 +367,3 @@ def _set_chance(move: Lay, belief: Belief, rules: CountRules) -> float:
         for assignment in belief.assignments
         if sum(unit[assignment.types[card]] for card in move.ids) in rules.lay_by_code
     )
-

@@ -7,8 +7,9 @@ import pytest
 from bot.matches.local_match import Contender, play_round
 from recognizers.registry import get_recognizer
 from rummy import Match, parse_move, render_gamestate
+from rummy.countstate import count_rules
 from strategies.agent import ArenaAgent
-from strategies.belief_play import decide
+from strategies.belief_play import _passes, decide
 from strategies.registry import get_strategy
 from strategies.search.expectimax import SearchResult
 from strategies.table.perfect import PerfectStrategy
@@ -301,3 +302,27 @@ def test_a_belief_drawn_large_for_the_reading_is_valued_on_the_draws_kept():
 def test_perfect_refuses_read_draws_out_of_range():
     with pytest.raises(ValueError, match="read_draws must be"):
         PerfectStrategy.__init__(object.__new__(PerfectStrategy), read_draws=5)
+
+
+class _Sure:
+    """A belief sure of every card's landmark (the part `_passes` reads)."""
+
+    def probability(self, card, kind):
+        return 1.0
+
+
+def test_a_refused_lay_is_a_pass_only_when_no_other_lay_is_one():
+    rules = count_rules(Match(seed="pass:0").rules)
+    types = {8: 1, 9: 2, 13: 2, 18: 2, 30: 3}  # jal mahal, three phi phi islands, slieve league (deal probegreedy:9)
+    refused = {frozenset({8, 9, 13})}
+    # Three cards left, all of them once refused: that Lay is surely no set, and the only way to pass.
+    assert list(_passes(_Sure(), types, rules, [13, 8, 9], refused)) == [(8, 9, 13)]
+    # With another way to pass, the refused Lay is not laid again.
+    found = list(_passes(_Sure(), types, rules, [13, 8, 9, 30], refused))
+    assert (
+        found
+        and frozenset(found[0]) not in refused
+        and rules.config.set_points(tuple(sum(types[card] == kind for card in found[0]) for kind in range(4))) == 0
+    )
+    # A hand where every three cards make a set has no pass at all.
+    assert list(_passes(_Sure(), {1: 0, 2: 1, 3: 2, 4: 3}, rules, [1, 2, 3, 4], set())) == []
