@@ -53,8 +53,16 @@ def recognize_within(
 def answers_within(
     recognizer: Recognizer, cards: Sequence[tuple[int, str]], catalog: Sequence[str], budget_s: float | None
 ) -> dict[int, CardLabel]:
-    """What play reads of a recognizer: `recognize_within`, then `checked_answers` (every card labelled)."""
-    return checked_answers(recognizer, recognize_within(recognizer, cards, catalog, budget_s), cards, catalog)
+    """What play reads of a recognizer: `recognize_within`, then `checked_answers` (every card labelled). A
+    recognizer that raises (a user's file, a service's client) leaves the cards of that call unknown, with
+    what it raised as the reason, as a service's error does: the move is still decided on the belief."""
+    try:
+        found = recognize_within(recognizer, cards, catalog, budget_s)
+    except Exception as error:  # noqa: BLE001 - any recognizer may raise anything; play goes on without its labels
+        name = getattr(recognizer, "name", None) or type(recognizer).__name__
+        why = f"recognizer {name} raised {type(error).__name__}: {error}"
+        return {card_id: CardLabel(None, 0.0, why) for card_id, _url in cards}
+    return checked_answers(recognizer, found, cards, catalog)
 
 
 def _takes_budget(method: Any) -> bool:

@@ -80,7 +80,10 @@ class ArenaAgent:
                     self.tracker.add_opinion(card_id, CardLabel(landmark, 1.0, "revealed for measuring"), TRUE_LABELS)
         for card_id, url in cards:
             label = self.last_labels[card_id]
-            self.unknown_why[url] = None if label.landmark is not None else label.reason or "no reason given"
+            if label.landmark is not None:
+                self.unknown_why[url] = None
+            elif self.unknown_why.get(url, "") is not None:  # a card named before stays known, as in the tracker
+                self.unknown_why[url] = label.reason or "no reason given"
 
     def cards_unknown(self) -> tuple[int, int]:
         """(cards whose last label named no landmark, cards seen) this match."""

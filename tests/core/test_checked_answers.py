@@ -9,7 +9,7 @@ import pytest
 
 from recognizers.observation import RankedLabel
 from rummy import Match, render_gamestate
-from rummy.labels import CardLabel, RecognizerAnswerError, checked_answers
+from rummy.labels import CardLabel, RecognizerAnswerError, answers_within, checked_answers
 from strategies.agent import ArenaAgent
 from strategies.registry import get_strategy
 
@@ -107,3 +107,37 @@ def test_a_recognizer_without_a_name_is_named_by_its_type_and_its_good_answers_p
     assert checked_answers(_Nameless(), {1: CardLabel("giralda", 0.9)}, CARDS[:1], CATALOG)[1].landmark == "giralda"
     with pytest.raises(RecognizerAnswerError, match="recognizer _Nameless returned list"):
         checked_answers(_Nameless(), [], CARDS, CATALOG)
+
+
+class _Raises:
+    """Answers every other call, and raises on the others (a service's client, a user's file)."""
+
+    name = "raises"
+
+    def __init__(self, truth) -> None:
+        self.truth = truth
+        self.calls = 0
+
+    def recognize(self, cards, catalog):
+        self.calls += 1
+        if self.calls % 2 == 0:
+            raise RuntimeError("service exploded")
+        return {card_id: CardLabel(self.truth()[url], 0.9) for card_id, url in cards}
+
+
+def test_a_recognizer_that_raises_leaves_the_cards_unknown_with_what_it_raised():
+    found = answers_within(_Raises(dict), CARDS, CATALOG, None)  # first call answers from an empty truth: KeyError
+    assert all(label.landmark is None for label in found.values())
+    assert all(label.reason.startswith("recognizer raises raised KeyError") for label in found.values())
+
+
+def test_a_card_named_once_stays_known_when_a_later_call_fails():
+    match = Match(seed="raises:0")
+    recognizer = _Raises(lambda: match.current.landmarks_by_url())
+    agent = ArenaAgent(get_strategy("greedy"), recognizer)
+    seat = match.current.mover
+    agent.calculate_move(render_gamestate(match, seat))  # the first call answers every card
+    agent.calculate_move(render_gamestate(match, seat))  # the second raises: the move is still played
+    assert recognizer.calls == 2
+    assert agent.cards_unknown() == (0, 20), "every card was named once, and stays known"
+    assert all(landmark is not None for landmark in agent.tracker.labels.values())
