@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rummy import bounded_json
+from rummy.capped_http import RECORD_BYTES, capped_client
 from rummy.terminal_text import escape
 from strategies.coaching.selection import HandCard, Verdict, check_selection
 
@@ -34,7 +35,7 @@ class PlayApi:
     """The /play JSON routes of a referee at `base` (http://host:port)."""
 
     def __init__(self, base: str, client: httpx.Client | None = None) -> None:
-        self.client = client or httpx.Client(base_url=base.rstrip("/"), timeout=30)
+        self.client = client or capped_client(RECORD_BYTES, base_url=base.rstrip("/"), timeout=30)
 
     def _answer(self, response: httpx.Response) -> dict[str, Any]:
         try:

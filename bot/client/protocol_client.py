@@ -39,6 +39,7 @@ from tenacity.stop import stop_base
 
 from bot.client.config import Credentials, protocol_base
 from rummy import bounded_json
+from rummy.capped_http import GAMESTATE_BYTES, AnswerRefused, capped_client
 from rummy.messages import Gamestate, MessageError, check
 
 log = logging.getLogger("bot.protocol")
@@ -160,7 +161,9 @@ class ArenaClient:
         self.credentials = credentials
         self.policy = policy or RetryPolicy()
         self._sleep = sleep
-        self._http = httpx.Client(base_url=self.base_url, headers={"Content-Type": "application/json"})
+        self._http = capped_client(
+            GAMESTATE_BYTES, base_url=self.base_url, headers={"Content-Type": "application/json"}
+        )
         # Round trips of calls the server does not hold (MakeMove, zero-wait polls...): the network's share.
         self.round_trips: deque[float] = deque(maxlen=32)
         self.answered = False  # has the server ever answered? Until then, connection failures are not retried.
@@ -297,6 +300,8 @@ class ArenaClient:
         started = time.monotonic()
         try:
             response = self._http.post(call, json=body, timeout=timeout)
+        except AnswerRefused as error:  # asking again would only read the same flood again
+            raise ProtocolError(f"{call}: {error}") from None
         except httpx.TransportError as error:
             if not self.answered and isinstance(error, _NO_CONNECTION):
                 raise ServerUnreachable(unreachable_message(self.base_url, error, timeout)) from None

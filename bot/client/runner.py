@@ -26,6 +26,8 @@ from bot.players.faults import Fault, FaultLog, fault_from_problem
 from bot.players.match_bots import MatchBot, Mover
 from bot.replay.recording import MatchRecorder
 from recognizers.live import LOOPBACK_HOSTS
+from rummy import bounded_json
+from rummy.capped_http import RECORD_BYTES, capped_client
 from rummy.moves import Move
 
 log = logging.getLogger("bot.runner")
@@ -560,7 +562,8 @@ def house_note(base_url: str, game_id: Any, opponent: str) -> str | None:
         return None
     root = base_url.rstrip("/").removesuffix("/prod")
     try:
-        record = httpx.get(f"{root}/games/{game_id}", timeout=5.0).json()
+        with capped_client(RECORD_BYTES, timeout=5.0) as http:
+            record = bounded_json.loads(http.get(f"{root}/games/{game_id}").content)
     except (httpx.HTTPError, ValueError):
         return None
     moves = record.get("Moves") if isinstance(record, dict) else None

@@ -24,6 +24,7 @@ import httpx
 
 from bot.matches.run_spec import RunSpec
 from rummy import bounded_json
+from rummy.capped_http import GAMESTATE_BYTES, capped_client
 from rummy.private_files import read_private
 from server.settings import default_db_path
 
@@ -51,7 +52,7 @@ class ServerAdmin:
 
     def __init__(self, base_url: str, token: str, *, timeout_s: float = 30.0) -> None:
         self.root = httpx.URL(server_root(base_url))
-        self.http = httpx.Client(timeout=timeout_s, headers={"Authorization": f"Bearer {token}"})
+        self.http = capped_client(GAMESTATE_BYTES, timeout=timeout_s, headers={"Authorization": f"Bearer {token}"})
 
     @classmethod
     def find(cls, base_url: str, *, records: Path | None = None, elsewhere: str = BOTS_ADD_HINT) -> ServerAdmin:
@@ -76,7 +77,8 @@ class ServerAdmin:
             raise AdminUnavailable(f"{token_file} does not hold an admin token")
         challenge = secrets.token_hex(16)
         try:
-            answer = httpx.get(url, params={"challenge": challenge}, timeout=15)
+            with capped_client(GAMESTATE_BYTES, timeout=15) as http:
+                answer = http.get(url, params={"challenge": challenge})
             hint = bounded_json.loads(answer.content)
         except httpx.HTTPError as error:
             raise AdminUnavailable(f"cannot reach {url} ({error}); is `rummy-vision serve` running there?") from None

@@ -28,6 +28,7 @@ from bot.matches.server_admin import ServerAdmin
 from bot.players.match_bots import file_bot, strategy_bot
 from bot.replay.recording import read_replay
 from rummy import bounded_json
+from rummy.capped_http import RECORD_BYTES, capped_client
 
 ONE_ROUND_STYLE = 1
 
@@ -133,7 +134,7 @@ def _play(
     names = {accounts[seat][0]: seat for seat in (0, 1)}
     think = {seat: _think_times(replays / str(seat)) for seat in (0, 1)}
     played = []
-    with httpx.Client(timeout=30) as http:
+    with capped_client(RECORD_BYTES, timeout=30) as http:
         for summary in summaries[0]:
             if summary.game_id is None:
                 continue

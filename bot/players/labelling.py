@@ -67,6 +67,7 @@ def oracle_off_reason(recognizer: Any) -> str | None:
     import httpx
 
     from recognizers.oracle import OracleRecognizer
+    from rummy.capped_http import GAMESTATE_BYTES, capped_client  # loads httpx, as above: only when asked
 
     oracle = recognizer
     while oracle is not None and not isinstance(oracle, OracleRecognizer):
@@ -75,7 +76,8 @@ def oracle_off_reason(recognizer: Any) -> str | None:
         return None
     url = f"{oracle.base_url}/oracle/labels/0"
     try:
-        response = httpx.get(url, timeout=5.0)
+        with capped_client(GAMESTATE_BYTES, timeout=5.0) as http:
+            response = http.get(url)
     except httpx.HTTPError:
         return None
     if response.status_code != 404:

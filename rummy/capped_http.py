@@ -1,0 +1,67 @@
+"""Answers from a server are read up to a size: a hostile or broken server cannot fill the client's memory.
+
+httpx reads a whole body into memory, and inflates a compressed one as it goes: a 1 MB gzip answer can
+become gigabytes. Clients made here ask for uncompressed answers, refuse a compressed one, and stop
+reading past a limit. Both refusals are `AnswerRefused`, an `httpx.TransportError`, so every caller's
+`except httpx.HTTPError` already says which call failed and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+
+GAMESTATE_BYTES = 1 << 20  # a gamestate is a few KB: 40 cards with their URLs, the catalog
+RECORD_BYTES = 64 << 20  # a match record holds every move's gamestate: a few MB for a long match
+NO_COMPRESSION = {"Accept-Encoding": "identity"}
+
+
+class AnswerRefused(httpx.TransportError):
+    """A server's answer the client will not read: larger than its limit, or compressed when none was asked."""
+
+
+class _CappedStream(httpx.SyncByteStream):
+    def __init__(self, inner: httpx.SyncByteStream, limit: int, url: str) -> None:
+        self.inner, self.limit, self.url = inner, limit, url
+
+    def __iter__(self) -> Iterator[bytes]:
+        size = 0
+        for chunk in self.inner:
+            size += len(chunk)
+            if size > self.limit:
+                raise AnswerRefused(f"the answer from {self.url} is larger than {_size(self.limit)}: not read")
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+
+
+def cap_answers(limit: int) -> Callable[[httpx.Response], None]:
+    """A response hook (httpx runs it before the body is read) that holds the body to `limit` bytes."""
+
+    def hook(response: httpx.Response) -> None:
+        url = str(response.request.url)
+        encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            raise AnswerRefused(f"the answer from {url} is compressed ({encoding}), though none was asked: not read")
+        declared = response.headers.get("Content-Length", "").strip()
+        if declared.isdigit() and int(declared) > limit:
+            raise AnswerRefused(f"the answer from {url} declares {declared} bytes, over {_size(limit)}: not read")
+        if isinstance(response.stream, httpx.SyncByteStream):
+            response.stream = _CappedStream(response.stream, limit, url)
+
+    return hook
+
+
+def capped_client(limit: int, **options: Any) -> httpx.Client:
+    """An httpx.Client whose answers are read up to `limit` bytes, uncompressed (other options as httpx's)."""
+    headers = {**NO_COMPRESSION, **dict(options.pop("headers", None) or {})}
+    hooks = dict(options.pop("event_hooks", None) or {})
+    hooks["response"] = [*hooks.get("response", []), cap_answers(limit)]
+    return httpx.Client(headers=headers, event_hooks=hooks, **options)

@@ -1,0 +1,118 @@
+"""A server cannot fill the client's memory: answers are read uncompressed and up to a size.
+
+Each server here is a real one on loopback. Before the cap, httpx read each of these answers whole: the
+gzip answer inflated to 256 MB in the client, the endless one until the server stopped sending."""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+
+from bot.client.config import Credentials
+from bot.client.protocol_client import ArenaClient, ProtocolError, RetryPolicy
+from rummy.capped_http import GAMESTATE_BYTES, AnswerRefused, capped_client
+
+MB = 1 << 20
+BOMB_MB = 256  # what the gzip answer inflates to
+ENDLESS_MB = 512  # where the endless server gives up if nobody stops reading
+
+
+def _bomb() -> bytes:
+    """A gzip body of BOMB_MB megabytes of zeros, about 256 KB on the wire."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = b"0" * MB
+    return b"".join(packer.compress(zeros) for _ in range(BOMB_MB)) + packer.flush()
+
+
+class Flood:
+    """A server on loopback whose every answer is too large, in one of three ways; counts the bytes it sent."""
+
+    def __init__(self, how: str) -> None:
+        self.sent = 0
+        flood = self
+        bomb = _bomb() if how == "gzip" else b""
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _answer(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                try:
+                    if how == "gzip":
+                        self.send_header("Content-Encoding", "gzip")
+                        self.send_header("Content-Length", str(len(bomb)))
+                        self.end_headers()
+                        self.wfile.write(bomb)
+                        flood.sent += len(bomb)
+                    elif how == "declared":
+                        self.send_header("Content-Length", str(10**10))
+                        self.end_headers()
+                        self.wfile.write(b'{"Result": "SUCCESS", "pad": "')
+                    else:  # endless: a chunked body that never ends
+                        self.send_header("Transfer-Encoding", "chunked")
+                        self.end_headers()
+                        self.wfile.write(b'6\r\n{"a":"\r\n')
+                        chunk = b"%x\r\n%s\r\n" % (64 * 1024, b"0" * 64 * 1024)
+                        while flood.sent < ENDLESS_MB * MB:
+                            self.wfile.write(chunk)
+                            flood.sent += 64 * 1024
+                except OSError:
+                    pass  # the client stopped reading: what it should do
+
+            do_GET = do_POST = _answer  # noqa: N815
+
+            def handle(self) -> None:
+                try:
+                    super().handle()
+                except OSError:
+                    pass  # the client hung up on a keep-alive connection: it has read enough
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.http.server_address[1]}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+
+
+@pytest.fixture(params=["gzip", "declared", "endless"])
+def flood(request: pytest.FixtureRequest) -> Iterator[Flood]:
+    server = Flood(request.param)
+    yield server
+    server.close()
+
+
+def test_the_arena_client_refuses_an_answer_too_large_in_one_error_without_retrying(flood: Flood) -> None:
+    client = ArenaClient(f"{flood.base}/prod/", Credentials("tester", "secret"), policy=RetryPolicy(max_attempts=3))
+    with client, pytest.raises(ProtocolError) as raised:
+        client.game_styles()
+    said = str(raised.value)
+    assert "not read" in said and ("larger than 1 MiB" in said or "compressed" in said or "declares" in said), said
+    assert "secret" not in said
+    assert flood.sent < 64 * MB, "the client stopped reading long before the server stopped sending"
+
+
+def test_a_capped_client_asks_for_no_compression_and_reads_small_answers_whole() -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers.get("Accept-Encoding", ""))
+        return httpx.Response(200, json={"Result": "SUCCESS", "pad": "0" * 1000})
+
+    with capped_client(GAMESTATE_BYTES, transport=httpx.MockTransport(answer)) as http:
+        assert http.get("http://arena.test/x").json()["Result"] == "SUCCESS"
+    assert seen == ["identity"]
+    with capped_client(500, transport=httpx.MockTransport(answer)) as http, pytest.raises(AnswerRefused):
+        http.get("http://arena.test/x")
