@@ -1,15 +1,19 @@
-"""Answers from a server are read up to a size: a hostile or broken server cannot fill the client's memory.
+"""Answers from a server are read up to a size and a time: a hostile or broken server can neither fill the
+client's memory nor hold it forever.
 
 httpx reads a whole body into memory, and inflates a compressed one as it goes: a 1 MB gzip answer can
 become gigabytes. Clients made here ask for uncompressed answers, refuse a compressed one, and stop
 reading past a limit. Both refusals are `AnswerRefused`, an `httpx.TransportError`, so every caller's
-`except httpx.HTTPError` already says which call failed and why.
+`except httpx.HTTPError` already says which call failed and why. httpx's timeouts bound each read, not
+the whole answer: a server that sends a byte every few seconds keeps a call alive for days. `call_within`
+bounds the whole call.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -20,6 +24,37 @@ NO_COMPRESSION = {"Accept-Encoding": "identity"}
 
 class AnswerRefused(httpx.TransportError):
     """A server's answer the client will not read: larger than its limit, or compressed when none was asked."""
+
+
+class AnswerTooSlow(httpx.TimeoutException):
+    """No whole answer within the time a call was given (`call_within`)."""
+
+
+T = TypeVar("T")
+
+
+def call_within(seconds: float, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`call(*args, **kwargs)`, or AnswerTooSlow once `seconds` have passed without it returning. The call goes
+    on in a daemon thread until its own next read fails; the caller must not reuse what it was using (a
+    connection that may still be read)."""
+    done = threading.Event()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = call(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 - handed to the caller as it is
+            box["error"] = error
+        finally:
+            done.set()
+
+    threading.Thread(target=run, daemon=True, name="call-within").start()
+    if not done.wait(seconds):
+        raise AnswerTooSlow(f"no whole answer within {seconds:.0f} s")
+    if "error" in box:
+        raise box["error"]
+    value: T = box["value"]
+    return value
 
 
 class _CappedStream(httpx.SyncByteStream):

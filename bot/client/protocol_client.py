@@ -26,6 +26,7 @@ is not (a hand that is no list of [card id, URL] pairs, IsMover that is not true
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -39,7 +40,7 @@ from tenacity.stop import stop_base
 
 from bot.client.config import Credentials, protocol_base
 from rummy import bounded_json
-from rummy.capped_http import GAMESTATE_BYTES, AnswerRefused, capped_client
+from rummy.capped_http import GAMESTATE_BYTES, AnswerRefused, AnswerTooSlow, call_within, capped_client
 from rummy.messages import Gamestate, MessageError, check
 
 log = logging.getLogger("bot.protocol")
@@ -161,9 +162,7 @@ class ArenaClient:
         self.credentials = credentials
         self.policy = policy or RetryPolicy()
         self._sleep = sleep
-        self._http = capped_client(
-            GAMESTATE_BYTES, base_url=self.base_url, headers={"Content-Type": "application/json"}
-        )
+        self._http = self._new_http()
         # Round trips of calls the server does not hold (MakeMove, zero-wait polls...): the network's share.
         self.round_trips: deque[float] = deque(maxlen=32)
         self.answered = False  # has the server ever answered? Until then, connection failures are not retried.
@@ -173,6 +172,13 @@ class ArenaClient:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+    def _new_http(self) -> httpx.Client:
+        return capped_client(GAMESTATE_BYTES, base_url=self.base_url, headers={"Content-Type": "application/json"})
+
+    def _renew_http(self) -> None:
+        stuck, self._http = self._http, self._new_http()
+        threading.Thread(target=stuck.close, daemon=True, name="close-stuck").start()
 
     def close(self) -> None:
         self._http.close()
@@ -299,9 +305,14 @@ class ArenaClient:
             timeout = min(timeout, max(0.001, deadline - time.monotonic()))
         started = time.monotonic()
         try:
-            response = self._http.post(call, json=body, timeout=timeout)
+            # Each read has `timeout`; the whole answer gets one more request timeout (a trickling server).
+            whole = timeout + self.policy.request_timeout_s
+            response = call_within(whole, self._http.post, call, json=body, timeout=timeout)
         except AnswerRefused as error:  # asking again would only read the same flood again
             raise ProtocolError(f"{call}: {error}") from None
+        except AnswerTooSlow as error:
+            self._renew_http()  # its connection may still be read by the abandoned call
+            raise _Retryable(f"{error} (the server sent it too slowly)", maybe_processed=True) from None
         except httpx.TransportError as error:
             if not self.answered and isinstance(error, _NO_CONNECTION):
                 raise ServerUnreachable(unreachable_message(self.base_url, error, timeout)) from None

@@ -1,10 +1,11 @@
-"""A server cannot fill the client's memory: answers are read uncompressed and up to a size.
+"""A server cannot fill the client's memory or hold it: answers are read uncompressed, up to a size and a time.
 
 Each server here is a real one on loopback. Before the cap, httpx read each of these answers whole: the
 gzip answer inflated to 256 MB in the client, the endless one until the server stopped sending."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import zlib
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ class Flood:
 
     def __init__(self, how: str) -> None:
         self.sent = 0
+        self.stop = threading.Event()
         flood = self
         bomb = _bomb() if how == "gzip" else b""
 
@@ -56,6 +58,16 @@ class Flood:
                         self.send_header("Content-Length", str(10**10))
                         self.end_headers()
                         self.wfile.write(b'{"Result": "SUCCESS", "pad": "')
+                    elif how == "trickle":  # a whole answer, a byte at a time, each well within a read timeout
+                        body = b'{"Result": "SUCCESS", "GameStyles": []}'
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        for byte in body:
+                            if flood.stop.wait(0.2):
+                                return
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            flood.sent += 1
                     else:  # endless: a chunked body that never ends
                         self.send_header("Transfer-Encoding", "chunked")
                         self.end_headers()
@@ -70,10 +82,8 @@ class Flood:
             do_GET = do_POST = _answer  # noqa: N815
 
             def handle(self) -> None:
-                try:
+                with contextlib.suppress(OSError):  # the client hung up on a keep-alive connection: it read enough
                     super().handle()
-                except OSError:
-                    pass  # the client hung up on a keep-alive connection: it has read enough
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -83,6 +93,7 @@ class Flood:
         threading.Thread(target=self.http.serve_forever, daemon=True).start()
 
     def close(self) -> None:
+        self.stop.set()
         self.http.shutdown()
         self.http.server_close()
 
@@ -116,3 +127,17 @@ def test_a_capped_client_asks_for_no_compression_and_reads_small_answers_whole()
     assert seen == ["identity"]
     with capped_client(500, transport=httpx.MockTransport(answer)) as http, pytest.raises(AnswerRefused):
         http.get("http://arena.test/x")
+
+
+def test_an_answer_sent_a_byte_at_a_time_is_given_up_on_and_asked_again_within_the_policy() -> None:
+    server = Flood("trickle")  # 40 bytes at one every 0.2 s: no single read times out, the whole takes 8 s
+    policy = RetryPolicy(first_wait_s=0.01, max_wait_s=0.01, max_attempts=2, request_timeout_s=1.0)
+    try:
+        client = ArenaClient(f"{server.base}/prod/", Credentials("tester", "secret"), policy=policy)
+        with client, pytest.raises(ProtocolError) as raised:
+            client.game_styles()
+    finally:
+        server.close()
+    said = str(raised.value)
+    assert "failed after 2 attempt(s)" in said and "no whole answer within 2 s" in said, said
+    assert "too slowly" in said
