@@ -48,6 +48,15 @@ def split_player(spec: str) -> tuple[str, str | None]:
     without `@` (or for a bot file whose own path holds one)."""
     if "@" not in spec or Path(spec).expanduser().is_file():
         return spec, None
+    from strategies.registry import strategy_names  # as needs_labels above: the registry only when asked
+
+    # At the first `@` that ends a whole player (a strategy, with its options, or a bot file): a recognizer
+    # file's path may hold an `@` of its own.
+    names = set(strategy_names())
+    for index in (i for i, char in enumerate(spec) if char == "@"):
+        player, recognizer = spec[:index].strip(), spec[index + 1 :].strip()
+        if player and recognizer and (player.split(":", 1)[0] in names or Path(player).expanduser().is_file()):
+            return player, recognizer
     player, _, recognizer = spec.rpartition("@")
     if not player.strip() or not recognizer.strip():
         raise ValueError(f"{spec!r}: write PLAYER@RECOGNIZER, e.g. perfect@harsh:0.1")

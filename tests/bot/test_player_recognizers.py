@@ -20,6 +20,14 @@ def test_a_player_names_its_recognizer_after_an_at_sign(tmp_path):
     odd = tmp_path / "me@home.py"
     odd.write_text("def calculate_move(gamestate):\n    return {}\n")
     assert split_player(str(odd)) == (str(odd), None), "a bot file whose path holds @ is still that file"
+    folder = tmp_path / "team@work"
+    folder.mkdir()
+    mine = folder / "mine.py"
+    mine.write_text("def make_recognizer(inner, **options):\n    return inner\n")
+    # A recognizer file's path may hold an @ too: the player ends at the first @ after a whole player.
+    assert split_player(f"perfect@{mine}") == ("perfect", str(mine))
+    assert split_player(f"perfect:doubt=0@noisy:0.1:{mine}") == ("perfect:doubt=0", f"noisy:0.1:{mine}")
+    assert split_player(f"{odd}@harsh:0.1") == (str(odd), "harsh:0.1")
 
 
 def test_match_gives_each_player_its_recognizer_and_says_which(tmp_path):
