@@ -153,7 +153,7 @@ def run_match(options: MatchOptions) -> None:
     contenders = _checked_contenders(options)
     names = _distinct_names(contenders[0].name, contenders[1].name)
     played, admin, cut_from = _play_rounds(console, options, contenders, names)
-    summaries = summarize(names, played)
+    summaries = summarize(names, played, None if options.nodes is not None else options.time_ms)
     sources = [contender.source() for contender in contenders]
     stored = _record(console, options, played, names, summaries, admin, cut_from)
     if options.json_output:
@@ -307,13 +307,15 @@ def _print_tables(
     cut_from: int | None,
 ) -> None:
     from bot.cli.interrupted import with_interruption
-    from bot.cli.match_output import print_blindness, print_faults, print_sources, summary_table
+    from bot.cli.match_output import print_blindness, print_faults, print_late, print_sources, summary_table
 
     server = options.server
     dealing = "dealt by the server" if server else "duplicate deals" if options.duplicate else "random seats"
     console.print(summary_table(summaries, len(played), with_interruption(dealing, len(played), cut_from)))
     print_sources(console, names, sources)
     print_blindness(console, summaries)
+    if server is None:  # over a server the bot clients keep the deadlines
+        print_late(console, summaries, None if options.nodes is not None else options.time_ms)
     print_faults(console, summaries)
     if stored is not None and stored[1] and server is not None:
         grouping = (

@@ -114,3 +114,16 @@ def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
         warning = blindness_warning(summary.name, summary.blindness)
         if warning:
             console.print(Text(warning, style="yellow"), soft_wrap=True, highlight=False)
+
+
+def print_late(console: Any, summaries: Sequence[PlayerSummary], move_time_ms: int | None) -> None:
+    """A warning for each player whose moves took longer than the move time: a bot file's were faults already;
+    ours were played, which the arena would not have waited for."""
+    for summary in summaries:
+        if summary.late_moves and move_time_ms:
+            text = (
+                f"{summary.name}: {summary.late_moves} moves took longer than the move time ({move_time_ms} ms;"
+                f" the longest {summary.longest_ms:.0f} ms). They were played here, so that seeds replay the same;"
+                " online, `play` sends a safe move at the deadline instead"
+            )
+            console.print(Text(text, style="yellow"), soft_wrap=True, highlight=False)

@@ -91,6 +91,10 @@ class PlayerSummary:
     blindness: Blindness = Blindness()  # what our strategy's recognizer left unknown, and why (none for a bot file)
     rounds_faulted: int = 0  # rounds with a fault: online each would have had an INVALID_MOVE or a missed move
     lost_on_time: int = 0  # --strict: rounds lost for no valid move by the deadline
+    # Moves that took longer than the move time (counted only when the match had one). Our strategies play in
+    # process, unstopped, so that seeds replay the same; online, `play` would have sent a safe move instead.
+    late_moves: int = 0
+    longest_ms: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,11 +109,15 @@ class PlayerSummary:
             **self.blindness.to_json(),
             "rounds_faulted": self.rounds_faulted,
             "lost_on_time": self.lost_on_time,
+            "late_moves": self.late_moves,
         }
 
 
-def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]) -> list[PlayerSummary]:
-    """`results` pairs each round with the seat the first contender sat in."""
+def summarize(
+    names: tuple[str, str], results: Sequence[tuple[RoundResult, int]], move_time_ms: int | None = None
+) -> list[PlayerSummary]:
+    """`results` pairs each round with the seat the first contender sat in; with `move_time_ms`, moves that took
+    longer are counted (`late_moves`)."""
     rounds = len(results)
     summaries = []
     for index, name in enumerate(names):
@@ -129,6 +137,8 @@ def summarize(names: tuple[str, str], results: Sequence[tuple[RoundResult, int]]
                 blindness=seat_blindness([(result, seat) for (result, _), seat in zip(results, seats)]),
                 rounds_faulted=sum(1 for (result, _), seat in zip(results, seats) if result.faults(seat)),
                 lost_on_time=sum(1 for (result, _), seat in zip(results, seats) if result.lost_on_time == seat),
+                late_moves=sum(result.late_moves(seat, move_time_ms) for (result, _), seat in zip(results, seats)),
+                longest_ms=max(times, default=0.0),
                 fault_log=tuple(
                     FaultLog(
                         fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)
