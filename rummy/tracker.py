@@ -61,6 +61,8 @@ class LaidSet:
     cards: tuple[int, ...]  # negative ids: cards laid before we ever saw them
     points: int | None  # 0: refused (no set); None: not known (several Lays between two of our views)
     mine: bool
+    # Ours, laid when the belief held them no set in every assignment: a deliberate pass, not a set tried.
+    meant_as_pass: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class Tracker:
         self._remaining_moves = -1
         self._last: dict[str, Any] | None = None
         self._pending: tuple[int, ...] | None = None  # our last Lay, to read its outcome
+        self._pending_pass = False  # whether that Lay was meant as a pass
         self._played: Move | None = None  # our last move, to read the opponent's that followed
         # The opponent's moves since our first view, each as its readings (see rummy.opponent_moves).
         self.opponent_moves: list[tuple[OpponentDecision, ...]] = []
@@ -184,6 +187,21 @@ class Tracker:
         sent = _move_of(move) if isinstance(move, Mapping) else move
         self._played = sent
         self._pending = tuple(sent.ids) if isinstance(sent, Lay) else None
+        self._pending_pass = self._pending is not None and self._surely_no_set(self._pending)
+
+    def _surely_no_set(self, cards: Sequence[int]) -> bool:
+        """Whether these cards are no set in every assignment of the belief: a Lay of them is a pass."""
+        rules = count_rules(self.rules)
+        for assignment in self.belief().assignments:
+            counts = [0] * rules.n_types
+            for card in cards:
+                kind = assignment.types.get(card)
+                if kind is None:
+                    return False
+                counts[kind] += 1
+            if rules.config.set_points(tuple(counts)):
+                return False
+        return True
 
     def _set_points(self, gamestate: Mapping[str, Any], points: str, hand: str) -> int:
         shown = int(gamestate[points])
@@ -211,7 +229,7 @@ class Tracker:
                 self.sets.append(LaidSet(mine, my_gain, True))
                 gone -= set(mine)
             elif my_gain == 0:
-                self.sets.append(LaidSet(mine, 0, True))
+                self.sets.append(LaidSet(mine, 0, True, meant_as_pass=self._pending_pass))
         elif my_gain > 0 and opp_gain == 0:
             self.sets.append(LaidSet(tuple(sorted(gone)), my_gain, True))
             gone = set()
@@ -239,8 +257,11 @@ class Tracker:
         return found
 
     def refused(self) -> list[frozenset[int]]:
-        """Our Lays the referee refused this round, as sets of card ids."""
-        return [frozenset(laid.cards) for laid in self.sets if laid.mine and laid.points == 0]
+        """Our Lays the referee refused this round that were tried as sets, as sets of card ids. A Lay meant as
+        a pass (no set in any assignment when it was laid) is left out: laying it again is a pass again."""
+        return [
+            frozenset(laid.cards) for laid in self.sets if laid.mine and laid.points == 0 and not laid.meant_as_pass
+        ]
 
     def types_in_use(self) -> tuple[str, ...]:
         """The round's types: the names the labels support most, in name order, then placeholders."""

@@ -21,10 +21,10 @@ assignments: an accepted Lay's cards and a given card leave, a taken card comes 
 nothing. The values shown stay the expectations; the term is kept apart (`RankedCardMove.doubt`). With a
 certain belief every doubt is 0 and nothing changes.
 
-Which cards of a type: those the belief thinks likeliest of that type. A Lay the referee refused this
-round is never tried again as a set: the belief gives it probability 0 of being one. It is a candidate only
-as a deliberate pass, and only when no other Lay is one (a hand of three cards, say): there a pass can be
-the best move, and the refused Lay is surely no set.
+Which cards of a type: those the belief thinks likeliest of that type. A Lay tried as a set and refused this
+round is never a candidate again, not even as a pass: the belief gives it probability 0 of being a set, and
+as a pass there are mostly other ways to waste a turn. A Lay meant as a pass (no set in any assignment when it
+was laid) may be laid again as one: with three cards in hand it can be the only pass, and the best move.
 """
 
 from __future__ import annotations
@@ -299,22 +299,17 @@ def _passes(
     belief: Belief, types: Mapping[int, int], rules: CountRules, my_ids: Sequence[int], refused: set[frozenset[int]]
 ) -> Iterable[tuple[int, ...]]:
     """A deliberate wasted turn: the smallest Lay that is surest to be no set (two likely of one type, one of
-    another), in the likeliest assignment. A Lay refused this round only when it is the one way left to pass
-    (a hand of three cards): it is surely no set, and a pass can be the best move there is."""
+    another), in the likeliest assignment. `refused` holds the Lays tried as sets and refused: never laid again,
+    not even as a pass; a pass refused before (Tracker.refused leaves those out) may be laid again."""
     config = rules.config
     by_sureness = sorted(my_ids, key=lambda card: -belief.probability(card, types[card]))
-    spare = None
     for combo in itertools.combinations(by_sureness, config.min_lay):
         counts = [0] * rules.n_types
         for card in combo:
             counts[types[card]] += 1
-        if config.set_points(tuple(counts)) == 0:
-            if frozenset(combo) not in refused:
-                yield tuple(sorted(combo))
-                return
-            spare = spare or tuple(sorted(combo))
-    if spare is not None:
-        yield spare
+        if config.set_points(tuple(counts)) == 0 and frozenset(combo) not in refused:
+            yield tuple(sorted(combo))
+            return
 
 
 def _vote(

@@ -6,10 +6,11 @@ import pytest
 
 from bot.matches.local_match import Contender, play_round
 from recognizers.registry import get_recognizer
-from rummy import Match, parse_move, render_gamestate
-from rummy.countstate import count_rules
+from rummy import Give, Lay, Match, Tracker, parse_move, render_gamestate
+from rummy.belief import ASSUMED, TRUE_LABELS
+from rummy.labels import CardLabel
 from strategies.agent import ArenaAgent
-from strategies.belief_play import _passes, decide
+from strategies.belief_play import decide
 from strategies.registry import get_strategy
 from strategies.search.expectimax import SearchResult
 from strategies.table.perfect import PerfectStrategy
@@ -304,25 +305,47 @@ def test_perfect_refuses_read_draws_out_of_range():
         PerfectStrategy.__init__(object.__new__(PerfectStrategy), read_draws=5)
 
 
-class _Sure:
-    """A belief sure of every card's landmark (the part `_passes` reads)."""
-
-    def probability(self, card, kind):
-        return 1.0
-
-
-def test_a_refused_lay_is_a_pass_only_when_no_other_lay_is_one():
-    rules = count_rules(Match(seed="pass:0").rules)
-    types = {8: 1, 9: 2, 13: 2, 18: 2, 30: 3}  # jal mahal, three phi phi islands, slieve league (deal probegreedy:9)
-    refused = {frozenset({8, 9, 13})}
-    # Three cards left, all of them once refused: that Lay is surely no set, and the only way to pass.
-    assert list(_passes(_Sure(), types, rules, [13, 8, 9], refused)) == [(8, 9, 13)]
-    # With another way to pass, the refused Lay is not laid again.
-    found = list(_passes(_Sure(), types, rules, [13, 8, 9, 30], refused))
-    assert (
-        found
-        and frozenset(found[0]) not in refused
-        and rules.config.set_points(tuple(sum(types[card] == kind for card in found[0]) for kind in range(4))) == 0
+def _refused_lay(labels_of):
+    """Seat 0 lays three cards of its hand that are truly no set (two of one landmark, one of another),
+    labelled by `labels_of(truth)`, and is refused; its tracker as it reads that. Returns (tracker, cards)."""
+    match = Match(seed="pass:1")
+    seat = match.current.mover
+    truth = match.current.landmarks_by_url()
+    view = render_gamestate(match, seat)
+    kinds = {card_id: truth[url] for card_id, url in view["MyHand"]}
+    by_kind: dict[str, list[int]] = {}
+    for card_id, kind in kinds.items():
+        by_kind.setdefault(kind, []).append(card_id)
+    pair = next(ids[:2] for ids in by_kind.values() if len(ids) >= 2)
+    odd = next(card for card, kind in kinds.items() if kind != kinds[pair[0]])
+    cards = (*pair, odd)
+    tracker = Tracker(match.rules, TRUE_LABELS)
+    labels, model = labels_of(kinds, cards)
+    tracker.observe(view, labels, model)
+    tracker.played(Lay(cards))
+    assert match.apply(seat, Lay(cards)).wasted
+    other = 1 - seat
+    match.apply(other, Give(render_gamestate(match, other)["MyHand"][0][0]))
+    later = render_gamestate(match, seat)
+    tracker.observe(
+        later,
+        {card_id: labels.get(card_id, kinds.get(card_id)) for card_id, _ in later["MyHand"] + later["OppHand"]},
+        model,
     )
-    # A hand where every three cards make a set has no pass at all.
-    assert list(_passes(_Sure(), {1: 0, 2: 1, 3: 2, 4: 3}, rules, [1, 2, 3, 4], set())) == []
+    return tracker, frozenset(cards)
+
+
+def test_a_refused_pass_may_pass_again_but_a_refused_set_is_never_laid_again():
+    # True labels: the Lay was no set in every assignment, a pass; laying it again is a pass again (with three
+    # cards in hand it can be the only one, and the best move: deal probegreedy:9).
+    tracker, cards = _refused_lay(lambda kinds, cards: (dict(kinds), TRUE_LABELS))
+    assert tracker.sets[-1].meant_as_pass and tracker.refused() == []
+
+    # Labels that make the three one landmark: tried as a set, refused, never laid again.
+    def misread(kinds, cards):
+        labels = {card: CardLabel(kind, 0.9) for card, kind in kinds.items()}
+        labels.update({card: CardLabel(kinds[cards[0]], 0.9) for card in cards})
+        return labels, ASSUMED
+
+    tracker, cards = _refused_lay(misread)
+    assert not tracker.sets[-1].meant_as_pass and tracker.refused() == [cards]
