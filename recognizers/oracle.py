@@ -114,7 +114,7 @@ class OracleRecognizer:
             return self._source() if callable(self._source) else self._source
         if self.game_id is None:
             raise ValueError("oracle needs the match's GameId (set game_id)")
-        client = self._http or capped_client(RECORD_BYTES, timeout=self._timeout)
+        client = self._http or capped_client(RECORD_BYTES, whole_s=2 * self._timeout + 5, timeout=self._timeout)
         try:
             url = f"{self.base_url}/oracle/labels/{self.game_id}"
             try:

@@ -94,9 +94,24 @@ def cap_answers(limit: int) -> Callable[[httpx.Response], None]:
     return hook
 
 
-def capped_client(limit: int, **options: Any) -> httpx.Client:
-    """An httpx.Client whose answers are read up to `limit` bytes, uncompressed (other options as httpx's)."""
+class _WholeWithin(httpx.Client):
+    """A client whose every request, answer read included, ends within `whole_s` seconds (AnswerTooSlow)."""
+
+    def __init__(self, whole_s: float, **options: Any) -> None:
+        super().__init__(**options)
+        self.whole_s = whole_s
+
+    def send(self, request: httpx.Request, **options: Any) -> httpx.Response:
+        return call_within(self.whole_s, super().send, request, **options)
+
+
+def capped_client(limit: int, whole_s: float | None = None, **options: Any) -> httpx.Client:
+    """An httpx.Client whose answers are read up to `limit` bytes, uncompressed, and with `whole_s` each within
+    that many seconds, answer included (other options as httpx's). A client that calls `call_within` itself
+    (the arena client, which then renews its connection) leaves `whole_s` out."""
     headers = {**NO_COMPRESSION, **dict(options.pop("headers", None) or {})}
     hooks = dict(options.pop("event_hooks", None) or {})
     hooks["response"] = [*hooks.get("response", []), cap_answers(limit)]
+    if whole_s is not None:
+        return _WholeWithin(whole_s, headers=headers, event_hooks=hooks, **options)
     return httpx.Client(headers=headers, event_hooks=hooks, **options)

@@ -35,7 +35,7 @@ class PlayApi:
     """The /play JSON routes of a referee at `base` (http://host:port)."""
 
     def __init__(self, base: str, client: httpx.Client | None = None) -> None:
-        self.client = client or capped_client(RECORD_BYTES, base_url=base.rstrip("/"), timeout=30)
+        self.client = client or capped_client(RECORD_BYTES, whole_s=60.0, base_url=base.rstrip("/"), timeout=30)
 
     def _answer(self, response: httpx.Response) -> dict[str, Any]:
         try:

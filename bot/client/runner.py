@@ -562,7 +562,7 @@ def house_note(base_url: str, game_id: Any, opponent: str) -> str | None:
         return None
     root = base_url.rstrip("/").removesuffix("/prod")
     try:
-        with capped_client(RECORD_BYTES, timeout=5.0) as http:
+        with capped_client(RECORD_BYTES, whole_s=15.0, timeout=5.0) as http:
             record = bounded_json.loads(http.get(f"{root}/games/{game_id}").content)
     except (httpx.HTTPError, ValueError):
         return None

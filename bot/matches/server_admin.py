@@ -52,7 +52,9 @@ class ServerAdmin:
 
     def __init__(self, base_url: str, token: str, *, timeout_s: float = 30.0) -> None:
         self.root = httpx.URL(server_root(base_url))
-        self.http = capped_client(GAMESTATE_BYTES, timeout=timeout_s, headers={"Authorization": f"Bearer {token}"})
+        self.http = capped_client(
+            GAMESTATE_BYTES, whole_s=2 * timeout_s, timeout=timeout_s, headers={"Authorization": f"Bearer {token}"}
+        )
 
     @classmethod
     def find(cls, base_url: str, *, records: Path | None = None, elsewhere: str = BOTS_ADD_HINT) -> ServerAdmin:
@@ -77,7 +79,7 @@ class ServerAdmin:
             raise AdminUnavailable(f"{token_file} does not hold an admin token")
         challenge = secrets.token_hex(16)
         try:
-            with capped_client(GAMESTATE_BYTES, timeout=15) as http:
+            with capped_client(GAMESTATE_BYTES, whole_s=30.0, timeout=15) as http:
                 answer = http.get(url, params={"challenge": challenge})
             hint = bounded_json.loads(answer.content)
         except httpx.HTTPError as error:

@@ -134,7 +134,7 @@ def _play(
     names = {accounts[seat][0]: seat for seat in (0, 1)}
     think = {seat: _think_times(replays / str(seat)) for seat in (0, 1)}
     played = []
-    with capped_client(RECORD_BYTES, timeout=30) as http:
+    with capped_client(RECORD_BYTES, whole_s=120.0, timeout=30) as http:
         for summary in summaries[0]:
             if summary.game_id is None:
                 continue

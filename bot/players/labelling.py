@@ -85,7 +85,7 @@ def oracle_off_reason(recognizer: Any) -> str | None:
         return None
     url = f"{oracle.base_url}/oracle/labels/0"
     try:
-        with capped_client(GAMESTATE_BYTES, timeout=5.0) as http:
+        with capped_client(GAMESTATE_BYTES, whole_s=15.0, timeout=5.0) as http:
             response = http.get(url)
     except httpx.HTTPError:
         return None

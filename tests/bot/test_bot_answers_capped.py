@@ -17,7 +17,7 @@ import pytest
 
 from bot.client.config import Credentials
 from bot.client.protocol_client import ArenaClient, ProtocolError, RetryPolicy
-from rummy.capped_http import GAMESTATE_BYTES, AnswerRefused, capped_client
+from rummy.capped_http import GAMESTATE_BYTES, AnswerRefused, AnswerTooSlow, capped_client
 
 MB = 1 << 20
 BOMB_MB = 256  # what the gzip answer inflates to
@@ -141,3 +141,13 @@ def test_an_answer_sent_a_byte_at_a_time_is_given_up_on_and_asked_again_within_t
     said = str(raised.value)
     assert "failed after 2 attempt(s)" in said and "no whole answer within 2 s" in said, said
     assert "too slowly" in said
+
+
+def test_a_one_shot_client_gives_up_on_a_trickle_with_an_error_every_caller_catches() -> None:
+    server = Flood("trickle")
+    try:
+        with capped_client(GAMESTATE_BYTES, whole_s=1.0, timeout=5.0) as http, pytest.raises(httpx.HTTPError) as raised:
+            http.get(f"{server.base}/games/1")
+    finally:
+        server.close()
+    assert isinstance(raised.value, AnswerTooSlow) and "no whole answer within 1 s" in str(raised.value)
