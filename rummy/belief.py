@@ -36,6 +36,7 @@ from enum import StrEnum
 from typing import Any
 
 from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.countstate import CountRules
 from rummy.labels import CardLabel
 
 # Joint assignments of the uncertain cards up to which the belief is enumerated exactly.
@@ -244,6 +245,15 @@ class Belief:
     def describe(self, card_id: int, cutoff: float = 0.05) -> str:
         """The card's belief in words, e.g. "giralda 0.62 / koutoubia mosque 0.31" (or one name when certain)."""
         return chances_text(zip(self.names, self.marginals[card_id]), cutoff)
+
+    def set_chance(self, cards: Sequence[int], rules: CountRules) -> float:
+        """The probability, under the whole belief, that these cards form a set."""
+        unit = rules.unit
+        return sum(
+            assignment.weight
+            for assignment in self.assignments
+            if sum(unit[assignment.types[card]] for card in cards) in rules.lay_by_code
+        )
 
     def sure_of(self, card_id: int) -> bool:
         """Whether the belief gives this card one landmark for certain."""

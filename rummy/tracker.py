@@ -191,17 +191,10 @@ class Tracker:
 
     def _surely_no_set(self, cards: Sequence[int]) -> bool:
         """Whether these cards are no set in every assignment of the belief: a Lay of them is a pass."""
-        rules = count_rules(self.rules)
-        for assignment in self.belief().assignments:
-            counts = [0] * rules.n_types
-            for card in cards:
-                kind = assignment.types.get(card)
-                if kind is None:
-                    return False
-                counts[kind] += 1
-            if rules.config.set_points(tuple(counts)):
-                return False
-        return True
+        belief = self.belief()
+        if any(card not in belief.most_likely.types for card in cards):
+            return False  # not all in view: no Lay we could judge
+        return belief.set_chance(cards, count_rules(self.rules)) == 0.0
 
     def _set_points(self, gamestate: Mapping[str, Any], points: str, hand: str) -> int:
         shown = int(gamestate[points])

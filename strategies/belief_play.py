@@ -347,18 +347,8 @@ def _vote(
     # A Lay counts its votes times the chance that it is a set: a move the strategy wants in many assignments
     # but that the referee would likely refuse is worth less than its votes.
     scores = {
-        move: votes[move] * (_set_chance(move, belief, rules) if isinstance(move, Lay) else 1.0) for move in votes
+        move: votes[move] * (belief.set_chance(move.ids, rules) if isinstance(move, Lay) else 1.0) for move in votes
     }
     best = max(scores, key=lambda move: (scores[move], repr(move)))
     weight = sum(item.weight for item in states)
     return BeliefDecision(best, (), weight, len(states), False, time.monotonic() - began)
-
-
-def _set_chance(move: Lay, belief: Belief, rules: CountRules) -> float:
-    """The probability, under the whole belief, that these cards form a set."""
-    unit = rules.unit
-    return sum(
-        assignment.weight
-        for assignment in belief.assignments
-        if sum(unit[assignment.types[card]] for card in move.ids) in rules.lay_by_code
-    )
