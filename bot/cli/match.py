@@ -142,6 +142,11 @@ class MatchOptions:
     json_output: bool
     strict: bool
 
+    @property
+    def move_time_ms(self) -> int | None:
+        """The move time the bots are given: none under a node budget, which replaces the clock."""
+        return None if self.nodes is not None else self.time_ms
+
 
 def run_match(options: MatchOptions) -> None:
     """The work of `match`: check the players, play the rounds, record them and print the results."""
@@ -153,7 +158,7 @@ def run_match(options: MatchOptions) -> None:
     contenders = _checked_contenders(options)
     names = _distinct_names(contenders[0].name, contenders[1].name)
     played, admin, cut_from = _play_rounds(console, options, contenders, names)
-    summaries = summarize(names, played, None if options.nodes is not None else options.time_ms)
+    summaries = summarize(names, played, options.move_time_ms)
     sources = [contender.source() for contender in contenders]
     stored = _record(console, options, played, names, summaries, admin, cut_from)
     if options.json_output:
@@ -219,7 +224,7 @@ def _play_rounds(
         RoundTask(
             deal,
             (contenders[0], contenders[1]) if seat_of_a == 0 else (contenders[1], contenders[0]),
-            move_time_ms=None if options.nodes is not None else options.time_ms,
+            move_time_ms=options.move_time_ms,
             strict=options.strict,
         )
         for deal, seat_of_a in plan
@@ -315,7 +320,7 @@ def _print_tables(
     print_sources(console, names, sources)
     print_blindness(console, summaries)
     if server is None:  # over a server the bot clients keep the deadlines
-        print_late(console, summaries, None if options.nodes is not None else options.time_ms)
+        print_late(console, summaries, options.move_time_ms)
     print_faults(console, summaries)
     if stored is not None and stored[1] and server is not None:
         grouping = (
