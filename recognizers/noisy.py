@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 
 from recognizers.observation import RankedLabel
-from rummy.belief import ErrorModel, error_model_of, ranked_candidates
+from rummy.belief import ErrorModel, error_model_of, runner_up
 from rummy.catalog import DEFAULT_CATALOG
 from rummy.labels import CardLabel, Recognizer, recognize_within
 
@@ -126,7 +126,7 @@ class NoisyRecognizer:
         (1 - runner_up) / (K - 1)); any other t, (1 - sure) / (K - 1) x (1 - runner_up) / (K - 1). The common
         1 / (K - 1) is left out. A wrong name that is not in play (K = 32: 29 names in 31) thus points to its
         runner-up almost surely, where reading the score alone (ErrorModel.evidence) gives it only `runner_up`."""
-        top, second = label.landmark, _runner_up(label)
+        top, second = label.landmark, runner_up(label)
         # Reported scores are max(P(right | raw), SCORE_FLOOR): a right answer never reports the floor while rate < 1.
         sure = min(1.0, label.confidence) if label.confidence > SCORE_FLOOR + 1e-9 else 0.0
         other = 1.0 / (self._catalog_size() - 1)
@@ -150,7 +150,7 @@ class NoisyRecognizer:
     def _harsh_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
         """P(this answer | the truth is each of `names`), from the harsh model (_harsh): `names` are the
         round's landmarks as the belief has them (placeholders stand for unnamed ones)."""
-        top, score, second = label.landmark, label.confidence, _runner_up(label)
+        top, score, second = label.landmark, label.confidence, runner_up(label)
         size = self._catalog_size()
         in_round = set(names)
         others = max(1, len(names) - 1)
@@ -249,12 +249,6 @@ class NoisyRecognizer:
     def calibrated(self, raw: float) -> float:
         """P(top label right | raw score), from the two score ranges and the noise rate."""
         return _right_given(raw, 1.0 - self.rate, RIGHT_SCORES, WRONG_SCORES)
-
-
-def _runner_up(label: CardLabel) -> str | None:
-    """The second name a simulated answer gives, if any."""
-    ranked = ranked_candidates(label)
-    return ranked[1][0] if len(ranked) > 1 else None
 
 
 def _right_given(
