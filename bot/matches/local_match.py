@@ -184,11 +184,15 @@ class RoundResult:
     def think_ms(self, seat: int) -> list[float]:
         return [move.think_ms for move in self.moves if move.seat == seat]
 
+    def played_ms(self, seat: int) -> list[float]:
+        """How long the seat's own moves took: its faults left out, as the late moves leave them."""
+        return [move.think_ms for move in self.moves if move.seat == seat and not move.fault]
+
     def late_moves(self, seat: int, move_time_ms: int | None) -> int:
         """The seat's own moves (not faults) that took longer than `move_time_ms` (0 without one)."""
         if not move_time_ms:
             return 0
-        return sum(1 for move in self.moves if move.seat == seat and not move.fault and move.think_ms > move_time_ms)
+        return sum(1 for ms in self.played_ms(seat) if ms > move_time_ms)
 
     def faults(self, seat: int) -> int:
         """The seat's moves the arena would not have played: replaced by a safe one, or (--strict) refused."""

@@ -138,7 +138,10 @@ def summarize(
                 rounds_faulted=sum(1 for (result, _), seat in zip(results, seats) if result.faults(seat)),
                 lost_on_time=sum(1 for (result, _), seat in zip(results, seats) if result.lost_on_time == seat),
                 late_moves=sum(result.late_moves(seat, move_time_ms) for (result, _), seat in zip(results, seats)),
-                longest_ms=max(times, default=0.0),
+                # The longest of the moves counted late, so that the warning's two figures speak of the same moves.
+                longest_ms=max(
+                    (ms for (result, _), seat in zip(results, seats) for ms in result.played_ms(seat)), default=0.0
+                ),
                 fault_log=tuple(
                     FaultLog(
                         fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)

@@ -8,6 +8,8 @@ import json
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.matches.local_match import MoveRecord, RoundResult
+from bot.matches.summary import summarize
 
 SLOW = '''
 import time
@@ -50,3 +52,15 @@ def test_moves_longer_than_the_move_time_are_counted_and_said(tmp_path):
 def test_no_word_when_every_move_came_in_time(tmp_path):
     text = " ".join(_match(tmp_path, 60_000).output.split())
     assert "longer than the move time" not in text
+
+
+def test_the_longest_late_move_is_one_that_was_played():
+    """A faulted move (replaced by a safe one) is neither counted late nor reported as the longest."""
+    moves = (
+        MoveRecord(0, {"Give": 1}, 500.0, "", 0, False),
+        MoveRecord(0, {"Give": 2}, 9_000.0, "timed out", 0, False),
+        MoveRecord(1, {"Give": 3}, 5.0, "", 0, False),
+    )
+    result = RoundResult("d:0", ("a", "b"), 0, (0, -3), 0, moves, ("x", "y", "z", "w"))
+    mine = summarize(("a", "b"), [(result, 0)], move_time_ms=100)[0]
+    assert mine.late_moves == 1 and mine.longest_ms == 500.0
