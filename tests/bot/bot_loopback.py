@@ -1,4 +1,5 @@
-"""Loopback helpers for the bot tests: run an ASGI app with uvicorn on a free port, in a thread."""
+"""Loopback helpers for the bot tests: run an ASGI app with uvicorn, or a bare http.server handler (for answers no
+framework would send), on a free port, in a thread."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import uvicorn
@@ -38,3 +40,16 @@ def serve(app: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(5)
         sock.close()
+
+
+class RawServer:
+    """A ThreadingHTTPServer on 127.0.0.1:<free port> running `handler` in a thread; `base` is its root URL."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.base = f"http://127.0.0.1:{self.http.server_address[1]}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()

@@ -9,11 +9,12 @@ import contextlib
 import threading
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
 import pytest
+from bot_loopback import RawServer  # tests/bot/conftest.py puts the shared helpers on the path
 
 from bot.client.config import Credentials
 from bot.client.protocol_client import ArenaClient, ProtocolError, RetryPolicy
@@ -88,14 +89,12 @@ class Flood:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.http.server_address[1]}"
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.server = RawServer(Handler)
+        self.base = self.server.base
 
     def close(self) -> None:
         self.stop.set()
-        self.http.shutdown()
-        self.http.server_close()
+        self.server.close()
 
 
 @pytest.fixture(params=["gzip", "declared", "endless"])

@@ -5,13 +5,13 @@ Each test reproduces an attack of the probe behind issue 41 and failed on the co
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_loopback import RawServer  # tests/bot/conftest.py puts the shared helpers on the path
 from typer.testing import CliRunner
 
 from bot.cli import app
@@ -49,13 +49,11 @@ class Hostile:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.http.server_address[1]}"
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.server = RawServer(Handler)
+        self.base = self.server.base
 
     def close(self) -> None:
-        self.http.shutdown()
-        self.http.server_close()
+        self.server.close()
 
 
 @pytest.fixture
