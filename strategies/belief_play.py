@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummy import CountRules, Give, Lay, Move, Take, Tracker
@@ -41,6 +41,7 @@ from rummy.countstate import card_move
 from rummy.tracker import BeliefState
 from strategies.base import Strategy
 from strategies.hand_doubt import HandDoubt
+from strategies.lay_answers import answer_worth
 from strategies.opponent_model import OpponentModel
 
 # Assignments a searcher values (its budget is split among them); the rest of the belief is left out.
@@ -62,11 +63,13 @@ class RankedCardMove:
     sure: float  # probability, under the belief, that a Lay is a set (1.0 for Take and Give)
     # What the strategy's `doubt` adds to rank it by (see _doubt_shed), on the same scale: 0 with the option off.
     doubt: float = 0.0
+    # What `teach` adds for what a Lay's answer would show (strategies.lay_answers): 0 with the option off.
+    teach: float = 0.0
 
     @property
     def score(self) -> float:
-        """What the moves are ranked by: the expected value, plus the doubt term when the option is on."""
-        return self.value + self.doubt
+        """What the moves are ranked by: the expected value, plus the doubt and teach terms when they are on."""
+        return self.value + self.doubt + self.teach
 
 
 @dataclass(frozen=True)
@@ -119,9 +122,11 @@ def decide(
     weights = [states[index].weight for index, _values, _exact in valued]
     types = [states[index].types for index, _v, _e in valued]
     learning = HandDoubt(types, weights, my_ids, rules.n_types) if doubt and getattr(strategy, "learn", False) else None
+    answers_of = []  # each candidate's count move in each valued state
     for move in candidates:
         row, sure = [], 0.0
         move_ids = [_count_move(move, states[index].types, rules) for index, _values, _exact in valued]
+        answers_of.append(move_ids)
         for (index, values, _exact), floor, move_id in zip(valued, floors, move_ids):
             row.append(values.get(move_id, floor))
             if move_id != rules.waste_id or not isinstance(move, Lay):
@@ -130,6 +135,10 @@ def decide(
         table.append([v + d for v, d in zip(row, shed)])
         value, doubted = (sum(w * x for w, x in zip(weights, xs)) / total for xs in (row, shed))
         ranked.append(RankedCardMove(move, value, sure / total, doubted))
+    teach = float(getattr(strategy, "teach", 0.0) or 0.0)
+    if teach:
+        said = [_answers(move, ids, rules) for move, ids in zip(candidates, answers_of)]
+        ranked = [replace(item, teach=teach * worth) for item, worth in zip(ranked, answer_worth(table, weights, said))]
     asks = _worth_asking(table, weights, types) if asking else ()
     order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].score, -ranked[i].sure, repr(ranked[i].move)))
     ranked = [ranked[i] for i in order]
@@ -253,6 +262,14 @@ def _count_move(move: Move, types: Mapping[int, int], rules: CountRules) -> int:
         return rules.give_ids[types[move.id]]
     unit = rules.unit
     return rules.lay_by_code.get(sum(unit[types[card]] for card in move.ids), rules.waste_id)
+
+
+def _answers(move: Move, move_ids: Sequence[int], rules: CountRules) -> list[Any] | None:
+    """What the referee would say to a Lay in each valued state: refused, or the kind of set its points show (the
+    type counts sorted: which landmark it was is not said); None for a Take or a Give, which it answers alike."""
+    if not isinstance(move, Lay):
+        return None
+    return [None if move_id == rules.waste_id else tuple(sorted(rules.moves[move_id].counts)) for move_id in move_ids]
 
 
 def _lay_cards(

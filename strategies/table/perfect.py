@@ -121,6 +121,7 @@ class PerfectStrategy:
         beta: float | None = None,
         doubt: float | None = None,
         learn: bool = False,
+        teach: float | None = None,
         samples: int | None = None,
         read_draws: int | None = None,
     ) -> None:
@@ -153,6 +154,11 @@ class PerfectStrategy:
         self.doubt = default if doubt is None else float(doubt)
         # With doubt on: whether a Lay counts what its answer would teach of the cards kept (strategies.hand_doubt).
         self.learn = bool(learn)
+        # On an unsure belief, how much of what a Lay's answer would be worth to a decision like this one counts in its
+        # rank (strategies.lay_answers); 0: the tables' values alone, which count no move as teaching anything.
+        if teach is not None and not 0 <= float(teach) < 10:
+            raise ValueError(f"perfect: teach must be at least 0 and below 10 (got {teach})")
+        self.teach = 0.0 if teach is None else float(teach)
         # Draws of a sampled belief (None: the tracker's DEFAULT_SAMPLES). More draws make the set chances it
         # chooses Lays by less flattering, and cost time in proportion (docs/belief.md has both measured).
         self.samples = None if samples is None else int(samples)
