@@ -35,6 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from rummy import CountRules, Give, Lay, Move, Take, Tracker
 from rummy.belief import Belief
 from rummy.countstate import card_move
@@ -42,6 +44,7 @@ from rummy.tracker import BeliefState
 from strategies.base import Strategy
 from strategies.hand_doubt import HandDoubt
 from strategies.lay_answers import answer_worth
+from strategies.move_values import MoveValues, in_order
 from strategies.opponent_model import OpponentModel
 
 # Assignments a searcher values (its budget is split among them); the rest of the belief is left out.
@@ -61,7 +64,7 @@ class RankedCardMove:
     move: Move
     value: float  # expected over the valued assignments, on the strategy's internal scale
     sure: float  # probability, under the belief, that a Lay is a set (1.0 for Take and Give)
-    # What the strategy's `doubt` adds to rank it by (see _doubt_shed), on the same scale: 0 with the option off.
+    # What the strategy's `doubt` adds to rank it by (see _shed), on the same scale: 0 with the option off.
     doubt: float = 0.0
     # What `teach` adds for what a Lay's answer would show (strategies.lay_answers): 0 with the option off.
     teach: float = 0.0
@@ -113,33 +116,29 @@ def decide(
         return _vote(strategy, states[:1], belief, rules, my_ids, refused, deadline, began)
     candidates = _candidates(states, valued, belief, rules, my_ids, opp_ids, refused)
     total = sum(states[index].weight for index, _values, _exact in valued)
-    # A count move a state did not value (none should be missing) counts as that state's worst.
-    floors = [min(values.values()) for _index, values, _exact in valued]
     doubt = float(getattr(strategy, "doubt", 0.0) or 0.0)
     unsure = {card: belief.doubt(card) for card in (*my_ids, *opp_ids)} if doubt else {}
-    ranked = []
-    table: list[list[float]] = []  # each candidate's score in each valued state
     weights = [states[index].weight for index, _values, _exact in valued]
     types = [states[index].types for index, _v, _e in valued]
     learning = HandDoubt(types, weights, my_ids, rules.n_types) if doubt and getattr(strategy, "learn", False) else None
+    found = MoveValues(rules, types, [values for _index, values, _exact in valued])
+    w = np.array(weights, dtype=float)
+    ranked = []
+    table = np.empty((len(candidates), len(valued)))  # each candidate's score in each valued state
     answers_of = []  # each candidate's count move in each valued state
-    for move in candidates:
-        row, sure = [], 0.0
-        move_ids = [_count_move(move, states[index].types, rules) for index, _values, _exact in valued]
+    for number, move in enumerate(candidates):
+        move_ids = found.count_moves(move)
         answers_of.append(move_ids)
-        for (index, values, _exact), floor, move_id in zip(valued, floors, move_ids):
-            row.append(values.get(move_id, floor))
-            if move_id != rules.waste_id or not isinstance(move, Lay):
-                sure += states[index].weight
-        shed = _shed(move, move_ids, rules, doubt, unsure, learning)
-        table.append([v + d for v, d in zip(row, shed)])
-        value, doubted = (sum(w * x for w, x in zip(weights, xs)) / total for xs in (row, shed))
-        ranked.append(RankedCardMove(move, value, sure / total, doubted))
+        row, accepted = found.of(move_ids), found.accepted(move, move_ids)
+        shed = _shed(move, accepted, doubt, unsure, learning)
+        table[number] = row + shed
+        value, doubted = in_order(w, row) / total, in_order(w, shed) / total
+        ranked.append(RankedCardMove(move, value, in_order(w, accepted) / total, doubted))
     teach = float(getattr(strategy, "teach", 0.0) or 0.0)
     if teach:
         said = [_answers(move, ids, rules) for move, ids in zip(candidates, answers_of)]
         ranked = [replace(item, teach=teach * worth) for item, worth in zip(ranked, answer_worth(table, weights, said))]
-    asks = _worth_asking(table, weights, types) if asking else ()
+    asks = _worth_asking(table.tolist(), weights, types) if asking else ()
     order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].score, -ranked[i].sure, repr(ranked[i].move)))
     ranked = [ranked[i] for i in order]
     exact = belief.exact and len(valued) == len(states) and all(exact for _i, _v, exact in valued)
@@ -169,30 +168,21 @@ def _weigh(
 
 
 def _shed(
-    move: Move,
-    move_ids: Sequence[int],
-    rules: CountRules,
-    doubt: float,
-    unsure: Mapping[int, float],
-    learning: HandDoubt | None,
-) -> list[float]:
-    """The doubt bonus of the move in each valued state: weighted by `doubt`, with what a Lay's answer would
-    teach counted when `learning` is on."""
+    move: Move, accepted: np.ndarray, doubt: float, unsure: Mapping[int, float], learning: HandDoubt | None
+) -> np.ndarray:
+    """The doubt bonus of the move in each valued state (`accepted`: where the referee would accept it), weighted by
+    `doubt`: the doubt (1 - a card's likeliest landmark's chance) it takes out of our hand there. An accepted Lay's
+    cards and a given card leave it, a taken card comes in; a refused Lay leaves it as it was. With `learning`, a
+    Lay also counts what its answer would teach."""
     if not doubt:
-        return [0.0] * len(move_ids)
+        return np.zeros(len(accepted))
     if learning is not None:
-        return [doubt * x for x in learning.shed(move, [move_id != rules.waste_id for move_id in move_ids])]
-    return [doubt * _doubt_shed(move, move_id, rules, unsure) for move_id in move_ids]
-
-
-def _doubt_shed(move: Move, move_id: int, rules: CountRules, unsure: Mapping[int, float]) -> float:
-    """The doubt (1 - a card's likeliest landmark's chance) the move takes out of our hand in one assignment: an
-    accepted Lay's cards and a given card leave it, a taken card comes in; a refused Lay leaves it as it was."""
+        return np.array([doubt * x for x in learning.shed(move, accepted.tolist())], dtype=float)
     if isinstance(move, Take):
-        return -unsure.get(move.id, 0.0)
+        return np.full(len(accepted), doubt * -unsure.get(move.id, 0.0))
     if isinstance(move, Give):
-        return unsure.get(move.id, 0.0)
-    return 0.0 if move_id == rules.waste_id else sum(unsure.get(card, 0.0) for card in move.ids)
+        return np.full(len(accepted), doubt * unsure.get(move.id, 0.0))
+    return np.where(accepted, doubt * sum(unsure.get(card, 0.0) for card in move.ids), doubt * 0.0)
 
 
 def _worth_asking(
@@ -254,17 +244,7 @@ def _value_states(
     return valued, solved
 
 
-def _count_move(move: Move, types: Mapping[int, int], rules: CountRules) -> int:
-    """The count-level move a card move is in one assignment."""
-    if isinstance(move, Take):
-        return rules.take_ids[types[move.id]]
-    if isinstance(move, Give):
-        return rules.give_ids[types[move.id]]
-    unit = rules.unit
-    return rules.lay_by_code.get(sum(unit[types[card]] for card in move.ids), rules.waste_id)
-
-
-def _answers(move: Move, move_ids: Sequence[int], rules: CountRules) -> list[Any] | None:
+def _answers(move: Move, move_ids: Sequence[int] | np.ndarray, rules: CountRules) -> list[Any] | None:
     """What the referee would say to a Lay in each valued state: refused, or the kind of set its points show (the
     type counts sorted: which landmark it was is not said); None for a Take or a Give, which it answers alike."""
     if not isinstance(move, Lay):

@@ -2,7 +2,7 @@
 
 A card's doubt is 1 - the chance of its likeliest landmark. Without learning, a move's doubt shed in one
 assignment is what leaves or enters the hand: an accepted Lay's cards and a given card leave, a taken card comes
-in, a refused Lay changes nothing (`strategies.belief_play._doubt_shed`). With learning, a Lay's outcome is also
+in, a refused Lay changes nothing (`strategies.belief_play._shed`). With learning, a Lay's outcome is also
 evidence: the referee's answer (refused; accepted with one landmark's points; accepted with all-different points)
 splits the assignments into the ones that would show it, and the hand left after the move is then doubted as
 that part of the belief alone doubts it. So a Lay refused in an assignment sheds, there, the doubt the refusal

@@ -24,7 +24,9 @@ import numpy as np
 
 
 def answer_worth(
-    table: Sequence[Sequence[float]], weights: Sequence[float], answers: Sequence[Sequence[Hashable] | None]
+    table: Sequence[Sequence[float]] | np.ndarray,
+    weights: Sequence[float],
+    answers: Sequence[Sequence[Hashable] | np.ndarray | None],
 ) -> list[float]:
     """For each candidate (a row of `table`: its value in each valued assignment), what its answer's split of the
     assignments is worth (above); `answers[i]` is what the referee would say to candidate i in each assignment,
