@@ -252,18 +252,30 @@ def _answers(move: Move, move_ids: Sequence[int] | np.ndarray, rules: CountRules
     return [None if move_id == rules.waste_id else tuple(sorted(rules.moves[move_id].counts)) for move_id in move_ids]
 
 
-def _lay_cards(
-    counts: Sequence[int], types: Mapping[int, int], belief: Belief, my_ids: Sequence[int]
-) -> tuple[int, ...]:
-    """The cards of a Lay with these type counts in one assignment: of each type, the likeliest cards."""
-    chosen: list[int] = []
-    for t, need in enumerate(counts):
-        if need:
-            of_type = sorted(
-                (card for card in my_ids if types[card] == t), key=lambda card: -belief.probability(card, t)
-            )
-            chosen.extend(of_type[:need])
-    return tuple(sorted(chosen))
+def _likeliest_first(belief: Belief, cards: Sequence[int], t: int) -> list[int]:
+    return sorted(cards, key=lambda card: -belief.probability(card, t))
+
+
+class _LayCards:
+    """The cards of a Lay with given type counts in one assignment: of each type, the cards the belief thinks
+    likeliest of it (ties in hand order). Remembered by the types of our hand, which many assignments share."""
+
+    def __init__(self, belief: Belief, my_ids: Sequence[int], n_types: int) -> None:
+        self.my_ids = tuple(my_ids)
+        # Our cards by how likely each is of a type, per type (a stable sort keeps hand order on ties).
+        self.by_type = [_likeliest_first(belief, my_ids, t) for t in range(n_types)]
+        self._known: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+
+    def __call__(self, counts: Sequence[int], types: Mapping[int, int]) -> tuple[int, ...]:
+        key = (tuple(counts), tuple(types[card] for card in self.my_ids))
+        found = self._known.get(key)
+        if found is None:
+            chosen: list[int] = []
+            for t, need in enumerate(counts):
+                if need:
+                    chosen.extend([card for card in self.by_type[t] if types[card] == t][:need])
+            found = self._known[key] = tuple(sorted(chosen))
+        return found
 
 
 def _candidates(
@@ -280,11 +292,12 @@ def _candidates(
         found[("take", card)] = Take(card)
     for card in my_ids:
         found[("give", card)] = Give(card)
+    lay_cards = _LayCards(belief, my_ids, rules.n_types)
     for index, values, _exact in valued:
         for move_id in values:
             move = rules.moves[move_id]
             if move.kind == "lay":
-                cards = _lay_cards(move.counts, states[index].types, belief, my_ids)
+                cards = lay_cards(move.counts, states[index].types)
                 if frozenset(cards) not in refused:
                     found[("lay", cards)] = Lay(cards)
     for cards in _passes(belief, states[0].types, rules, my_ids, refused):
@@ -321,12 +334,13 @@ def _vote(
 ) -> BeliefDecision:
     votes: dict[Move, float] = {}
     mine = set(my_ids)
+    lay_cards = _LayCards(belief, my_ids, rules.n_types)
     for item in states:
         move_id = strategy.choose(item.state.copy(), deadline)
         count_move = rules.moves[move_id]
         move: Move
         if count_move.kind == "lay":
-            move = Lay(_lay_cards(count_move.counts, item.types, belief, my_ids))
+            move = Lay(lay_cards(count_move.counts, item.types))
             if frozenset(move.ids) in refused:
                 continue
         else:
