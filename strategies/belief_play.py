@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -122,18 +122,9 @@ def decide(
     types = [states[index].types for index, _v, _e in valued]
     learning = HandDoubt(types, weights, my_ids, rules.n_types) if doubt and getattr(strategy, "learn", False) else None
     found = MoveValues(rules, types, [values for _index, values, _exact in valued])
-    w = np.array(weights, dtype=float)
-    ranked = []
-    table = np.empty((len(candidates), len(valued)))  # each candidate's score in each valued state
-    answers_of = []  # each candidate's count move in each valued state
-    for number, move in enumerate(candidates):
-        move_ids = found.count_moves(move)
-        answers_of.append(move_ids)
-        row, accepted = found.of(move_ids), found.accepted(move, move_ids)
-        shed = _shed(move, accepted, doubt, unsure, learning)
-        table[number] = row + shed
-        value, doubted = in_order(w, row) / total, in_order(w, shed) / total
-        ranked.append(RankedCardMove(move, value, in_order(w, accepted) / total, doubted))
+    ranked, table, answers_of = _rank(
+        candidates, found, weights, total, lambda move, accepted: _shed(move, accepted, doubt, unsure, learning)
+    )
     teach = float(getattr(strategy, "teach", 0.0) or 0.0)
     if teach:
         said = [_answers(move, ids, rules) for move, ids in zip(candidates, answers_of)]
@@ -152,6 +143,30 @@ def decide(
         assignments_exact=solved,
         worth_asking=asks,
     )
+
+
+def _rank(
+    candidates: Sequence[Move],
+    found: MoveValues,
+    weights: Sequence[float],
+    total: float,
+    shed: Callable[[Move, np.ndarray], np.ndarray],
+) -> tuple[list[RankedCardMove], np.ndarray, list[np.ndarray]]:
+    """Each candidate's expected value, set chance and doubt term; its score (value plus doubt term) in each valued
+    state, a row a candidate; and its count move in each valued state."""
+    w = np.array(weights, dtype=float)
+    ranked = []
+    table = np.empty((len(candidates), len(weights)))
+    answers_of = []
+    for number, move in enumerate(candidates):
+        move_ids = found.count_moves(move)
+        answers_of.append(move_ids)
+        row, accepted = found.of(move_ids), found.accepted(move, move_ids)
+        bonus = shed(move, accepted)
+        table[number] = row + bonus
+        value, doubted = in_order(w, row) / total, in_order(w, bonus) / total
+        ranked.append(RankedCardMove(move, value, in_order(w, accepted) / total, doubted))
+    return ranked, table, answers_of
 
 
 def _weigh(

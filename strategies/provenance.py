@@ -49,6 +49,8 @@ def strategy_source(strategy: Any) -> dict[str, Any]:
         found["doubt"] = strategy.doubt
         if getattr(strategy, "learn", False):
             found["learn"] = True
+    if getattr(strategy, "teach", 0):
+        found["teach"] = strategy.teach
     if getattr(strategy, "samples", None):
         found["samples"] = strategy.samples
     if hasattr(strategy, "weights_path"):
@@ -92,4 +94,6 @@ def source_text(source: dict[str, Any]) -> str:
         parts.append(f"ranks its moves with doubt={source['doubt']:g} (a card it doubts is worth less in its hand)")
         if source.get("learn"):
             parts.append("counting what a Lay's answer would teach (learn=true)")
+    if source.get("teach"):
+        parts.append(f"ranks a Lay higher by what its answer would be worth (teach={source['teach']:g})")
     return ", ".join(parts)

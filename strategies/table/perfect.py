@@ -102,6 +102,23 @@ def _win_table(rules: RulesConfig, margin_table: Path | None) -> WinTable | None
 DOUBT = 0.25
 # The draws a sampled belief may be asked for (`perfect:samples=N`): fewer say little; more take seconds a move.
 MIN_SAMPLES, MAX_SAMPLES = 16, 4096
+# The draws it takes unless told: reading the opponent's moves weighs draws unevenly, and on few the set chances
+# flatter the Lays it picks. Chosen on tuning deals only (seeds tune:0..499, harsh:0.1 against perfect, 1,000
+# rounds a value; measurements/teach-tune-harsh.json, samples-sweep-tune-harsh.json): 128, 512, 1024 and 2048 draws
+# won 17.5%, 19.8%, 21.1% and 21.8%, the last three at 53, 88 and 146 ms a move (p95 109, 187, 309): 1024 keeps a
+# move inside a 300 ms budget.
+DRAWS = 1024
+
+
+def _check_ranges(**options: float | None) -> None:
+    """Refuse an option out of its range, naming it: doubt and teach from 0 to below 10, draws MIN..MAX_SAMPLES."""
+    for name, value in options.items():
+        if value is None:
+            continue
+        if name in ("doubt", "teach") and not 0 <= float(value) < 10:
+            raise ValueError(f"perfect: {name} must be at least 0 and below 10 (got {value})")
+        if name in ("samples", "read_draws") and not MIN_SAMPLES <= int(value) <= MAX_SAMPLES:
+            raise ValueError(f"perfect: {name} must be from {MIN_SAMPLES} to {MAX_SAMPLES} (got {value})")
 
 
 class PerfectStrategy:
@@ -126,12 +143,7 @@ class PerfectStrategy:
         read_draws: int | None = None,
     ) -> None:
         # Options are checked before the table loads, so a bad one is refused at once.
-        if doubt is not None and not 0 <= float(doubt) < 10:
-            raise ValueError(f"perfect: doubt must be at least 0 and below 10 (got {doubt})")
-        if samples is not None and not MIN_SAMPLES <= int(samples) <= MAX_SAMPLES:
-            raise ValueError(f"perfect: samples must be from {MIN_SAMPLES} to {MAX_SAMPLES} (got {samples})")
-        if read_draws is not None and not MIN_SAMPLES <= int(read_draws) <= MAX_SAMPLES:
-            raise ValueError(f"perfect: read_draws must be from {MIN_SAMPLES} to {MAX_SAMPLES} (got {read_draws})")
+        _check_ranges(doubt=doubt, teach=teach, samples=samples, read_draws=read_draws)
         self.name = "perfect"
         self.objective = Objective(objective)
         self.table: MarginTable = load_table(None if table is None else Path(table), rules)
@@ -156,12 +168,10 @@ class PerfectStrategy:
         self.learn = bool(learn)
         # On an unsure belief, how much of what a Lay's answer would be worth to a decision like this one counts in its
         # rank (strategies.lay_answers); 0: the tables' values alone, which count no move as teaching anything.
-        if teach is not None and not 0 <= float(teach) < 10:
-            raise ValueError(f"perfect: teach must be at least 0 and below 10 (got {teach})")
         self.teach = 0.0 if teach is None else float(teach)
-        # Draws of a sampled belief (None: the tracker's DEFAULT_SAMPLES). More draws make the set chances it
-        # chooses Lays by less flattering, and cost time in proportion (docs/belief.md has both measured).
-        self.samples = None if samples is None else int(samples)
+        # Draws of a sampled belief (DRAWS unless told). More draws make the set chances it chooses Lays by less
+        # flattering, and cost time in proportion (docs/belief.md has both measured).
+        self.samples = DRAWS if samples is None else int(samples)
         # Draws the opponent's moves are read on, when more than `samples`: the weighed belief is then resampled
         # to `samples` (strategies.belief_play.decide), so the reading's few heavy draws do not decide alone.
         self.read_draws = None if read_draws is None else int(read_draws)

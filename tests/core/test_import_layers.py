@@ -38,6 +38,8 @@ STRATEGY_LAYERS: tuple[tuple[str, ...], ...] = (
         "strategies.position",
         "strategies.belief_play",
         "strategies.hand_doubt",
+        "strategies.lay_answers",
+        "strategies.move_values",
         "strategies.opponent_model",
         "strategies.agent",
         "strategies.seen_position",
