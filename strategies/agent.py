@@ -24,6 +24,13 @@ from strategies.opponent_model import OpponentModel
 THINKING_SHARE = 0.6
 # Second opinions a move at the most (FIRST+SECOND recognizers): each asks about the card worth most to know.
 ASKS_PER_MOVE = 2
+# What a draw of an unsure belief may cost at the most, in seconds of thinking time: a move draws as many as fit,
+# halving from the strategy's own number (never below MIN_DRAWS). perfect's 1,024 draws through harsh:0.2 took 187 ms
+# a move (p95 364 ms) on this machine (measurements/noise-cost-perfect-1000-draws.json): at 0.25 ms a draw, a 300 ms
+# move (180 ms to think) draws 512, a 5 s one all 1,024. Cut by the deadline, not by the time taken, so that a
+# move time and a seed still replay the same moves on any machine.
+DRAW_COST_S = 0.25e-3
+MIN_DRAWS = 128
 # Part of the time to the deadline labelling may take (a recognizer that waits on a rate limit or a
 # 429 stops there, leaving the card unknown for this move); thinking then shares what is left.
 LABELLING_SHARE = 0.5
@@ -47,6 +54,7 @@ class ArenaAgent:
         read_draws = getattr(strategy, "read_draws", None)
         if self.opponent is not None and read_draws and int(read_draws) > self.tracker.samples:
             self.tracker.keep, self.tracker.samples = self.tracker.samples, int(read_draws)
+        self.most_draws = self.tracker.samples
         self.last_labels: dict[int, CardLabel] = {}
         # The best moves of the last decision with their values, for records and the viewer:
         # [{"Move": arena move, "Label": readable, "Value": number, "Exact": bool}], best first; empty for
@@ -96,6 +104,10 @@ class ArenaAgent:
     def calculate_move(self, gamestate: dict[str, Any]) -> dict[str, Any]:
         self.observe(gamestate)
         deadline = self._deadline(gamestate)
+        if not self.tracker.keep:
+            self.tracker.samples = draws_within(
+                self.most_draws, None if deadline is None else deadline - time.monotonic()
+            )
         move: Move
         if self.tracker.belief().certain:
             self.last_decision = None
@@ -240,3 +252,13 @@ def describe_count_move(move: CountMove, names: Sequence[str]) -> str:
     if move.kind == "waste":
         return "Waste a turn (a Lay that is no set)"
     return f"{move.kind.title()} {names[move.type]}"
+
+
+def draws_within(most: int, thinking_s: float | None) -> int:
+    """The draws of an unsure belief a move can afford with `thinking_s` to think (None: no deadline, all of them):
+    `most` halved until they fit at DRAW_COST_S a draw, never below MIN_DRAWS (nor above `most`)."""
+    draws = most
+    if thinking_s is not None:
+        while draws > MIN_DRAWS and draws * DRAW_COST_S > thinking_s:
+            draws //= 2
+    return max(min(most, MIN_DRAWS), draws)

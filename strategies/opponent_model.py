@@ -25,11 +25,12 @@ opponent's moves say much about its cards, since in the true assignment each is 
 samples), and when many labels are unsure the samples may not hold the true assignment: the update can
 then make the belief sure of a wrong one that happens to explain the moves. The belief is never called
 exact after it. Weighed so, its draws are far from equal: in a 40-round look through harsh:0.2 against greedy
-(tuning deals; a diagnostic, not stored), 128 draws held a median of ~40 effective ones after the reading
-((sum w)^2 / sum w^2; a quarter of moves under ~20), and a set chance worked out on so few flatters the Lay
-that is the best of several. `perfect:read_draws=N` reads on N draws and resamples the weighed ones to the
-draws valued (Tracker.adopt with `keep`): its chances came nearer the truth, but it laid fewer sets and won no
-more (docs/belief.md), so it is off. The evidence may enter raised to a power below 1 (`perfect:temper=T`); it
+(tuning deals; a diagnostic, not stored), 128 draws (then the default) held a median of ~40 effective ones after
+the reading ((sum w)^2 / sum w^2; a quarter of moves under ~20), and a set chance worked out on so few flatters
+the Lay that is the best of several; `perfect` now draws 1,024 (perfect.DRAWS). `perfect:read_draws=N` reads
+on N draws and resamples the weighed ones to the draws valued (Tracker.adopt with `keep`): its chances came
+nearer the truth, but it laid fewer sets and won no more (docs/belief.md), so it is off. The evidence may
+enter raised to a power below 1 (`perfect:temper=T`); it
 first entered at 0.3 for that fear, but measured on tuning deals (seeds tune:0..499, 1,000 rounds a value,
 measurements/temper-sweep-noisy.json and temper-sweep-harsh.json) more rounds were won the stronger it
 entered, through noisy:0.1 (0.15, 0.3, 0.6, 1: 44.1%, 44.2%, 45.2%, 46.4%) and harsh:0.1 (0.3, 0.6, 1:

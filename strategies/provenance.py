@@ -89,7 +89,9 @@ def source_text(source: dict[str, Any]) -> str:
         if source.get("read_draws"):
             parts.append(f"read on {source['read_draws']} draws of a sampled belief, resampled to those it values")
     if source.get("samples"):
-        parts.append(f"a sampled belief draws {source['samples']} assignments")
+        parts.append(
+            f"a sampled belief draws {source['samples']} assignments (halved while they do not fit a move's time)"
+        )
     if source.get("doubt"):
         parts.append(f"ranks its moves with doubt={source['doubt']:g} (a card it doubts is worth less in its hand)")
         if source.get("learn"):

@@ -105,8 +105,8 @@ MIN_SAMPLES, MAX_SAMPLES = 16, 4096
 # The draws it takes unless told: reading the opponent's moves weighs draws unevenly, and on few the set chances
 # flatter the Lays it picks. Chosen on tuning deals only (seeds tune:0..499, harsh:0.1 against perfect, 1,000
 # rounds a value; measurements/teach-tune-harsh.json, samples-sweep-tune-harsh.json): 128, 512, 1024 and 2048 draws
-# won 17.5%, 19.8%, 21.1% and 21.8%, the last three at 53, 88 and 146 ms a move (p95 109, 187, 309): 1024 keeps a
-# move inside a 300 ms budget.
+# won 17.5%, 19.8%, 21.1% and 21.8%, the last three at 53, 88 and 146 ms a move (p95 109, 187, 309). A move with
+# little time draws fewer (strategies.agent.draws_within: 512 in a 300 ms move).
 DRAWS = 1024
 
 

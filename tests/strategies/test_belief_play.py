@@ -9,7 +9,7 @@ from recognizers.registry import get_recognizer
 from rummy import Give, Lay, Match, Tracker, parse_move, render_gamestate
 from rummy.belief import ASSUMED, TRUE_LABELS
 from rummy.labels import CardLabel
-from strategies.agent import ArenaAgent
+from strategies.agent import MIN_DRAWS, ArenaAgent, draws_within
 from strategies.belief_play import decide
 from strategies.registry import get_strategy
 from strategies.search.expectimax import SearchResult
@@ -349,3 +349,13 @@ def test_a_refused_pass_may_pass_again_but_a_refused_set_is_never_laid_again():
 
     tracker, cards = _refused_lay(misread)
     assert not tracker.sets[-1].meant_as_pass and tracker.refused() == [cards]
+
+
+def test_a_move_draws_what_fits_its_thinking_time():
+    """Draws are cut by the deadline (halving from the strategy's number), never by the time a move took, so a move
+    time and a seed replay the same moves on any machine; with no deadline every draw is taken."""
+    assert draws_within(1024, None) == 1024
+    assert draws_within(1024, 5.0) == 1024
+    assert draws_within(1024, 0.18) == 512  # a 300 ms move: 60% of it to think
+    assert draws_within(1024, 0.01) == MIN_DRAWS  # never below the floor
+    assert draws_within(64, 0.0) == 64  # nor above what was asked
