@@ -142,13 +142,15 @@ def analyse_seen(
     """Rank the moves of `position` as its mover sees them through `recognizer` (`recognizer_name`, built on
     `strategies.seen_position.position_truth`):
     on a certain belief as `analyse` does, else every card move valued as its expectation over the belief."""
-    tracker = seen_tracker(position, raw, recognizer)
+    # The player first: its belief is drawn as many times as it draws one in a match (perfect: 1,024).
+    player, player_objective = _player(strategy, objective, time_ms, nodes)
+    tracker = seen_tracker(position, raw, recognizer, getattr(player, "samples", None))
     belief = tracker.belief()
     states = tracker.belief_states()
     if len(states) == 1:  # one count-level position: its values are exact, no expectation
         seen = Position(tracker.count_state(), belief.names, *_cards(tracker), position.rules, position.annotations)
         return analyse(seen, strategy, objective, time_ms, nodes)
-    player, objective = _player(strategy, objective, time_ms, nodes)
+    objective = player_objective
     deadline = None if nodes is not None else time.monotonic() + time_ms / 1000
     decision = decide(player, tracker, deadline)
     shown = getattr(player, "shown_value", None)

@@ -51,14 +51,19 @@ def position_truth(raw: Mapping[str, Any]) -> dict[str, str]:
     return {str(card[1]): labels[str(card[0])] for key in ("MyHand", "OppHand") for card in gamestate[key]}
 
 
-def seen_tracker(position: Position, raw: Mapping[str, Any], recognizer: Recognizer) -> Tracker:
+def seen_tracker(
+    position: Position, raw: Mapping[str, Any], recognizer: Recognizer, samples: int | None = None
+) -> Tracker:
     """The tracker of the position's mover seeing its cards through `recognizer` (built by the caller, with
-    `position_truth` as its source: strategies/ names no recognizer)."""
+    `position_truth` as its source: strategies/ names no recognizer); `samples`: the draws of a sampled belief, as
+    the strategy that decides on it draws them (None: the tracker's own number)."""
     gamestate = raw["GameState"]
     cards = [(int(card[0]), str(card[1])) for key in ("MyHand", "OppHand") for card in gamestate[key]]
     catalog = list(gamestate.get("AllCardTypes") or position.rules.catalog)
     seen = answers_within(recognizer, cards, catalog, None)
     tracker = PositionTracker(position.rules, error_model_of(recognizer), position.types, _laid_types(position))
+    if samples:
+        tracker.samples = int(samples)
     # A position is one view, not a round followed from its start: the tracker reads it as a first view.
     tracker.observe({"MyScore": 0, "OppScore": 0, **gamestate}, seen)
     return tracker

@@ -18,6 +18,7 @@ from bot.matches.local_match import Contender, play_round
 from bot.matches.match_records import store_rounds
 from rummy.belief import EXPECTED, Belief, chances_text, expected_note, unsure_cards
 from server.storage.records import Records
+from strategies import analyze
 from strategies.coaching.game_review import review_record
 from strategies.coaching.grading import EngineGrader
 from strategies.coaching.review_page import review_html
@@ -193,3 +194,23 @@ def test_values_expected_over_a_belief_do_not_send_the_user_to_solve(
         _run_analyze(position_file, "--strategy", "expectimax@harsh:0.1", "--json").stdout.strip().splitlines()[-1]
     )
     assert searched["values"] == "estimate" and "rummy-vision solve" in searched["exact_hint"]
+
+
+def test_analyze_draws_the_belief_as_many_times_as_the_player_does(position_file: Path, monkeypatch) -> None:
+    """`perfect` draws more than the tracker's default: analyze's belief must be drawn as the player draws it in a
+    match, not with the default (a player that draws 64 here stands in for perfect, which needs its tables)."""
+    real_player, real_tracker, asked = analyze._player, analyze.seen_tracker, []
+
+    def player(*args: Any, **kwargs: Any) -> Any:
+        made, objective = real_player(*args, **kwargs)
+        made.samples = 64
+        return made, objective
+
+    def tracker(*args: Any) -> Any:
+        asked.append(args[3])
+        return real_tracker(*args)
+
+    monkeypatch.setattr(analyze, "_player", player)
+    monkeypatch.setattr(analyze, "seen_tracker", tracker)
+    _run_analyze(position_file, "--strategy", "expectimax@harsh:0.1")
+    assert asked == [64]
