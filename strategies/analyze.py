@@ -82,9 +82,15 @@ def analyse(
     """Rank the moves of `position`; with `nodes`, a search strategy gets that node budget instead of
     `time_ms`, so the ranking is the same on every machine. With `deadline` (time.monotonic()), every
     searching strategy stops by then, `exact` included (its values are then the search's, not exact)."""
+    return _ranked(position, *_player(strategy, objective, time_ms, nodes), nodes, deadline)
+
+
+def _ranked(
+    position: Position, player: Any, objective: Objective, nodes: int | None, deadline: float | None
+) -> Analysis:
+    """`analyse` with its player made."""
     state = position.state
     rules = state.rules
-    player, objective = _player(strategy, objective, time_ms, nodes)
     if isinstance(player, (SearchStrategy, PerfectStrategy)):
         result = player.analyse(state.copy(), None if nodes is not None else deadline, all_values=True)
         values = result.move_values
@@ -142,14 +148,14 @@ def analyse_seen(
     """Rank the moves of `position` as its mover sees them through `recognizer` (`recognizer_name`, built on
     `strategies.seen_position.position_truth`):
     on a certain belief as `analyse` does, else every card move valued as its expectation over the belief."""
-    # The player first: its belief is drawn as many times as it draws one in a match (perfect: 1,024).
+    # The player first (made once, for either path): its belief is drawn as many times as it draws one in a match.
     player, player_objective = _player(strategy, objective, time_ms, nodes)
     tracker = seen_tracker(position, raw, recognizer, getattr(player, "samples", None))
     belief = tracker.belief()
     states = tracker.belief_states()
     if len(states) == 1:  # one count-level position: its values are exact, no expectation
         seen = Position(tracker.count_state(), belief.names, *_cards(tracker), position.rules, position.annotations)
-        return analyse(seen, strategy, objective, time_ms, nodes)
+        return _ranked(seen, player, player_objective, nodes, None)
     objective = player_objective
     deadline = None if nodes is not None else time.monotonic() + time_ms / 1000
     decision = decide(player, tracker, deadline)
