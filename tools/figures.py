@@ -187,7 +187,12 @@ class Files:
             path = self.folder / name
             if not path.is_file():
                 raise FigureError(f"measurements/{name} does not exist")
-            self._cache[name] = json.loads(path.read_text(encoding="utf-8"))
+            found = json.loads(path.read_text(encoding="utf-8"))
+            figures = found.get("figures") if isinstance(found, dict) else None
+            if isinstance(figures, dict) and figures.get("unfinished"):
+                # A run cut short keeps its finished rows, and says so: it is no result to quote.
+                raise FigureError(f"measurements/{name} is from a run that did not finish ({figures['unfinished']})")
+            self._cache[name] = found
         return self._cache[name]
 
     def figure(self, name: str, field: str) -> str:

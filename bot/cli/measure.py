@@ -15,6 +15,7 @@ tools/measure.py` in a checkout.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +23,7 @@ from typing import Annotated, Any
 import typer
 
 from bot.cli import measure_errors
+from bot.cli.measure_rows import measure_rows
 from bot.cli.measuring import (
     NAME_HELP,
     SaveOption,
@@ -187,15 +189,16 @@ def noise_cost(
         raise typer.BadParameter(f"choose {hands} (or leave it out), not {reveal!r}", param_hint="--reveal")
     deals = max(1, (rounds + 1) // 2)
 
-    def work() -> Any:
-        rows = []
-        for player in chosen:
-            for opponent in against:
-                for labeller in labellers:
-                    row = measure_row(player, labeller, opponent, deals, seed=seed, workers=workers, reveal=reveal)
-                    rows.append(asdict(row))
-                    emit(_noise_cost_line(row))
-        return {"rows": rows}
+    plans = [(player, labeller, opponent) for player in chosen for opponent in against for labeller in labellers]
+
+    def work(keep: Callable[[Any], Path | None]) -> Any:
+        def row(plan: tuple[str, str, str], progress: Any) -> Any:
+            return measure_row(*plan, deals, seed=seed, workers=workers, reveal=reveal, progress=progress)
+
+        label = "{0}@{1} against {2}".format
+        return measure_rows(
+            plans, row, label=lambda plan: label(*plan), line=_noise_cost_line, keep=keep, rounds=2 * deals
+        )
 
     settings = {"players": chosen, "recognizers": labellers, "opponents": against, "rounds": rounds}
     settings |= {"workers": workers} | ({"reveal": reveal} if reveal else {})
@@ -207,6 +210,7 @@ def noise_cost(
         settings=settings,
         out=out,
         save=save,
+        keeps=True,
     )
 
 

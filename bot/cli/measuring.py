@@ -32,7 +32,7 @@ def emit(line: str) -> None:
 def measure_run(
     ctx: typer.Context,
     name: str,
-    work: Callable[[], Any],
+    work: Callable[..., Any],
     *,
     seeds: Any,
     settings: dict[str, Any],
@@ -40,20 +40,19 @@ def measure_run(
     save: bool,
     refused: tuple[type[Exception], ...] = (),
     checkout: Path | None = None,
+    keeps: bool = False,
 ) -> Any:
     """Time `work`, then store the figures it returns in OUT/NAME.json, recording the commit of `checkout`
     (default: the current directory's, if it is a git checkout); an error of a `refused` kind (a missing or
-    foreign table, an unreadable file) ends the command with its own one line and exit code 2, nothing stored."""
+    foreign table, an unreadable file) ends the command with its own one line and exit code 2, nothing stored.
+
+    With `keeps`, `work` is called with `keep(figures)`, which stores the figures so far in the same file (with
+    `save`; else it does nothing) and returns its path: a run of hours keeps what it finished if it is cut short.
+    Its figures should say they are unfinished; the last write, of what `work` returns, replaces them."""
     run = start_run()
-    try:
-        figures = work()
-    except refused as error:
-        typer.echo(f"{error}", err=True)
-        raise typer.Exit(2) from None
-    if not save:
-        return figures
-    try:
-        path = write_result(
+
+    def store(figures: Any) -> Path:
+        return write_result(
             name,
             figures,
             run=run,
@@ -63,10 +62,25 @@ def measure_run(
             argv=command_line(ctx),
             checkout=checkout,
         )
-    except (OSError, ValueError) as error:
-        typer.echo(f"cannot write the result: {error}", err=True)
-        raise typer.Exit(1) from None
-    typer.echo(f"result written to {path}")
+
+    def stored(figures: Any) -> Path:
+        try:
+            return store(figures)
+        except (OSError, ValueError) as error:
+            typer.echo(f"cannot write the result: {error}", err=True)
+            raise typer.Exit(1) from None
+
+    def keep(figures: Any) -> Path | None:
+        return stored(figures) if save else None
+
+    try:
+        figures = work(keep) if keeps else work()
+    except refused as error:
+        typer.echo(f"{error}", err=True)
+        raise typer.Exit(2) from None
+    if not save:
+        return figures
+    typer.echo(f"result written to {stored(figures)}")
     return figures
 
 

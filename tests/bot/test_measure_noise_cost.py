@@ -95,3 +95,54 @@ def test_a_player_with_several_options_is_one_player_in_the_list():
         "perfect:learn=true,doubt=0@harsh:0.1",
         "noisy:0.2",
     ]
+
+
+def _noise_cost_cli(tmp_path, *extra):
+    from typer.testing import CliRunner
+
+    from bot.cli import app
+
+    args = ["measure", "noise-cost", "--players", "greedy", "--recognizers", "noisy:0.1,harsh:0.1"]
+    args += ["--opponents", "greedy", "--rounds", "2", "--workers", "1", "--out", str(tmp_path), "--name", "nc"]
+    return CliRunner().invoke(app, [*args, *extra], env={"HOME": str(tmp_path), "COLUMNS": "400"})
+
+
+def test_noise_cost_shows_each_rows_progress_and_stores_the_rows(tmp_path):
+    import json
+
+    result = _noise_cost_cli(tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "row 1 of 2, greedy@noisy:0.1 against greedy: 2/2 rounds" in result.output
+    assert "row 2 of 2, greedy@harsh:0.1 against greedy: 2/2 rounds" in result.output
+    figures = json.loads((tmp_path / "nc.json").read_text())["figures"]
+    assert [row["recognizer"] for row in figures["rows"]] == ["noisy:0.1", "harsh:0.1"]
+    assert "unfinished" not in figures  # the last write replaces the run's unfinished ones
+
+
+def test_noise_cost_cut_short_keeps_the_rows_that_finished(tmp_path, monkeypatch):
+    import json
+
+    import bot.measure.noise_cost as measured
+    from bot.matches.executors import RoundsInterrupted
+
+    real, calls = measured.noise_cost, []
+
+    def cut_in_the_second_row(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 2:
+            raise RoundsInterrupted([], 2)  # what run_tasks raises on Ctrl-C
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(measured, "noise_cost", cut_in_the_second_row)
+    result = _noise_cost_cli(tmp_path)
+    assert result.exit_code == 130, result.output
+    assert f"interrupted during row 2 of 2 (Ctrl-C): the 1 finished rows are in {tmp_path / 'nc.json'}" in result.output
+    figures = json.loads((tmp_path / "nc.json").read_text())["figures"]
+    assert [row["recognizer"] for row in figures["rows"]] == ["noisy:0.1"]
+    assert figures["unfinished"] == "1 of 2 rows measured; the run did not finish"
+    # Without --save nothing is written, cut short or not.
+    calls.clear()
+    (tmp_path / "nc.json").unlink()
+    result = _noise_cost_cli(tmp_path, "--no-save")
+    assert result.exit_code == 130 and "interrupted during row 2 of 2 (Ctrl-C)\n" in result.output
+    assert not (tmp_path / "nc.json").exists()

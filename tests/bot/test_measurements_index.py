@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
@@ -58,3 +59,13 @@ def test_every_file_named_exists(command: str, writes: str) -> None:
     pattern = writes.strip("`")
     found = list((FOLDER.parent if "/" in pattern else FOLDER).glob(pattern))
     assert found, f"{command}: {writes} is not in the repository"
+
+
+def test_no_stored_result_is_from_a_run_cut_short() -> None:
+    """A run cut short (`measure noise-cost` stores its rows as they finish) says so; none is kept as a result."""
+    cut = []
+    for path in sorted(FOLDER.glob("*.json")):
+        figures = json.loads(path.read_text(encoding="utf-8")).get("figures")
+        if isinstance(figures, dict) and figures.get("unfinished"):
+            cut.append(f"{path.name}: {figures['unfinished']}")
+    assert not cut, "\n".join(cut)

@@ -154,6 +154,14 @@ def test_a_marker_that_cannot_be_filled_says_why(tmp_path: Path, text: str, said
     assert len(found) == 1 and said in found[0], found
 
 
+def test_a_run_that_did_not_finish_is_not_quoted(tmp_path: Path) -> None:
+    cut = DUEL | {"figures": DUEL["figures"] | {"unfinished": "1 of 3 rows measured; the run did not finish"}}
+    found = figures.problems(
+        "It won <!-- fig duel.json rounds:d -->2000<!-- /fig -->\n", figures.Files(_root(tmp_path, cut))
+    )
+    assert len(found) == 1 and "did not finish (1 of 3 rows measured" in found[0], found
+
+
 def test_the_command_checks_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "page.md"
     page.write_text("Played <!-- fig duel.json rounds:d -->1999<!-- /fig -->\n", encoding="utf-8")
