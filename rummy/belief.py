@@ -221,6 +221,11 @@ class Assignment:
     weight: float
 
 
+# What the belief notes when its evidence contradicts itself, and how it went on (see `belief`).
+LABELS_CONTRADICTED = "the labels contradict the deal or the sets seen: every label was given a little doubt"
+SETS_CONTRADICTED = "the sets seen contradict the deal: their constraints were dropped"
+
+
 @dataclass(frozen=True)
 class Belief:
     names: tuple[str, ...]
@@ -234,6 +239,12 @@ class Belief:
     @property
     def certain(self) -> bool:
         return len(self.assignments) == 1
+
+    @property
+    def contradiction(self) -> str | None:
+        """The note that says the evidence contradicted itself (a label stated sure, against the deal or a set's
+        points: the recognizer errs where its error model says it cannot), or None."""
+        return next((note for note in self.notes if note in (LABELS_CONTRADICTED, SETS_CONTRADICTED)), None)
 
     @property
     def most_likely(self) -> Assignment:
@@ -373,11 +384,11 @@ def infer(
     blocks = _blocks(cards, evidence, constraints, rules, notes, soften=False)
     belief = _solve(blocks, names, rules, samples, seed, exact_cap, notes)
     if belief is None:
-        notes.append("the labels contradict the deal or the sets seen: every label was given a little doubt")
+        notes.append(LABELS_CONTRADICTED)
         blocks = _blocks(cards, evidence, constraints, rules, notes, soften=True)
         belief = _solve(blocks, names, rules, samples, seed, exact_cap, notes)
     if belief is None:
-        notes.append("the sets seen contradict the deal: their constraints were dropped")
+        notes.append(SETS_CONTRADICTED)
         blocks = _blocks(cards, {}, [], rules, notes, soften=True)
         belief = _solve(blocks, names, rules, samples, seed, exact_cap, notes)
     assert belief is not None, "an unconstrained belief always has an assignment"

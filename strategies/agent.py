@@ -67,6 +67,10 @@ class ArenaAgent:
         # None where its last label named a landmark, else why it named none (a blind run shows here).
         self.unknown_why: dict[str, str | None] = {}
         self.asked = 0  # second opinions asked this match (FIRST+SECOND recognizers)
+        # Moves this match decided on a belief whose evidence contradicted itself, and the first note saying how:
+        # a recognizer wrong where its error model says it cannot be, which `match` and `play` then say.
+        self.contradicted = 0
+        self.contradiction = ""
         # A measuring aid, never set in play (`measure noise-cost --reveal`): the true landmark of some cards of
         # the gamestate, by id, which then enter the belief as certain, to show which misread cards cost.
         self.reveal: Callable[[Mapping[str, Any]], Mapping[int, str]] | None = None
@@ -132,6 +136,10 @@ class ArenaAgent:
             if asked and self.last_suggestions:
                 self.last_suggestions[0]["Asked"] = asked  # second opinions this move (API calls)
             move = decision.move
+        said = self.tracker.belief().contradiction
+        if said:
+            self.contradicted += 1
+            self.contradiction = self.contradiction or said
         self.tracker.played(move)
         return move.to_json()
 

@@ -312,13 +312,21 @@ def _print_tables(
     cut_from: int | None,
 ) -> None:
     from bot.cli.interrupted import with_interruption
-    from bot.cli.match_output import print_blindness, print_faults, print_late, print_sources, summary_table
+    from bot.cli.match_output import (
+        print_blindness,
+        print_contradictions,
+        print_faults,
+        print_late,
+        print_sources,
+        summary_table,
+    )
 
     server = options.server
     dealing = "dealt by the server" if server else "duplicate deals" if options.duplicate else "random seats"
     console.print(summary_table(summaries, len(played), with_interruption(dealing, len(played), cut_from)))
     print_sources(console, names, sources)
     print_blindness(console, summaries)
+    print_contradictions(console, summaries)
     if server is None:  # over a server the bot clients keep the deadlines
         print_late(console, summaries, options.move_time_ms)
     print_faults(console, summaries)

@@ -116,6 +116,26 @@ def print_blindness(console: Any, summaries: Sequence[PlayerSummary]) -> None:
             console.print(Text(warning, style="yellow"), soft_wrap=True, highlight=False)
 
 
+def contradiction_warning(name: str, moves: int, note: str) -> str | None:
+    """A warning when a player's belief found what its recognizer answered contradicting the game (in `moves` of
+    its moves; `note` the belief's first words on it), else None."""
+    if not moves:
+        return None
+    return (
+        f"{name}: {moves} moves were decided on a belief whose evidence contradicted itself"
+        f" ({printable(note[:200])}). Its recognizer errs in ways its error model rules out (a"
+        " label it states sure is wrong); `rummy-vision measure recognizer-errors` measures how it errs, and"
+        " errors:FILE.json:NAME plays it so"
+    )
+
+
+def print_contradictions(console: Any, summaries: Sequence[PlayerSummary]) -> None:
+    for summary in summaries:
+        warning = contradiction_warning(summary.name, summary.contradicted, summary.contradiction)
+        if warning:
+            console.print(Text(warning, style="yellow"), soft_wrap=True, highlight=False)
+
+
 def print_late(console: Any, summaries: Sequence[PlayerSummary], move_time_ms: int | None) -> None:
     """A warning for each player whose moves took longer than the move time: a bot file's were faults already;
     ours were played, which the arena would not have waited for."""

@@ -241,7 +241,7 @@ def _report(
     out: Any, err: Any, summaries: list[Any], match_bot: Any, options: Any, *, json_lines: Any, quiet: bool, faults: Any
 ) -> None:
     """The summary (a table, or the JSON Lines' last line), the notes and warnings."""
-    from bot.cli.match_output import blindness_warning
+    from bot.cli.match_output import blindness_warning, contradiction_warning
     from bot.cli.play_output import arena_judgement, blindness, replay_lines, summary_table
 
     if json_lines:
@@ -263,6 +263,10 @@ def _report(
         warning = blindness_warning(match_bot.label, blindness(summaries))
         if warning:
             err.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
+        note = next((summary.contradiction for summary in summaries if summary.contradicted), "")
+        bent = contradiction_warning(match_bot.label, sum(summary.contradicted for summary in summaries), note)
+        if bent:
+            err.print(bent, style="yellow", soft_wrap=True, highlight=False, markup=False)
     judged = arena_judgement(summaries, strict=options.strict)
     if judged:
         err.print(judged, style="yellow", soft_wrap=True, highlight=False, markup=False)

@@ -72,6 +72,7 @@ def tournament(
     else:
         _print_tables(console, tournament_id, path, table, sources, pairs_played, lasting, len(played), cut_from)
         _print_blindness(console, blind)
+        _print_contradictions(console, [item.result for item in played])
     exit_if_interrupted(console, len(played), cut_from)
 
 
@@ -219,6 +220,22 @@ def _print_blindness(console: Any, blind: dict[str, Any]) -> None:
 
     for name, blindness in blind.items():
         warning = blindness_warning(name, blindness)
+        if warning:
+            console.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
+
+
+def _print_contradictions(console: Any, results: list[Any]) -> None:
+    """A warning for each player whose belief found its recognizer's answers contradicting the game."""
+    from bot.cli.match_output import contradiction_warning
+    from bot.matches.summary import contradictions
+
+    played: dict[str, list[tuple[Any, int]]] = {}
+    for result in results:
+        for seat, name in enumerate(result.players):
+            played.setdefault(name, []).append((result, seat))
+    for name, rounds in played.items():
+        found = contradictions(rounds)
+        warning = contradiction_warning(name, found["contradicted"], found["contradiction"])
         if warning:
             console.print(warning, style="yellow", soft_wrap=True, highlight=False, markup=False)
 

@@ -77,6 +77,10 @@ class MatchSummary:
     unknown_reasons: dict[str, int] = field(default_factory=dict)  # why: each reason with its count of cards
     opponent_note: str | None = None  # a local house bot could not choose its moves (the referee's records say)
     faults: int = 0  # the bot's moves the arena would not play (malformed, illegal, raised, late, refused)
+    # Moves decided on a belief whose evidence contradicted itself (its recognizer wrong where its error model says
+    # it cannot be), and the belief's first note on it.
+    contradicted: int = 0
+    contradiction: str = ""
 
     @property
     def unknown_share(self) -> float | None:
@@ -537,6 +541,7 @@ class Runner:
             unknown_reasons=match.guard.unknown_reasons() if match.guard is not None else {},
             opponent_note=house_note(self.client.base_url, state.get("GameId"), str(state.get("OpponentId", ""))),
             faults=match.faults if self.options.strict else match.fallbacks,
+            **_contradictions(match.guard),
         )
         if match.recorder:
             match.recorder.end(
@@ -571,3 +576,10 @@ def house_note(base_url: str, game_id: Any, opponent: str) -> str | None:
         if isinstance(move, dict) and move.get("Bot") == opponent and move.get("Applied") and move.get("ErrorMessage"):
             return str(move["ErrorMessage"])
     return None
+
+
+def _contradictions(guard: Any) -> dict[str, Any]:
+    """What the guard's strategy said of beliefs that contradicted themselves this match (none for a bot file)."""
+    said = getattr(guard, "contradictions", None)
+    moves, note = said() if callable(said) else (0, "")
+    return {"contradicted": moves, "contradiction": note}

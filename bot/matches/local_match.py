@@ -61,6 +61,10 @@ class Agent:
         said = getattr(self.source, "unknown_reasons", None)
         return dict(said()) if callable(said) else {}
 
+    def contradictions(self) -> tuple[int, str]:
+        """(moves decided on a belief whose evidence contradicted itself, the first note); (0, "") for a bot file."""
+        return getattr(self.source, "contradicted", 0), getattr(self.source, "contradiction", "")
+
     @property
     def last_suggestions(self) -> list[dict[str, Any]]:
         return list(getattr(self.source, "last_suggestions", []))
@@ -172,6 +176,8 @@ class RoundResult:
     # Why they were unknown, by seat: (reason, cards) pairs.
     unknown_reasons: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
     lost_on_time: int | None = None  # --strict: the seat that sent no valid move by its deadline (it lost)
+    # By seat: moves decided on a belief whose evidence contradicted itself, and the first note (strategies.agent).
+    contradicted: tuple[tuple[int, str], tuple[int, str]] = ((0, ""), (0, ""))
 
     def replayable(self) -> tuple[object, ...]:
         """Everything but the timings: equal for the same deal and bots, whichever process played it."""
@@ -364,6 +370,7 @@ def _result(
         unknown_cards=(bots[0].cards_unknown(), bots[1].cards_unknown()),
         unknown_reasons=(tuple(bots[0].unknown_reasons().items()), tuple(bots[1].unknown_reasons().items())),
         lost_on_time=lost_on_time,
+        contradicted=(bots[0].contradictions(), bots[1].contradictions()),
     )
 
 

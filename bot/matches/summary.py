@@ -95,6 +95,10 @@ class PlayerSummary:
     # process, unstopped, so that seeds replay the same; online, `play` would have sent a safe move instead.
     late_moves: int = 0
     longest_ms: float = 0.0
+    # Moves decided on a belief whose evidence contradicted itself (a label stated sure, against the deal or a set
+    # the referee judged): the recognizer errs more than its error model says. The first such note, in words.
+    contradicted: int = 0
+    contradiction: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,6 +114,7 @@ class PlayerSummary:
             "rounds_faulted": self.rounds_faulted,
             "lost_on_time": self.lost_on_time,
             "late_moves": self.late_moves,
+            "contradicted_moves": self.contradicted,
         }
 
 
@@ -142,6 +147,7 @@ def summarize(
                 longest_ms=max(
                     (ms for (result, _), seat in zip(results, seats) for ms in result.played_ms(seat)), default=0.0
                 ),
+                **contradictions([(result, seat) for (result, _), seat in zip(results, seats)]),
                 fault_log=tuple(
                     FaultLog(
                         fault for (result, _), seat in zip(results, seats) for fault in result.fault_details(seat)
@@ -150,6 +156,16 @@ def summarize(
             )
         )
     return summaries
+
+
+def contradictions(played: Sequence[tuple[RoundResult, int]]) -> dict[str, Any]:
+    """How many of a seat's moves were decided on a belief that found its evidence contradicting itself, and the
+    first note that said so."""
+    counts = [result.contradicted[seat] for result, seat in played]
+    return {
+        "contradicted": sum(count for count, _note in counts),
+        "contradiction": next((note for count, note in counts if count), ""),
+    }
 
 
 def summary_json(summaries: Sequence[PlayerSummary], rounds: int, **extra: Any) -> dict[str, Any]:

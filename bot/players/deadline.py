@@ -190,6 +190,11 @@ class GuardedBot:
         said = getattr(self._agent(), "unknown_reasons", None)
         return dict(said()) if callable(said) else {}
 
+    def contradictions(self) -> tuple[int, str]:
+        """(moves this match decided on a belief whose evidence contradicted itself, the first note saying so)."""
+        agent = self._agent()
+        return int(getattr(agent, "contradicted", 0) or 0), str(getattr(agent, "contradiction", "") or "")
+
     def label_view(self, gamestate: dict[str, Any], record: RecordLabels | None) -> None:
         """Label the cards in view of a gamestate the bot does not move on and hand their landmarks to
         `record` (bot/players/view_labels.py says why and what it costs). Nothing without a record (our
