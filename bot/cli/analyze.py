@@ -71,9 +71,7 @@ def analyze(
                 errors.print(f"[red]{where}: {error}[/red]")
             continue
         if json_output:
-            print(
-                json.dumps({**analysis.to_json(), **_value_kind(analysis), "note": analysis.note()}), flush=True
-            )
+            print(json.dumps({**analysis.to_json(), **_value_kind(analysis), "note": analysis.note()}), flush=True)
             continue
         _print_analysis(console, where, strategy, position, analysis, top)
     if failed:
@@ -210,9 +208,12 @@ EXPECTED_EXACT = (
 
 
 def _value_kind(analysis: Any) -> dict[str, object]:
-    """'exact', 'expected' (over the belief, each assignment exact) or 'estimate' (with how to get exact ones)."""
+    """'exact', 'expected' (over the belief, each assignment exact) or 'estimate' (with how to get exact ones).
+
+    An expectation over an uncertain belief is 'expected' even when worked out exactly (every assignment
+    enumerated): it is not the position's value, which depends on the assignment that is true."""
+    if analysis.expected and (analysis.exact or analysis.assignments_exact):
+        return {"values": "expected", "exact_hint": None}
     if analysis.exact:
         return {"values": "exact", "exact_hint": None}
-    if analysis.expected and analysis.assignments_exact:
-        return {"values": "expected", "exact_hint": None}
     return {"values": "estimate", "exact_hint": EXACT_HINT_ANALYZE}

@@ -8,12 +8,14 @@ import dataclasses
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.cli.analyze import _value_kind
 from bot.matches.local_match import Contender, play_round
 from bot.matches.match_records import store_rounds
 from rummy.belief import EXPECTED, Belief, chances_text, expected_note, unsure_cards
@@ -214,3 +216,18 @@ def test_analyze_draws_the_belief_as_many_times_as_the_player_does(position_file
     monkeypatch.setattr(analyze, "seen_tracker", tracker)
     _run_analyze(position_file, "--strategy", "expectimax@harsh:0.1")
     assert asked == [64]
+
+
+def test_an_exact_expectation_is_called_expected_not_exact() -> None:
+    """An enumerated belief valued from the tables gives exact expectations, but no position's value: the one
+    word analyze --json gives its values must say expectation (it said "exact" beside a note saying expected)."""
+
+    def kind(exact: bool, expected: bool, assignments_exact: bool) -> str:
+        found = SimpleNamespace(exact=exact, expected=expected, assignments_exact=assignments_exact)
+        return str(_value_kind(found)["values"])
+
+    assert kind(exact=True, expected=True, assignments_exact=True) == "expected"
+    assert kind(exact=False, expected=True, assignments_exact=True) == "expected"
+    assert kind(exact=True, expected=False, assignments_exact=False) == "exact"
+    assert kind(exact=False, expected=True, assignments_exact=False) == "estimate"
+    assert kind(exact=False, expected=False, assignments_exact=False) == "estimate"
