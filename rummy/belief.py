@@ -160,7 +160,7 @@ class ErrorModel:
         if label is None or label.landmark is None:
             return None
         if self.likelihood is not None:
-            return self.likelihood(label, names)
+            return self._stated_likelihood(label, names)
         n = len(names)
         top = label.landmark
         ranked = ranked_candidates(label)
@@ -190,6 +190,24 @@ class ErrorModel:
         if n == 0 or sum(weights) <= 0.0:
             return None
         return tuple(weights)
+
+    def _stated_likelihood(self, label: CardLabel, names: Sequence[str]) -> tuple[float, ...] | None:
+        """The recognizer's own likelihood of `label`, checked: a user's file may state one, and a wrong length,
+        a negative or a NaN would otherwise bend the belief without a word (read as evidence that contradicts)."""
+        assert self.likelihood is not None
+        found = self.likelihood(label, names)
+        if found is None:
+            return None
+        try:
+            values = tuple(float(value) for value in found)
+        except (TypeError, ValueError):
+            values = ()
+        if len(values) != len(names) or not all(math.isfinite(value) and value >= 0.0 for value in values):
+            raise ValueError(
+                f"the error model's likelihood ({self.source}) answered {found!r} for the label {label.landmark!r}:"
+                f" it must give one number >= 0 for each of the {len(names)} names {list(names)}, or None"
+            )
+        return values if sum(values) > 0.0 else None
 
 
 def ranked_candidates(label: CardLabel) -> tuple[tuple[str, float], ...]:

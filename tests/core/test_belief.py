@@ -307,3 +307,24 @@ def test_the_tracker_reads_an_opponents_first_lay_and_weighs_it_as_the_deals_do(
             assert got[deck] == pytest.approx(count / total, abs=1e-12)
         found += 1
     assert found >= 20
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [(1.0, float("nan"), 0.0), (1.0, 0.5), (1.0, -0.1, 0.0), ("high", 0.0, 0.0), (1.0, float("inf"), 0.0), 3],
+)
+def test_a_stated_likelihood_that_is_no_likelihood_is_refused_with_what_it_said(answer) -> None:
+    # A user's file may state its own likelihood: a NaN, a wrong length or a negative used to bend the belief
+    # silently (read as evidence that contradicts the deal).
+    model = ErrorModel(0.1, likelihood=lambda _label, _names: answer, source="my file")
+    with pytest.raises(ValueError, match=r"likelihood \(my file\) answered .* one number >= 0 for each of the 3 names"):
+        model.evidence(CardLabel("a", 0.9), ["a", "b", "c"])
+
+
+def test_a_stated_likelihood_is_read_as_it_is_said() -> None:
+    said = {"right": (0.8, 0.1, 0.1), "nothing": None, "zeros": (0, 0, 0), "ints": (2, 1, 0)}
+    for case, answer in said.items():
+        model = ErrorModel(0.1, likelihood=lambda _label, _names, answer=answer: answer)
+        found = model.evidence(CardLabel("a", 0.9), ["a", "b", "c"])
+        expected = {"right": (0.8, 0.1, 0.1), "nothing": None, "zeros": None, "ints": (2.0, 1.0, 0.0)}[case]
+        assert found == expected, case
