@@ -80,7 +80,9 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
     if path is not None:
         return load_recognizer_file(path, get_recognizer(inner_spec or "oracle", **options), options)
     name, _, rest = spec.strip().partition(":")
-    plugged = entry_point_factory(name)
+    # A package may add names, never replace ours: one that registered `oracle` would otherwise stand in for the
+    # true labels without a word.
+    plugged = None if name.lower() in BUILT_IN else entry_point_factory(name)
     if plugged is not None:
         return load_recognizer_file(None, get_recognizer(rest or "oracle", **options), options, factory=plugged)
     name = name.lower()
@@ -120,6 +122,7 @@ def get_recognizer(spec: str, **options: Any) -> Recognizer:
 
 
 WRAPPERS = ("noisy", "harsh", "silent", "local", "corrected", "errors")
+BUILT_IN = (*WRAPPERS, "oracle", "stub", "azure", "customvision")  # names no installed package can take
 
 
 def _wrapper(spec: str) -> bool:

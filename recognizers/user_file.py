@@ -45,7 +45,12 @@ def entry_point_factory(name: str) -> Callable[..., Any] | None:
     """The factory an installed package registers under `name`, loaded; None when none does."""
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name == name:
-            return point.load()  # type: ignore[no-any-return]
+            try:
+                return point.load()  # type: ignore[no-any-return]
+            except (Exception, SystemExit) as error:  # noqa: BLE001 - an installed package's code may do anything
+                raise RecognizerFileError(
+                    f"recognizer {name!r} ({ENTRY_POINT_GROUP} entry point {point.value}): loading it {_raised(error)}"
+                ) from None
     return None
 
 
@@ -64,20 +69,20 @@ def load_recognizer_file(
     accepted = _accepted(factory, options)
     try:
         made = factory(inner, **accepted)
-    except Exception as error:  # noqa: BLE001 - the user's code may raise anything; say where, in one line
-        raise RecognizerFileError(f"{where}: make_recognizer raised {type(error).__name__}: {error}") from None
-    if not callable(getattr(made, "recognize", None)):
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code may raise anything; say where, in one line
+        raise RecognizerFileError(f"{where}: make_recognizer {_raised(error)}") from None
+    if not callable(_attribute(made, "recognize", where)):
         raise RecognizerFileError(
             f"{where}: make_recognizer returned {type(made).__name__}, which has no recognize(cards, catalog) method"
         )
-    stated = getattr(made, "error_model", None)
+    stated = _attribute(made, "error_model", where)
     if stated is not None and not isinstance(stated, ErrorModel):
         # Read as no model at all, the belief would assume the default one and say nothing of the mistake.
         raise RecognizerFileError(
             f"{where}: the recognizer's error_model is {type(stated).__name__} {stated!r}, "
             "not a rummy.belief.ErrorModel"
         )
-    if not isinstance(getattr(made, "name", None), str):
+    if not isinstance(_attribute(made, "name", where), str):
         try:
             made.name = path.stem if path is not None else "plugged"
         except AttributeError:
@@ -94,12 +99,27 @@ def _factory_of(path: Path) -> Callable[..., Any]:
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
-    except Exception as error:  # noqa: BLE001 - a user's file may raise anything on import
-        raise RecognizerFileError(f"{path}: loading it raised {type(error).__name__}: {error}") from None
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a user's file may raise anything on import
+        raise RecognizerFileError(f"{path}: loading it {_raised(error)}") from None
     factory = getattr(module, "make_recognizer", None)
     if not callable(factory):
         raise RecognizerFileError(f"{path}: defines no make_recognizer(inner, **options) function")
     return factory  # type: ignore[no-any-return]
+
+
+def _raised(error: BaseException) -> str:
+    """What the user's code did, in words: an exit (sys.exit, which would end the whole command unsaid) or a raise."""
+    if isinstance(error, SystemExit):
+        return f"exited (SystemExit {error.code!r})"
+    return f"raised {type(error).__name__}: {error}"
+
+
+def _attribute(made: Any, name: str, where: str) -> Any:
+    """An attribute of the user's recognizer, or None; a property that raises is refused in one line."""
+    try:
+        return getattr(made, name, None)
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a property of the user's may raise anything
+        raise RecognizerFileError(f"{where}: reading the recognizer's {name} {_raised(error)}") from None
 
 
 def _accepted(factory: Callable[..., Any], options: Mapping[str, Any]) -> dict[str, Any]:

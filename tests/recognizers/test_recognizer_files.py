@@ -81,6 +81,18 @@ def test_the_unstated_example_answers_as_its_inner_and_leaves_the_belief_on_the_
             "def make_recognizer(inner, **options):\n    inner.error_model = 0.3\n    return inner\n",
             "error_model is float 0.3, not a rummy.belief.ErrorModel",
         ),
+        # An exit would end the whole command with its code and not a word (it did: `match` quit with 3).
+        ("import sys\nsys.exit(3)\n", "loading it exited (SystemExit 3)"),
+        (
+            "def make_recognizer(inner, **options):\n    raise SystemExit('bye')\n",
+            "make_recognizer exited (SystemExit 'bye')",
+        ),
+        (
+            "class R:\n    name = 'r'\n    def recognize(self, cards, catalog):\n        return {}\n"
+            "    @property\n    def error_model(self):\n        raise RuntimeError('boom')\n"
+            "def make_recognizer(inner, **options):\n    return R()\n",
+            "reading the recognizer's error_model raised RuntimeError: boom",
+        ),
     ],
 )
 def test_a_bad_recognizer_file_gets_one_clear_line(tmp_path, text, said):
