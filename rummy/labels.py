@@ -58,9 +58,13 @@ def answers_within(
     what it raised as the reason, as a service's error does: the move is still decided on the belief."""
     try:
         found = recognize_within(recognizer, cards, catalog, budget_s)
-    except Exception as error:  # noqa: BLE001 - any recognizer may raise anything; play goes on without its labels
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - any recognizer may raise anything; play goes on
+        # without its labels. An exit too: sys.exit in a user's file would end the whole match without a word.
         name = getattr(recognizer, "name", None) or type(recognizer).__name__
-        why = f"recognizer {name} raised {type(error).__name__}: {error}"
+        if isinstance(error, SystemExit):
+            why = f"recognizer {name} exited (SystemExit {error.code!r})"
+        else:
+            why = f"recognizer {name} raised {type(error).__name__}: {error}"
         return {card_id: CardLabel(None, 0.0, why) for card_id, _url in cards}
     return checked_answers(recognizer, found, cards, catalog)
 

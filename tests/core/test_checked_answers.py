@@ -131,6 +131,19 @@ def test_a_recognizer_that_raises_leaves_the_cards_unknown_with_what_it_raised()
     assert all(label.reason.startswith("recognizer raises raised KeyError") for label in found.values())
 
 
+class _Exits:
+    name = "exits"
+
+    def recognize(self, cards, catalog):
+        raise SystemExit(5)  # sys.exit in a user's file: it ended the whole match, with its code and no word
+
+
+def test_a_recognizer_that_exits_leaves_the_cards_unknown_and_play_goes_on():
+    found = answers_within(_Exits(), CARDS, CATALOG, None)
+    assert {label.reason for label in found.values()} == {"recognizer exits exited (SystemExit 5)"}
+    assert all(label.landmark is None for label in found.values())
+
+
 def test_a_card_named_once_stays_known_when_a_later_call_fails():
     match = Match(seed="raises:0")
     recognizer = _Raises(lambda: match.current.landmarks_by_url())
