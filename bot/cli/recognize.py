@@ -48,6 +48,7 @@ def recognize(
 
     from recognizers.registry import get_recognizer
     from rummy.catalog import DEFAULT_CATALOG
+    from rummy.labels import checked_answers, recognize_within
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     # The numbers given to the cards below are not the gamestate's card ids: the oracle matches by URL.
@@ -64,7 +65,14 @@ def recognize(
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     cards = list(enumerate(urls, start=1))
-    labels = chosen.recognize(cards, DEFAULT_CATALOG)
+    try:
+        # Checked as play reads an answer: a skipped card, a name outside the catalog or a bad confidence is shown
+        # unknown with the reason, where a user's file made this command crash or print a wrong label.
+        labels = checked_answers(chosen, recognize_within(chosen, cards, DEFAULT_CATALOG, None), cards, DEFAULT_CATALOG)
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a user's recognizer may raise (or exit) anything
+        did = f"exited (SystemExit {error.code!r})" if isinstance(error, SystemExit) else f"raised {error!r}"
+        typer.echo(f"error: recognizer {chosen.name} {did}", err=True)
+        raise typer.Exit(1) from None
     if as_json:
         rows = [
             {"url": url, "landmark": labels[i].landmark, "confidence": labels[i].confidence, "reason": labels[i].reason}

@@ -12,6 +12,7 @@ from typing import Any
 from bot.replay.recording import read_replay
 from recognizers.registry import get_recognizer
 from rummy.catalog import DEFAULT_CATALOG
+from rummy.labels import answers_within
 from rummy.rebuild import ReplayError
 from strategies.coaching.file_review import review_lines
 from strategies.coaching.game_review import GameReview, ReviewError
@@ -56,9 +57,15 @@ def recognizer_labels(lines: list[dict[str, Any]], spec: str) -> dict[int, dict[
             for card in gamestate.get(hand) or []:
                 cards.setdefault(round_key, {})[int(card[0])] = str(card[1])
     labels: dict[int, dict[int, str]] = {}
+    why: set[str] = set()
     for round_key, by_id in cards.items():
-        found = recognizer.recognize(sorted(by_id.items()), catalogs.get(round_key) or _catalog())
+        # As play reads a recognizer: one that raises (or exits) leaves the cards unknown, with the reason.
+        found = answers_within(recognizer, sorted(by_id.items()), catalogs.get(round_key) or _catalog(), None)
         labels[round_key] = {card_id: label.landmark for card_id, label in found.items() if label.landmark is not None}
+        why |= {label.reason for label in found.values() if label.landmark is None}
+    if cards and not any(labels.values()):
+        # Asked for, it named no card: the review would go on with the file's own labels and never say so.
+        raise ReviewError(f"recognizer {spec!r} named none of the file's cards: {'; '.join(sorted(why))[:300]}")
     return labels
 
 

@@ -148,3 +148,32 @@ def _record_steps(record):
     from rummy.rebuild import replay_record
 
     return replay_record(record).steps
+
+
+RAISES_WHEN_ASKED = (
+    "class Broken:\n    name = 'broken'\n\n    def recognize(self, cards, catalog):\n        raise {what}\n\n\n"
+    "def make_recognizer(inner, **options):\n    return Broken()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("RuntimeError('kaput')", "recognizer broken raised RuntimeError: kaput"),
+        ("SystemExit(5)", "recognizer broken exited (SystemExit 5)"),
+    ],
+)
+def test_a_recognizer_that_fails_is_said_not_crashed_on(recorded, tmp_path, what, said) -> None:
+    """A recognizer the user names that raises (or exits) named no card: review says so in one line, where it
+    crashed with a traceback (or ended with the file's exit code and no word); `recognize` too."""
+    path, _record = recorded
+    broken = tmp_path / "broken.py"
+    broken.write_text(RAISES_WHEN_ASKED.format(what=what))
+    empty = tmp_path / "elsewhere.sqlite3"
+    arguments = ["review", str(path), "--db", str(empty), "--nodes", str(NODES), "--recognizer", f"{broken}:stub"]
+    refused = runner.invoke(app, arguments, terminal_width=400)
+    assert refused.exit_code == 2, refused.output
+    assert f"recognizer '{broken}:stub' named none of the file's cards: {said}" in refused.stderr
+    asked = runner.invoke(app, ["recognize", "-r", f"{broken}:stub", "http://127.0.0.1:9/c/1.jpg"], terminal_width=400)
+    assert asked.exit_code == 1 and "error: recognizer broken" in asked.stderr
+    assert ("exited (SystemExit 5)" if "Exit" in what else "raised RuntimeError('kaput')") in asked.stderr
