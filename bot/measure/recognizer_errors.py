@@ -31,6 +31,7 @@ from recognizers.registry import get_recognizer
 from rummy.belief import ASSUMED, ErrorModel, runner_up
 from rummy.cards import deal_round, token_of
 from rummy.config import DEFAULT_RULES, RulesConfig
+from rummy.labels import CardLabel, answers_within
 
 if TYPE_CHECKING:
     from bot.matches.card_host import CardHost
@@ -122,9 +123,14 @@ def _ask_round(
     truth = {url: kind for _card_id, url, kind in cards}
     recognizer = get_recognizer(spec, source=dict(truth), noise_seed=index)
     hands = 2 * rules.hand_size
-    labels = recognizer.recognize([(card_id, url) for card_id, url, _kind in cards[:hands]], rules.catalog)
-    for shown in range(hands + 1, len(cards) + 1):
-        labels |= recognizer.recognize([(card_id, url) for card_id, url, _kind in cards[:shown]], rules.catalog)
+    labels: dict[int, CardLabel] = {}
+    for shown in range(hands, len(cards) + 1):
+        # Read as play reads it (rummy.labels.answers_within): a call that raises leaves its cards unknown with
+        # the reason, a name outside the catalog is unknown, and a card named before stays named.
+        asked = [(card_id, url) for card_id, url, _kind in cards[:shown]]
+        for card_id, answer in answers_within(recognizer, asked, rules.catalog, None).items():
+            if answer.landmark is not None or card_id not in labels or labels[card_id].landmark is None:
+                labels[card_id] = answer
     kinds = tuple(sorted(set(truth.values())))
     for card_id, _url, kind in cards:
         label = labels.get(card_id)

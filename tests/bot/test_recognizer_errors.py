@@ -151,3 +151,17 @@ def test_a_photo_folder_without_enough_landmarks_is_refused_in_a_line(tmp_path):
     )
     assert result.exit_code == 2, result.output
     assert "holds photos of 1 landmark(s) of the catalog (big ben); a round needs 4" in result.output
+
+
+def test_a_recognizer_that_raises_is_measured_as_play_reads_it(tmp_path):
+    """A user's file that raised made the measurement crash with a traceback (an exit ended it without a word);
+    read as play reads it, its cards are unknown with the reason, and nothing left to measure is said in one line."""
+    broken = tmp_path / "broken.py"
+    broken.write_text(
+        "class Broken:\n    name = 'broken'\n\n    def recognize(self, cards, catalog):\n        raise SystemExit(5)\n\n\n"
+        "def make_recognizer(inner, **options):\n    return Broken()\n"
+    )
+    arguments = ["measure", "recognizer-errors", str(broken), "--rounds", "2", "--check-rounds", "2", "--no-save"]
+    result = CliRunner().invoke(app, arguments, env={"HOME": str(tmp_path), "COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    assert "(e.g. recognizer broken exited (SystemExit 5)): nothing to measure" in " ".join(result.output.split())
