@@ -158,8 +158,8 @@ def test_a_recognizer_that_raises_is_measured_as_play_reads_it(tmp_path):
     read as play reads it, its cards are unknown with the reason, and nothing left to measure is said in one line."""
     broken = tmp_path / "broken.py"
     broken.write_text(
-        "class Broken:\n    name = 'broken'\n\n    def recognize(self, cards, catalog):\n        raise SystemExit(5)\n\n\n"
-        "def make_recognizer(inner, **options):\n    return Broken()\n"
+        "class Broken:\n    name = 'broken'\n\n    def recognize(self, cards, catalog):\n"
+        "        raise SystemExit(5)\n\n\ndef make_recognizer(inner, **options):\n    return Broken()\n"
     )
     arguments = ["measure", "recognizer-errors", str(broken), "--rounds", "2", "--check-rounds", "2", "--no-save"]
     result = CliRunner().invoke(app, arguments, env={"HOME": str(tmp_path), "COLUMNS": "400"})
