@@ -122,7 +122,7 @@ def contradiction_warning(name: str, moves: int, note: str) -> str | None:
     if not moves:
         return None
     return (
-        f"{name}: {moves} moves were decided on a belief whose evidence contradicted itself"
+        f"{name}: {_counted(moves, 'move was', 'moves were')} decided on a belief whose evidence contradicted itself"
         f" ({printable(note[:200])}). Its recognizer errs in ways its error model rules out (a"
         " label it states sure is wrong); `rummy-vision measure recognizer-errors` measures how it errs, and"
         " errors:FILE.json:NAME plays it so"
@@ -142,8 +142,13 @@ def print_late(console: Any, summaries: Sequence[PlayerSummary], move_time_ms: i
     for summary in summaries:
         if summary.late_moves and move_time_ms:
             text = (
-                f"{summary.name}: {summary.late_moves} moves took longer than the move time ({move_time_ms} ms;"
+                f"{summary.name}: {_counted(summary.late_moves, 'move', 'moves')} took longer than the move time"
+                f" ({move_time_ms} ms;"
                 f" the longest {summary.longest_ms:.0f} ms). They were played here, so that seeds replay the same;"
                 " online, `play` sends a safe move at the deadline instead"
             )
             console.print(Text(text, style="yellow"), soft_wrap=True, highlight=False)
+
+
+def _counted(count: int, one: str, more: str) -> str:
+    return f"{count} {one if count == 1 else more}"
