@@ -12,10 +12,13 @@ free to ignore the hint.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from rummy.belief import ErrorModel, error_model_of
 from rummy.labels import CardLabel, Recognizer, recognize_within
+
+log = logging.getLogger("recognizers")
 
 ASKS_PER_ROUND = 4  # second opinions a round at the most: each is an API call on a paid service
 
@@ -29,6 +32,8 @@ class SecondOpinion:
         self.asks_per_round = asks_per_round
         self.name = f"{getattr(first, 'name', 'first')}+{getattr(second, 'name', 'second')}"
         self.calls = 0  # second opinions asked in all
+        self.failures = 0  # of those, the ones whose recognizer raised (no opinion then)
+        self.last_failure = ""
         self._round: object = None
         self._asked_this_round = 0
         self._answers: dict[str, CardLabel] = {}  # url -> the second's answer (a card is asked once)
@@ -67,8 +72,21 @@ class SecondOpinion:
             return None
         self._asked_this_round += 1
         self.calls += 1
-        answer = recognize_within(self.second, [card], landmarks, budget_s).get(card_id)
-        if answer is None or answer.landmark is None:
+        try:
+            answer = recognize_within(self.second, [card], landmarks, budget_s).get(card_id)
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - a service's client or a user's file may raise
+            # anything: no second opinion then, as when it gives no answer (the move is decided on what is known).
+            self.failures += 1
+            self.last_failure = f"{type(error).__name__}: {error}"
+            if self.failures == 1:  # once: a service that is down would say it at every move
+                name = getattr(self.second, "name", type(self.second).__name__)
+                log.warning(
+                    "second recognizer %s raised %s: no second opinion this time (later failures not shown)",
+                    name,
+                    self.last_failure,
+                )
+            return None
+        if not isinstance(answer, CardLabel) or answer.landmark is None:
             return None
         self._answers[url] = answer
         return answer

@@ -106,3 +106,28 @@ def test_a_player_asks_a_true_second_opinion_and_then_knows_that_card():
     for card in asked:
         assert belief.probability(card, names.index(truth[card])) == pytest.approx(1.0)
     assert set(move) <= {"Lay", "Take", "Give"}
+
+
+class _Down:
+    """A second service that is down (or a user's file that raises, or exits)."""
+
+    name = "down"
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def recognize(self, cards, catalog):
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [RuntimeError("503 from the service"), SystemExit(2)])
+def test_a_second_recognizer_that_raises_gives_no_opinion_and_says_so_once(error, caplog) -> None:
+    first = get_recognizer("harsh:0.1", source=dict)
+    asking = SecondOpinion(first, _Down(error), asks_per_round=4)
+    names = ["a", "b", "c", "d"]
+    with caplog.at_level("WARNING", logger="recognizers"):
+        answers = [asking.ask((card, f"/cards/{card}.jpg"), names, "round 1") for card in range(3)]
+    assert answers == [None, None, None] and asking.failures == 3 and asking.calls == 3
+    warned = [record.getMessage() for record in caplog.records if record.name == "recognizers"]
+    assert len(warned) == 1 and warned[0].startswith("second recognizer down raised ")
+    assert type(error).__name__ in warned[0]
