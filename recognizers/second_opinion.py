@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from rummy.belief import ErrorModel, error_model_of
 from rummy.labels import CardLabel, Recognizer, recognize_within
+from rummy.terminal_text import printable
 
 log = logging.getLogger("recognizers")
 
@@ -77,9 +78,10 @@ class SecondOpinion:
         except (Exception, SystemExit) as error:  # noqa: BLE001 - a service's client or a user's file may raise
             # anything: no second opinion then, as when it gives no answer (the move is decided on what is known).
             self.failures += 1
-            self.last_failure = f"{type(error).__name__}: {error}"
+            # What a service or a user's file raised may carry terminal escapes: shown, never sent to the terminal.
+            self.last_failure = printable(f"{type(error).__name__}: {error}")[:300]
             if self.failures == 1:  # once: a service that is down would say it at every move
-                name = getattr(self.second, "name", type(self.second).__name__)
+                name = printable(getattr(self.second, "name", type(self.second).__name__))
                 log.warning(
                     "second recognizer %s raised %s: no second opinion this time (later failures not shown)",
                     name,

@@ -32,6 +32,7 @@ from rummy.belief import ASSUMED, ErrorModel, runner_up
 from rummy.cards import deal_round, token_of
 from rummy.config import DEFAULT_RULES, RulesConfig
 from rummy.labels import CardLabel, answers_within
+from rummy.terminal_text import printable
 
 if TYPE_CHECKING:
     from bot.matches.card_host import CardHost
@@ -197,7 +198,8 @@ def fitted_model(counts: Counts) -> ErrorModel:
     """The error model the answers show. Shares are (k + 1/2) / (n + 1) (Jeffreys): a bin where every answer was
     right is not called certain, nor one where none was called impossible."""
     if counts.in_round == 0:
-        why = f"e.g. {next(iter(counts.reasons))}" if counts.reasons else "every name outside it"
+        # A reason may quote what a user's file raised: shown, never sent to the terminal.
+        why = f"e.g. {printable(next(iter(counts.reasons)))[:200]}" if counts.reasons else "every name outside it"
         raise NothingToMeasure(
             f"no answer of {counts.cards} named a landmark of the round ({why}): nothing to measure. The rounds are "
             "simulated: a recognizer over the oracle (harsh:0.1, your file) is measured; a service that must see "

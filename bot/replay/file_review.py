@@ -14,6 +14,7 @@ from recognizers.registry import get_recognizer
 from rummy.catalog import DEFAULT_CATALOG
 from rummy.labels import answers_within
 from rummy.rebuild import ReplayError
+from rummy.terminal_text import printable
 from strategies.coaching.file_review import review_lines
 from strategies.coaching.game_review import GameReview, ReviewError
 from strategies.coaching.grading import Grader
@@ -65,7 +66,9 @@ def recognizer_labels(lines: list[dict[str, Any]], spec: str) -> dict[int, dict[
         why |= {label.reason for label in found.values() if label.landmark is None}
     if cards and not any(labels.values()):
         # Asked for, it named no card: the review would go on with the file's own labels and never say so.
-        raise ReviewError(f"recognizer {spec!r} named none of the file's cards: {'; '.join(sorted(why))[:300]}")
+        # The reasons quote what the recognizer raised, escapes and all: shown, never sent to the terminal.
+        said = printable("; ".join(sorted(why)))[:300]
+        raise ReviewError(f"recognizer {spec!r} named none of the file's cards: {said}")
     return labels
 
 
