@@ -310,4 +310,3 @@ def measure(
 
 def _share(hits: int, n: int) -> float:
     return (hits + 0.5) / (n + 1)
-
