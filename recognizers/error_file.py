@@ -71,11 +71,11 @@ def load_error_model(path: Path | str) -> ErrorModel:
     except json.JSONDecodeError as error:
         raise ErrorFileError(f"{where}: not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ErrorFileError(f"{where}: not an error-model file (no \"format\": \"{FORMAT}\")")
+        raise ErrorFileError(f'{where}: not an error-model file (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:
         raise ErrorFileError(f"{where}: version {data.get('version')!r}; this rummy-vision reads version {VERSION}")
     try:
-        reliability = tuple((_number(edge), _number(right)) for edge, right in data.get("reliability", []))
+        reliability = _bins(data.get("reliability", []))
         measured = data.get("measured", {})
         spec = measured.get("recognizer", "?") if isinstance(measured, dict) else "?"
         return ErrorModel(
@@ -88,6 +88,13 @@ def load_error_model(path: Path | str) -> ErrorModel:
         raise ErrorFileError(f"{where}: the field {error} is missing") from None
     except (TypeError, ValueError) as error:
         raise ErrorFileError(f"{where}: {error}") from None
+
+
+def _bins(found: Any) -> tuple[tuple[float, float], ...]:
+    """The reliability bins, [[upper edge, chance right], ...]; a ValueError naming the shape when they are not."""
+    if not isinstance(found, list) or not all(isinstance(item, list) and len(item) == 2 for item in found):
+        raise ValueError(f"reliability must be a list of [upper edge, chance right] pairs, not {str(found)[:80]}")
+    return tuple((_number(edge), _number(right)) for edge, right in found)
 
 
 def _number(value: Any) -> float:

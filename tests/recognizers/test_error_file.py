@@ -67,6 +67,16 @@ def test_assumed_drops_a_stated_model():
             '"reliability": [[0.9, 0.5], [0.5, 0.9]]}',
             "rising upper edges",
         ),
+        (
+            '{"format": "rummy-vision error model", "version": 1, "error_rate": 0.1, "runner_up": 0.5, '
+            '"reliability": "x"}',
+            "reliability must be a list of [upper edge, chance right] pairs, not x",
+        ),
+        (
+            '{"format": "rummy-vision error model", "version": 1, "error_rate": 0.1, "runner_up": 0.5, '
+            '"reliability": [[0.5, 0.9, 1], [1.0, 0.8]]}',
+            "reliability must be a list of [upper edge, chance right] pairs",
+        ),
     ],
 )
 def test_a_bad_file_is_refused_with_what_is_wrong(tmp_path, text, said):
