@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy.belief import ErrorModel
-from rummy.labels import Recognizer
+from rummy.labels import Recognizer, what_it_did
 
 ENTRY_POINT_GROUP = "rummy_vision.recognizers"
 _FILE_SPEC = re.compile(r"^(?P<path>.+?\.py)(?::(?P<inner>.*))?$")
@@ -49,7 +49,8 @@ def entry_point_factory(name: str) -> Callable[..., Any] | None:
                 return point.load()  # type: ignore[no-any-return]
             except (Exception, SystemExit) as error:  # noqa: BLE001 - an installed package's code may do anything
                 raise RecognizerFileError(
-                    f"recognizer {name!r} ({ENTRY_POINT_GROUP} entry point {point.value}): loading it {_raised(error)}"
+                    f"recognizer {name!r} ({ENTRY_POINT_GROUP} entry point {point.value}):"
+                    f" loading it {what_it_did(error)}"
                 ) from None
     return None
 
@@ -70,7 +71,7 @@ def load_recognizer_file(
     try:
         made = factory(inner, **accepted)
     except (Exception, SystemExit) as error:  # noqa: BLE001 - the user's code may raise anything; say where, in one line
-        raise RecognizerFileError(f"{where}: make_recognizer {_raised(error)}") from None
+        raise RecognizerFileError(f"{where}: make_recognizer {what_it_did(error)}") from None
     if not callable(_attribute(made, "recognize", where)):
         raise RecognizerFileError(
             f"{where}: make_recognizer returned {type(made).__name__}, which has no recognize(cards, catalog) method"
@@ -100,18 +101,11 @@ def _factory_of(path: Path) -> Callable[..., Any]:
     try:
         module_spec.loader.exec_module(module)
     except (Exception, SystemExit) as error:  # noqa: BLE001 - a user's file may raise anything on import
-        raise RecognizerFileError(f"{path}: loading it {_raised(error)}") from None
+        raise RecognizerFileError(f"{path}: loading it {what_it_did(error)}") from None
     factory = getattr(module, "make_recognizer", None)
     if not callable(factory):
         raise RecognizerFileError(f"{path}: defines no make_recognizer(inner, **options) function")
     return factory  # type: ignore[no-any-return]
-
-
-def _raised(error: BaseException) -> str:
-    """What the user's code did, in words: an exit (sys.exit, which would end the whole command unsaid) or a raise."""
-    if isinstance(error, SystemExit):
-        return f"exited (SystemExit {error.code!r})"
-    return f"raised {type(error).__name__}: {error}"
 
 
 def _attribute(made: Any, name: str, where: str) -> Any:
@@ -119,7 +113,7 @@ def _attribute(made: Any, name: str, where: str) -> Any:
     try:
         return getattr(made, name, None)
     except (Exception, SystemExit) as error:  # noqa: BLE001 - a property of the user's may raise anything
-        raise RecognizerFileError(f"{where}: reading the recognizer's {name} {_raised(error)}") from None
+        raise RecognizerFileError(f"{where}: reading the recognizer's {name} {what_it_did(error)}") from None
 
 
 def _accepted(factory: Callable[..., Any], options: Mapping[str, Any]) -> dict[str, Any]:

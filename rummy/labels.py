@@ -61,12 +61,16 @@ def answers_within(
     except (Exception, SystemExit) as error:  # noqa: BLE001 - any recognizer may raise anything; play goes on
         # without its labels. An exit too: sys.exit in a user's file would end the whole match without a word.
         name = getattr(recognizer, "name", None) or type(recognizer).__name__
-        if isinstance(error, SystemExit):
-            why = f"recognizer {name} exited (SystemExit {error.code!r})"
-        else:
-            why = f"recognizer {name} raised {type(error).__name__}: {error}"
+        why = f"recognizer {name} {what_it_did(error)}"
         return {card_id: CardLabel(None, 0.0, why) for card_id, _url in cards}
     return checked_answers(recognizer, found, cards, catalog)
+
+
+def what_it_did(error: BaseException) -> str:
+    """What a user's code did, in words: an exit (sys.exit, which would end the whole command unsaid) or a raise."""
+    if isinstance(error, SystemExit):
+        return f"exited (SystemExit {error.code!r})"
+    return f"raised {type(error).__name__}: {error}"
 
 
 def _takes_budget(method: Any) -> bool:

@@ -227,13 +227,9 @@ def _print_blindness(console: Any, blind: dict[str, Any]) -> None:
 def _print_contradictions(console: Any, results: list[Any]) -> None:
     """A warning for each player whose belief found its recognizer's answers contradicting the game."""
     from bot.cli.match_output import contradiction_warning
-    from bot.matches.summary import contradictions
+    from bot.matches.summary import contradictions, played_by_name
 
-    played: dict[str, list[tuple[Any, int]]] = {}
-    for result in results:
-        for seat, name in enumerate(result.players):
-            played.setdefault(name, []).append((result, seat))
-    for name, rounds in played.items():
+    for name, rounds in played_by_name(results).items():
         found = contradictions(rounds)
         warning = contradiction_warning(name, found["contradicted"], found["contradiction"])
         if warning:

@@ -69,13 +69,18 @@ def seat_blindness(played: Sequence[tuple[RoundResult, int]]) -> Blindness:
     )
 
 
-def blindness_by_name(results: Iterable[RoundResult]) -> dict[str, Blindness]:
-    """Each player's Blindness over `results`, by the name it played under (a tournament's rounds)."""
+def played_by_name(results: Iterable[RoundResult]) -> dict[str, list[tuple[RoundResult, int]]]:
+    """Each player's rounds, with the seat it sat in, by the name it played under (a tournament's rounds)."""
     played: dict[str, list[tuple[RoundResult, int]]] = {}
     for result in results:
         for seat, name in enumerate(result.players):
             played.setdefault(name, []).append((result, seat))
-    return {name: seat_blindness(rounds) for name, rounds in played.items()}
+    return played
+
+
+def blindness_by_name(results: Iterable[RoundResult]) -> dict[str, Blindness]:
+    """Each player's Blindness over `results`, by the name it played under (a tournament's rounds)."""
+    return {name: seat_blindness(rounds) for name, rounds in played_by_name(results).items()}
 
 
 @dataclass(frozen=True)
