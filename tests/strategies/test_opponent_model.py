@@ -143,6 +143,30 @@ def test_true_labels_are_never_reweighed():
     assert not OpponentModel(WantsType(0)).reweigh(tracker)
 
 
+def test_an_unanswered_card_is_read_even_when_the_error_model_is_stated_certain():
+    """A recognizer that never names a wrong landmark but leaves some cards unanswered (`silent`) states its errors
+    as none: the cards it named are sure, the one it did not answer is not, and the opponent's Take of that card says
+    what it was. Reading was once skipped whenever the error model was certain, and `silent` was read blind to it."""
+    match, x, a, _b, give = _scenario()
+
+    def labels():
+        found = {card: CardLabel(kind, 1.0) for card, kind in kinds_of(match).items()}
+        found[x] = CardLabel(None, 0.0, "no landmark found")
+        return found
+
+    tracker = Tracker(error_model=ErrorModel(0.0))
+    tracker.observe(render_gamestate(match, 0), labels())
+    tracker.played(Give(give))
+    match.apply(0, Give(give))
+    match.apply(1, Take(x))
+    tracker.observe(render_gamestate(match, 0), labels())
+    t_a = tracker.belief().names.index(a)
+    before = tracker.belief().probability(x, t_a)
+    assert 0.0 < before < 1.0
+    assert OpponentModel(WantsType(t_a)).reweigh(tracker)
+    assert tracker.belief().probability(x, t_a) > before
+
+
 def _opponent_to_move(theirs: list[int], mine: list[int]) -> CountState:
     rules = count_rules()
     deck = [10 - a - b for a, b in zip(theirs, mine)]
