@@ -104,10 +104,11 @@ class OpponentModel:
         of more draws is then resampled to `keep` (Tracker.adopt): read on many draws, valued on fewer."""
         decisions = tracker.opponent_moves
         belief = tracker.belief()
-        # Only cards in view whose landmark is unsure are read (an error model stated certain still leaves a card
-        # unsure when the recognizer gave it no answer); with every card in view sure, as with true labels, the
+        # Read when a card in view is unsure, whatever the error model states: one that states no errors (silent)
+        # still leaves the cards it gave no answer unsure. With every card in view sure, as with true labels, the
         # belief's one doubt is an unseen opening set, which the deal weighs exactly.
-        in_view = [card for card in (*tracker.hand_ids()[0], *tracker.hand_ids()[1]) if card in belief.marginals]
+        mine, theirs = tracker.hand_ids()
+        in_view = [card for card in (*mine, *theirs) if card in belief.marginals]
         if not decisions or belief.certain or all(belief.sure_of(card) for card in in_view):
             return False
         rules = count_rules(tracker.rules)
