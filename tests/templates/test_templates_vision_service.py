@@ -7,6 +7,7 @@ picture's bytes (what a template does for a real, cloud key when the card is on 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from server.vision import DEFAULT_VISION_KEY, how_to_point_bots
 
 FAST = RetryPolicy(first_wait_s=0.01, max_wait_s=0.1)
 MOVE_MS = 10_000
+# The line every vision template prints at each move (say_labels).
+LABELS_SAID = re.compile(r"labels: \d+ of \d+ cards known, (?P<unknown>\d+) unknown \((?P<waiting>\d+) calls waiting\)")
 
 
 def point_at(monkeypatch: pytest.MonkeyPatch, root: str, key: str = DEFAULT_VISION_KEY) -> None:
@@ -57,9 +60,16 @@ def test_template_labels_every_card_through_the_referees_vision_service(
     assert service.asked[how] >= len(shown) and service.asked["bytes" if how == "url" else "url"] == 0
     laid = [r for r in records if r["type"] == "move" and r["applied"] and "Lay" in r["move"]]
     assert laid, "with every card labelled the bot lays sets"
-    # The template's own log, kept with each move: every card it saw was labelled.
+    # The template's own log, kept with each move. On a loaded machine a call may outlast the template's own
+    # thinking cap (MAX_THINK_SECONDS) and its card is unknown for that move, so what is asserted is behaviour,
+    # not speed: a card is unknown only while its call is still waiting (never dropped or failed), and the
+    # labelling caught up.
     logs = [r["log"] for r in records if r["type"] == "move" and r.get("log")]
-    assert logs and all(", 0 unknown" in log for log in logs), logs[:3]
+    said = [LABELS_SAID.search(log) for log in logs]
+    assert logs and all(said), logs[:3]
+    counts = [(int(m["unknown"]), int(m["waiting"])) for m in said if m]
+    assert all(unknown == waiting for unknown, waiting in counts), logs
+    assert any(unknown == 0 for unknown, _waiting in counts), logs
 
 
 def test_a_wrong_key_is_refused_and_the_template_plays_blind(referee, monkeypatch, tmp_path) -> None:
